@@ -1,0 +1,1 @@
+"""Engine machinery shared by every game: records, chance, decisions, orders, views."""

@@ -1,0 +1,134 @@
+"""Names: normalising for matching (case and accents ignored), slugs for file names, and
+matching a typed name against a list of known names (exact, prefix, word prefix)."""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+_CYRILLIC = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґў",
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r",
+     "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "ye", "i",
+     "yi", "g", "u"],
+))
+_GREEK = dict(zip(
+    "αβγδεζηθικλμνξοπρσςτυφχψω",
+    ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s",
+     "t", "y", "f", "ch", "ps", "o"],
+))
+_EXTRA = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l",
+          "ı": "i"}
+
+
+def fold(text: str) -> str:
+    """Lower-case, accents removed, hyphens/underscores/apostrophes as spaces, spaces collapsed.
+
+    Used for comparing names: 'Rennes-le-Château' and 'rennes le chateau' fold alike.
+    """
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"[-_'’`]", " ", text)
+    return " ".join(text.split())
+
+
+def transliterate(text: str) -> str:
+    out = []
+    for ch in fold(text):
+        for table in (_CYRILLIC, _GREEK, _EXTRA):
+            if ch in table:
+                out.append(table[ch])
+                break
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def slugify(text: str) -> str:
+    """A file-name-safe slug: ASCII letters, digits and hyphens ('Jörg Ünal' -> 'jorg-unal')."""
+    text = transliterate(text)
+    text = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    return text
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of matching a typed name: the known name, or the candidates."""
+
+    name: str | None
+    candidates: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.name is not None
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.name is None and len(self.candidates) > 1
+
+
+def match_name(typed: str, known: Sequence[str], aliases: dict[str, str] | None = None) -> Match:
+    """Match ``typed`` against ``known`` names (and ``aliases``: alias -> known name).
+
+    Priority: an exact match of a name or alias; else a unique prefix of a whole name; else a
+    unique prefix of a word within a name ('castell' finds 'Alberto Castellano'). Several
+    candidates at the first level that has any make the name ambiguous.
+    """
+    query = fold(typed)
+    if not query:
+        return Match(None)
+    table: dict[str, str] = {}
+    for name in known:
+        table.setdefault(fold(name), name)
+    for alias, name in (aliases or {}).items():
+        table.setdefault(fold(alias), name)
+    if query in table:
+        return Match(table[query])
+    levels = [
+        lambda key: key.startswith(query),
+        lambda key: any(" ".join(key.split()[i:]).startswith(query) for i in range(1, len(key.split()))),
+    ]
+    for test in levels:
+        found = sorted({name for key, name in table.items() if test(key)}, key=known_order(known))
+        if len(found) == 1:
+            return Match(found[0])
+        if found:
+            return Match(None, tuple(found))
+    return Match(None, (), suggest_names(query, table))
+
+
+def suggest_names(query: str, table: dict[str, str], limit: int = 3) -> tuple[str, ...]:
+    """Known names that look like a mistyped ``query`` (whole name, a word, or its start)."""
+    scored = []
+    for key, name in table.items():
+        pieces = [key] + key.split() + [key[: len(query)]]
+        score = max(difflib.SequenceMatcher(None, query, piece).ratio() for piece in pieces)
+        if score >= 0.6:
+            scored.append((-score, name))
+    scored.sort()
+    return tuple(dict.fromkeys(name for _, name in scored))[:limit]
+
+
+def known_order(known: Sequence[str]):
+    index = {name: i for i, name in enumerate(known)}
+    return lambda name: index.get(name, len(index))
+
+
+def unique_slugs(names: Iterable[str]) -> dict[str, str]:
+    """Map each name to its slug; raise ValueError naming the clash if two share one."""
+    seen: dict[str, str] = {}
+    result = {}
+    for name in names:
+        slug = slugify(name)
+        if not slug:
+            raise ValueError(f"the name {name!r} has no letters or digits to make a file name from")
+        if slug in seen:
+            raise ValueError(
+                f"the names {seen[slug]!r} and {name!r} would share the file name '{slug}'"
+            )
+        seen[slug] = name
+        result[name] = slug
+    return result
