@@ -1,0 +1,410 @@
+"""The ``companion`` command line.
+
+Exit status: 0 success, 1 rejected input (orders, data, names, options, store), 2 usage error.
+Heavy modules (reportlab, jinja2, the games) are imported inside the commands.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from companion.errors import CompanionError
+
+app = typer.Typer(
+    name="companion",
+    help="Play-by-email moderator and print-and-play companion for tabletop games.\n\n"
+         "Quick start: 'companion demo' runs a whole demo game and writes its reports to "
+         "./output/.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+orders_app = typer.Typer(help="Check or submit a player's orders.", no_args_is_help=True,
+                         rich_markup_mode=None)
+app.add_typer(orders_app, name="orders")
+
+
+class Settings:
+    store: Path
+    output: Path
+
+
+SETTINGS = Settings()
+
+
+def echo(text: str = "") -> None:
+    typer.echo(text)
+
+
+def fail(exc: CompanionError) -> None:
+    typer.echo(exc.render(), err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+def handles_errors(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except CompanionError as exc:
+            fail(exc)
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise typer.Exit(0)
+    return wrapper
+
+
+def open_store(create: bool = False):
+    from companion.store import Store
+
+    return Store(SETTINGS.store, create=create)
+
+
+@app.callback()
+def main_options(
+    store: Optional[Path] = typer.Option(
+        None, "--store", metavar="PATH",
+        help="the game store (SQLite file); default $COMPANION_STORE or ./companion.sqlite3"),
+    output: Optional[Path] = typer.Option(
+        None, "--output", metavar="DIR",
+        help="where reports are written; default $COMPANION_OUTPUT or ./output"),
+) -> None:
+    SETTINGS.store = store or Path(os.environ.get("COMPANION_STORE") or "companion.sqlite3")
+    SETTINGS.output = output or Path(os.environ.get("COMPANION_OUTPUT") or "output")
+
+
+# ------------------------------------------------------------------------------------ games
+@app.command()
+@handles_errors
+def games() -> None:
+    """List the game kinds and their ids."""
+    from companion.registry import KINDS
+
+    for k in KINDS:
+        echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}")
+
+
+@app.command()
+@handles_errors
+def new(
+    kind: str = typer.Argument(..., help="game kind id (see 'companion games')"),
+    game_id: str = typer.Argument(..., metavar="GAME_ID", help="a name for the new game"),
+    player: List[str] = typer.Option(
+        [], "--player", metavar="NAME", help="a player, in seat order; 'Name <email>' adds an "
+        "email address. Repeat for each player."),
+    seed: Optional[str] = typer.Option(
+        None, "--seed", help="seed of the game's chance stream; omit for a secret random seed "
+        "(a guessable seed lets players predict outcomes)"),
+    option: List[str] = typer.Option([], "--option", metavar="KEY=VALUE",
+                                     help="a game option (see the game's documentation)"),
+    setup: Optional[str] = typer.Option(None, "--setup", metavar="FILE",
+                                        help="start from the position in FILE"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL",
+                                           help="start of the links in the QR codes "
+                                                "(default companion:/)"),
+) -> None:
+    """Create a game and write turn 0's reports."""
+    from companion import service
+
+    with_store = open_store(create=True)
+    outcome = service.new_game(with_store, kind, game_id, player, seed=seed, option_args=option,
+                               setup=setup, base_url=base_url, output=SETTINGS.output)
+    echo(f"created game {game_id} ({kind}) in {SETTINGS.store}")
+    echo(f"reports for turn 0 in {SETTINGS.output / game_id / 'turn-000'}")
+    if outcome.asked:
+        echo(f"orders are now needed from: {', '.join(outcome.asked)}")
+
+
+@orders_app.command("check")
+@handles_errors
+def orders_check(
+    game_id: str = typer.Argument(..., metavar="GAME_ID"),
+    player: str = typer.Argument(..., metavar="PLAYER"),
+    file: str = typer.Argument(..., metavar="FILE", help="the orders ('-' reads standard input)"),
+) -> None:
+    """Validate a player's orders; print every error; change nothing."""
+    from companion import service
+
+    text, name = service.read_text_file(file)
+    result = service.check_orders(open_store(), game_id, player, text, name)
+    echo(f"orders of {result.player} are valid; understood as:")
+    for line in result.understood:
+        echo(f"  {line}")
+
+
+@orders_app.command("submit")
+@handles_errors
+def orders_submit(
+    game_id: str = typer.Argument(..., metavar="GAME_ID"),
+    player: str = typer.Argument(..., metavar="PLAYER"),
+    file: str = typer.Argument(..., metavar="FILE", help="the orders ('-' reads standard input)"),
+) -> None:
+    """Validate and store a player's orders (replacing their earlier ones for this turn)."""
+    from companion import service
+
+    text, name = service.read_text_file(file)
+    result = service.submit_orders(open_store(), game_id, player, text, name)
+    verb = "replaced earlier orders of" if result.replaced else "accepted orders of"
+    echo(f"{verb} {result.player} for game {game_id} (submission {result.submission_id}); "
+         "understood as:")
+    for line in result.understood:
+        echo(f"  {line}")
+
+
+@app.command()
+@handles_errors
+def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+            player: str = typer.Argument(..., metavar="PLAYER")) -> None:
+    """Print the order lines legal for PLAYER now, one per line."""
+    from companion import service
+
+    for line in service.legal_options(open_store(), game_id, player):
+        echo(line)
+
+
+@app.command()
+@handles_errors
+def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+         dice: Optional[str] = typer.Option(None, "--dice", metavar="3,5,1,...",
+                                            help="die results to use, in order, before the "
+                                                 "seeded stream")) -> None:
+    """Adjudicate as far as the orders (and defaults) allow; write the reports."""
+    from companion import service
+    from companion.engine.chance import parse_dice
+
+    hook = None
+    crash_at = os.environ.get("COMPANION_TEST_CRASH")
+    if crash_at == "commit":
+        hook = lambda: os._exit(137)  # noqa: E731 - a test hook: die inside the transaction
+    outcome = service.run_turn(open_store(), game_id, dice=parse_dice(dice),
+                               output=SETTINGS.output, crash_hook=hook)
+    echo(f"game {game_id}: turn {outcome.turn} processed")
+    for line in outcome.public:
+        echo(f"  {line}")
+    for note in outcome.notes:
+        echo(f"note: {note}")
+    if outcome.over:
+        echo("the game is over")
+    elif outcome.awaiting:
+        echo(f"waiting for orders from: {', '.join(outcome.awaiting)}")
+    else:
+        echo(f"orders are now needed from: {', '.join(outcome.asked)}")
+    echo(f"reports in {SETTINGS.output / game_id / f'turn-{outcome.turn:03d}'}")
+
+
+@app.command()
+@handles_errors
+def show(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+         player: str = typer.Option("moderator", "--player", metavar="NAME|public|moderator",
+                                    help="whose view to show"),
+         turn_number: Optional[int] = typer.Option(None, "--turn", metavar="N"),
+         as_json: bool = typer.Option(False, "--json", help="the view as JSON"),
+         position: bool = typer.Option(False, "--position",
+                                       help="the position as text (for --setup)")) -> None:
+    """Show a view of a game's state."""
+    from companion import service
+    from companion.engine.canon import canonical_json
+
+    view, (game, turn_rec, viewer, kind) = service.show(open_store(), game_id, player,
+                                                        turn_number)
+    if as_json:
+        echo(json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True))
+    elif position or viewer == "moderator":
+        echo(kind.write_position(turn_rec.state, viewer).rstrip("\n"))
+        if viewer == "moderator" and not position:
+            echo(f"# turn {turn_rec.number}, processed {turn_rec.processed_at}, "
+                 f"hash {turn_rec.hash[:16]}")
+    else:
+        from companion.render.report_text import render_text
+
+        docs = service.report_documents(game, turn_rec)
+        echo(render_text(docs[viewer]).rstrip("\n"))
+
+
+@app.command()
+@handles_errors
+def report(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+           turn_number: Optional[int] = typer.Option(None, "--turn", metavar="N",
+                                                     help="default: the latest turn")) -> None:
+    """Render a turn's reports again (byte-identical to the first time)."""
+    from companion import service
+
+    files = service.render_reports(open_store(), game_id, turn_number, SETTINGS.output)
+    for f in files:
+        echo(str(f))
+
+
+@app.command()
+@handles_errors
+def replay(game_id: str = typer.Argument(..., metavar="GAME_ID")) -> None:
+    """Re-run the whole history from its recorded inputs and verify every turn's hash."""
+    from companion import service
+
+    result = service.replay(open_store(), game_id)
+    if result.ok:
+        echo(f"game {game_id}: turns 0 to {result.turns} replayed; every hash matches")
+    else:
+        typer.echo(f"game {game_id}: {result.message}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command("open")
+@handles_errors
+def open_link(payload: str = typer.Argument(..., help="the text of a scanned QR code")) -> None:
+    """Resolve a scanned QR payload: game, turn, view, and whether the state still matches."""
+    from companion import service
+
+    opened = service.open_payload(open_store(), payload)
+    echo(f"game:  {opened.game_id}")
+    echo(f"turn:  {opened.turn}")
+    echo(f"view:  {'public' if opened.viewer == 'public' else opened.viewer}")
+    echo(f"state: {opened.message}")
+    if not opened.matches:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handles_errors
+def export(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+           file: Path = typer.Argument(..., metavar="FILE")) -> None:
+    """Write a whole game (players, turns, submissions) to one JSON file."""
+    data = open_store().export_game(game_id)
+    try:
+        file.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+                        encoding="utf-8")
+    except OSError as exc:
+        raise CompanionError(f"cannot write {file}: {exc.strerror}") from None
+    echo(f"exported game {game_id} ({len(data['turns'])} turns) to {file}")
+
+
+@app.command("import")
+@handles_errors
+def import_(file: Path = typer.Argument(..., metavar="FILE"),
+            new_id: Optional[str] = typer.Option(None, "--as", metavar="GAME_ID",
+                                                 help="import under another id")) -> None:
+    """Read a game exported with 'companion export' into this store."""
+    from companion.service import check_game_id
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CompanionError(f"file not found: {file}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CompanionError(f"{file} is not a readable JSON export ({exc})") from None
+    if new_id:
+        check_game_id(new_id)
+    game_id = open_store(create=True).import_game(data, new_id=new_id)
+    echo(f"imported game {game_id} into {SETTINGS.store}")
+
+
+@app.command()
+@handles_errors
+def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
+           disclosure: Optional[Path] = typer.Option(
+               None, "--disclosure", metavar="FILE",
+               help="check a published disclosure file instead of a stored game")) -> None:
+    """Check the sealed influence sheets: no sheet changed except as the orders said."""
+    from companion.registry import get_kind
+
+    if (game_id is None) == (disclosure is None):
+        raise CompanionError("give either GAME_ID or --disclosure FILE")
+    kind = get_kind("gral")
+    if disclosure is not None:
+        try:
+            data = json.loads(disclosure.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CompanionError(f"cannot read {disclosure}: {exc}") from None
+    else:
+        store = open_store()
+        game = store.game(game_id)
+        kind = get_kind(game.kind)
+        if not hasattr(kind, "disclosure"):
+            raise CompanionError(f"game kind {game.kind} has no sealed sheets to verify")
+        from companion.engine.canon import keyed_hex
+        from companion.engine.chance import seed_key
+
+        turns = store.turns(game_id)
+        data = kind.disclosure(game, turns)
+        key = seed_key(game.seed)
+        for entry in data["turns"]:
+            if not entry["salts"]:
+                entry["salts"] = {p: keyed_hex(key, f"gral/salt/{entry['turn']}/{p}")
+                                  for p in data["players"]}
+    problems = kind.verify_disclosure(data)
+    for entry in data.get("turns", []):
+        echo(f"turn {entry['turn']}: " + ", ".join(
+            f"{p} {c[:16]}" for p, c in entry["commitments"].items()))
+    if problems:
+        for p in problems:
+            typer.echo(f"problem: {p}", err=True)
+        raise typer.Exit(1)
+    echo("every sheet matches its commitments and changed only as the orders said")
+
+
+@app.command()
+@handles_errors
+def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+          player: str = typer.Argument(..., metavar="PLAYER"),
+          out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
+                                             help="default OUTPUT/GAME_ID/<player>-sheet.pdf")) -> None:
+    """Write PLAYER's filled-in influence sheet as a PDF (Gral)."""
+    from companion import service
+    from companion.gral.printables import filled_sheet_pdf
+
+    store = open_store()
+    game = store.game(game_id)
+    if game.kind != "gral":
+        raise CompanionError(f"game {game_id} is a {game.kind} game; sheets belong to gral")
+    name = service.resolve_player(game, player)
+    turn_rec = store.turn(game_id)
+    target = out or SETTINGS.output / game_id / f"{game.player(name).slug}-sheet.pdf"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(filled_sheet_pdf(game, turn_rec, name))
+    echo(str(target))
+
+
+@app.command("print")
+@handles_errors
+def print_kit(kind: str = typer.Argument(..., help="game kind id"),
+              out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
+                                                 help="default OUTPUT/<kind>-kit.pdf"),
+              paper: str = typer.Option("a4", "--paper", help="a4 or letter")) -> None:
+    """Write a game's printable components as one PDF."""
+    from companion.registry import info
+
+    entry = info(kind)
+    if entry.id != "gral":
+        raise CompanionError(f"no printable kit for {entry.id} yet")
+    from companion.gral.printables import kit_pdf
+
+    if paper.lower() not in ("a4", "letter"):
+        raise CompanionError(f"--paper {paper!r}: use a4 or letter")
+    target = out or SETTINGS.output / f"{entry.id}-kit.pdf"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(kit_pdf(paper.lower()))
+    echo(str(target))
+
+
+@app.command()
+@handles_errors
+def demo() -> None:
+    """Run a demo: a whole Gral game in the store, every turn adjudicated from bundled sample
+    orders, reports written to the output folder."""
+    from companion.gral.demo import run_demo
+
+    run_demo(open_store(create=True), SETTINGS.output, echo)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

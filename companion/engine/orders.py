@@ -1,0 +1,263 @@
+"""Order texts: what every game's order grammar shares.
+
+A player's orders are plain text, one order per line. ``#`` starts a comment; lines quoted from
+an earlier email (starting with ``>``) are ignored, and so is everything after a signature line
+(``-- ``). Keywords are case-insensitive; names match ignoring case and accents, and an
+unambiguous prefix is accepted (see :mod:`companion.engine.names`).
+
+Errors are of distinct kinds (a syntax error, an unknown name, an ambiguous name, an illegal
+order), each located as ``FILE:LINE:COL`` with the offending text and, where possible, a
+suggestion. Orders count as submitted only when a file has no error at all.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from companion.engine.names import Match, fold, match_name
+from companion.errors import CompanionError
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str          # as typed (quotes removed for quoted tokens)
+    col: int           # 1-based column of the token's first character
+    kind: str          # 'word', 'number', 'quoted' or 'punct'
+
+    @property
+    def key(self) -> str:
+        return fold(self.text)
+
+    @property
+    def end(self) -> int:
+        return self.col + len(self.text) + (2 if self.kind == "quoted" else 0)
+
+
+@dataclass
+class Line:
+    number: int        # 1-based line number in the file
+    raw: str           # the whole line as written
+    tokens: list[Token]
+
+    @property
+    def text(self) -> str:
+        return self.raw.rstrip("\r\n")
+
+
+class OrderError(CompanionError):
+    """One located problem in an order file."""
+
+    kind = "error"
+
+    def __init__(self, message: str, line: Line | None = None, col: int | None = None,
+                 length: int = 1, *, suggestion: str | None = None):
+        super().__init__(message)
+        self.line = line
+        self.col = col
+        self.length = max(1, length)
+        self.suggestion = suggestion
+        self.filename = "<orders>"
+
+    def format(self) -> str:
+        where = self.filename
+        if self.line is not None:
+            where += f":{self.line.number}"
+            if self.col is not None:
+                where += f":{self.col}"
+        text = f"{where}: {self.kind}: {self.message}"
+        if self.line is not None:
+            text += f"\n    {self.line.text}"
+            if self.col is not None:
+                text += "\n    " + " " * (self.col - 1) + "^" * self.length
+        if self.suggestion:
+            text += f"\n  {self.suggestion}"
+        return text
+
+    def render(self) -> str:
+        return self.format()
+
+
+class OrderSyntaxError(OrderError):
+    kind = "syntax error"
+
+
+class UnknownNameError(OrderError):
+    kind = "unknown name"
+
+
+class AmbiguousNameError(OrderError):
+    kind = "ambiguous name"
+
+
+class IllegalOrderError(OrderError):
+    kind = "illegal order"
+
+
+class OrdersRejected(CompanionError):
+    """An order file with one or more errors; nothing from it is applied."""
+
+    def __init__(self, errors: Sequence[OrderError], filename: str):
+        for error in errors:
+            error.filename = filename
+        self.errors = list(errors)
+        count = len(self.errors)
+        super().__init__(f"{count} error{'s' if count != 1 else ''} in {filename}; "
+                         "no orders were accepted")
+
+    def render(self) -> str:
+        return "\n".join(e.format() for e in self.errors) + f"\n{self.message}"
+
+
+_TOKEN = re.compile(r'"(?P<q>[^"]*)"|(?P<n>\d+)(?![\w])|(?P<p>[+,;=:()])|(?P<w>[^\s"+,;=:()]+)')
+
+
+def tokenize(text: str) -> list[Token]:
+    tokens = []
+    for m in _TOKEN.finditer(text):
+        col = m.start() + 1
+        if m.group("q") is not None:
+            tokens.append(Token(m.group("q"), col, "quoted"))
+        elif m.group("n") is not None:
+            tokens.append(Token(m.group("n"), col, "number"))
+        elif m.group("p") is not None:
+            tokens.append(Token(m.group("p"), col, "punct"))
+        else:
+            tokens.append(Token(m.group("w"), col, "word"))
+    return tokens
+
+
+def order_lines(text: str) -> list[Line]:
+    """The meaningful lines of an order text, comments, quoted email text and signature removed."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.rstrip("\r\n") in ("-- ", "--"):
+            break
+        if raw.lstrip().startswith(">"):
+            continue
+        content = _strip_comment(raw)
+        tokens = tokenize(content)
+        if tokens:
+            lines.append(Line(number, raw, tokens))
+    return lines
+
+
+def _strip_comment(raw: str) -> str:
+    inside = False
+    for i, ch in enumerate(raw):
+        if ch == '"':
+            inside = not inside
+        elif ch == "#" and not inside:
+            return raw[:i]
+    return raw
+
+
+class Cursor:
+    """Walks the tokens of one line for a small recursive-descent order grammar."""
+
+    def __init__(self, line: Line):
+        self.line = line
+        self.tokens = line.tokens
+        self.i = 0
+
+    def peek(self, offset: int = 0) -> Token | None:
+        j = self.i + offset
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def next(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def at_keyword(self, *words: str) -> bool:
+        token = self.peek()
+        return token is not None and token.kind == "word" and token.key in words
+
+    def accept(self, *words: str) -> Token | None:
+        if self.at_keyword(*words):
+            return self.next()
+        return None
+
+    def expect(self, word: str, after: str) -> Token:
+        token = self.peek()
+        if token is not None and token.kind == "word" and token.key == word:
+            return self.next()
+        raise self.syntax(f"expected '{word}' {after}", token)
+
+    def end_col(self) -> int:
+        return len(self.line.text.rstrip()) + 1
+
+    def syntax(self, message: str, token: Token | None = None, *,
+               suggestion: str | None = None) -> OrderSyntaxError:
+        if token is None:
+            return OrderSyntaxError(message + " (the line ends here)", self.line, self.end_col(), 1,
+                                    suggestion=suggestion)
+        return OrderSyntaxError(f"{message}, found '{token.text}'", self.line, token.col,
+                                token.end - token.col, suggestion=suggestion)
+
+    def span_until(self, stop_words: Iterable[str], what: str) -> list[Token]:
+        """The tokens of a name: a quoted token, or words up to a stop keyword or the line's end."""
+        stops = set(stop_words)
+        token = self.peek()
+        if token is None:
+            raise self.syntax(f"expected {what}")
+        if token.kind == "quoted":
+            return [self.next()]
+        span = []
+        while not self.at_end():
+            token = self.peek()
+            if token.kind == "punct" or (token.kind == "word" and token.key in stops):
+                break
+            span.append(self.next())
+        if not span:
+            raise self.syntax(f"expected {what}", self.peek())
+        return span
+
+    def number(self, what: str) -> int:
+        token = self.peek()
+        if token is None or token.kind != "number":
+            raise self.syntax(f"expected {what} (a whole number)", token)
+        self.next()
+        return int(token.text)
+
+    def finish(self) -> None:
+        if not self.at_end():
+            token = self.peek()
+            raise self.syntax("unexpected text at the end of the order", token)
+
+
+def span_text(span: Sequence[Token]) -> str:
+    return " ".join(t.text for t in span)
+
+
+def resolve_name(line: Line, span: Sequence[Token], known: Sequence[str], what: str,
+                 aliases: dict[str, str] | None = None) -> str:
+    """Match a name span against ``known``; raise an unknown- or ambiguous-name error."""
+    typed = span_text(span)
+    col = span[0].col
+    length = span[-1].end - col
+    found: Match = match_name(typed, known, aliases)
+    if found.ok:
+        return found.name
+    if found.ambiguous:
+        raise AmbiguousNameError(
+            f"'{typed}' could be any of: {', '.join(found.candidates)}", line, col, length,
+            suggestion="type more of the name to say which one")
+    suggestion = None
+    if found.suggestions:
+        suggestion = "did you mean " + " or ".join(f"'{s}'" for s in found.suggestions) + "?"
+    else:
+        suggestion = f"known {what}s: {', '.join(known)}"
+    raise UnknownNameError(f"no {what} called '{typed}'", line, col, length, suggestion=suggestion)
+
+
+def unknown_keyword(line: Line, token: Token, keywords: Sequence[str]) -> OrderSyntaxError:
+    close = difflib.get_close_matches(token.key, list(keywords), n=1, cutoff=0.6)
+    suggestion = f"did you mean '{close[0]}'?" if close else (
+        "orders start with one of: " + ", ".join(keywords))
+    return OrderSyntaxError(f"unknown order '{token.text}'", line, token.col,
+                            token.end - token.col, suggestion=suggestion)

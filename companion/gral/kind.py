@@ -1,0 +1,351 @@
+"""Die Jagd nach dem Gral as a game kind of the shared engine."""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Sequence
+
+from companion.engine.canon import canonical_json, keyed_hex, sha256_hex
+from companion.engine.chance import Chance
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.names import match_name
+from companion.engine.orders import IllegalOrderError, OrderError, OrdersRejected
+from companion.errors import CompanionError
+from companion.gral import orders as grammar
+from companion.gral.orders import GralOrders, Move, illegal, move_text, objection_text
+from companion.gral.rules import (
+    Rules, actions_before, all_rejected_moves, check_move, could_become_legal, four_plus,
+    free_units, influence, new_state, pick_units, seats_after,
+)
+from companion.gral.world import load_world
+
+
+def _first(value: str, players: Sequence[str]) -> str:
+    if value.lower() == "random":
+        return "random"
+    found = match_name(value, players)
+    if not found.ok:
+        raise ValueError(f"'{value}' is not a player of this game (players: {', '.join(players)})")
+    return found.name
+
+
+def _round_limit(value: str, players: Sequence[str]) -> int:
+    if not value.isdigit():
+        raise ValueError(f"'{value}' is not a whole number (0 means no limit)")
+    return int(value)
+
+
+def _hq(value: str, players: Sequence[str]) -> Any:
+    if value.lower() == "random":
+        return "random"
+    world = load_world()
+    names = [n.strip() for n in value.split(",")]
+    if len(names) != len(players):
+        raise ValueError(f"give one order per player in seat order ({len(players)} players), "
+                         "e.g. hq=Templars,Assassins,Rosicrucians,Illuminati")
+    result = []
+    for typed in names:
+        found = match_name(typed, [o.name for o in world.orders])
+        if not found.ok:
+            raise ValueError(f"'{typed}' is not an order (orders: "
+                             f"{', '.join(o.name for o in world.orders)})")
+        result.append(world.order_by_name[found.name])
+    if len(set(result)) != len(result):
+        raise ValueError("each player needs a different headquarters")
+    return result
+
+
+class GralKind(GameKind):
+    option_specs = COMMON_OPTIONS + (
+        OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
+                   "four players, each assigned a headquarters; the grail brought to yours wins)",
+                   "standard", ("standard", "original")),
+        OptionSpec("first", "who acts first: a player's name, or 'random' (a draw recorded in "
+                   "the game's history)", "random", parse=_first),
+        OptionSpec("hq", "variant 'original': the orders whose headquarters the players get, in "
+                   "seat order (e.g. Templars,Assassins,Rosicrucians,Illuminati), or 'random'",
+                   "random", parse=_hq),
+        OptionSpec("round-limit", "end the game without a winner after this many rounds "
+                   "(0: no limit; a house rule for games that stall)", "0", parse=_round_limit),
+    )
+
+    @cached_property
+    def world(self):
+        return load_world()
+
+    @cached_property
+    def rules(self) -> Rules:
+        return Rules(self.world)
+
+    # -- creation ---------------------------------------------------------------------------------
+    def check_players(self, players: list[str], options: dict[str, Any]) -> None:
+        if options["variant"] == "original" and len(players) != 4:
+            raise CompanionError(f"the variant 'The Original' is for four players; this game "
+                                 f"has {len(players)}")
+
+    def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:
+        self.check_players(players, options)
+        first = options["first"]
+        if first == "random":
+            first = players[chance.choice(len(players), "first player")]
+        hq: dict[str, str] = {}
+        if options["variant"] == "original":
+            orders = options["hq"]
+            if orders == "random":
+                orders = chance.shuffle([o.id for o in self.world.orders],
+                                        "headquarters for The Original")
+            hq = dict(zip(players, orders))
+        return new_state(self.world, players, first, options["variant"], hq)
+
+    def read_position(self, text: str, filename: str, options: dict[str, Any]) -> dict:
+        from companion.gral.position import read_position
+
+        state = read_position(self.world, text, filename)
+        if options["variant"] != state["variant"]:
+            raise CompanionError(
+                f"{filename}: the position is of a '{state['variant']}' game (hq lines make it "
+                f"'original') but the options say variant={options['variant']}")
+        return state
+
+    def write_position(self, state: dict, viewer: str = "moderator") -> str:
+        from companion.gral.position import write_position
+
+        return write_position(self.world, state, viewer)
+
+    # -- orders -----------------------------------------------------------------------------------
+    def parse_orders(self, state: dict, player: str, text: str, filename: str) -> GralOrders:
+        return grammar.parse_orders(self.world, state["players"], text, filename)
+
+    def expects(self, state: dict, player: str) -> str:
+        """What the player's next orders are for: 'opening', 'action' or 'nothing'."""
+        if state["phase"] == "over":
+            return "nothing"
+        if state["phase"] == "opening" and player not in state["opened"]:
+            return "opening"
+        return "action"
+
+    def check_orders(self, state: dict, player: str, orders: GralOrders, filename: str) -> None:
+        errors: list[OrderError] = []
+        expects = self.expects(state, player)
+        lines = [m.line for m in orders.moves] + [a.line for a in orders.assigns] + \
+            ([orders.passed] if orders.passed else [])
+        if expects == "nothing":
+            first = min(lines, key=lambda l: l.number) if lines else None
+            errors.append(IllegalOrderError("the game is over; no more orders are taken",
+                                            first, 1 if first else None))
+            raise OrdersRejected(errors, filename)
+        if expects == "opening":
+            for mv in orders.moves:
+                errors.append(illegal(mv.line, "the opening allocation comes first: moves can "
+                                      "be ordered from the next turn on",
+                                      "for now, assign influence ('assign 5 to ...') or pass"))
+        else:
+            before = actions_before(state, player)
+            for mv in orders.moves:
+                out, reason = check_move(state, player, mv, self.world)
+                if out is not None:
+                    continue
+                if before:
+                    reason = could_become_legal(state, player, mv, self.world, before)
+                if reason:
+                    errors.append(illegal(mv.line, reason))
+        taken: set[str] = set()
+        targets = []
+        for a in orders.assigns:
+            if state["pieces"][a.initiate] is None:
+                errors.append(illegal(a.line, f"{self.world.initiate[a.initiate].name} has been "
+                                      "uncovered; influence on him is worthless"))
+                continue
+            bad = [v for v in a.values if not 1 <= v <= 10]
+            if bad:
+                errors.append(illegal(a.line, f"{bad[0]} is not a unit: units are worth 1 to 10 "
+                                      "points", "write larger amounts as units, e.g. 10+5"))
+                continue
+            units, missing = pick_units(state, player, a.values, self.world, taken)
+            if missing is not None:
+                free = sorted(self.world.unit[u].value for u in free_units(state, player, self.world)
+                              if u not in taken)
+                errors.append(illegal(a.line, f"you have no free unit of {missing} left",
+                                      f"free units: {', '.join(map(str, free)) or 'none'}"))
+                continue
+            taken.update(units)
+            targets.append(a.initiate)
+        if expects == "action" and four_plus(state) and len(set(targets)) > 1:
+            second = next(a for a in orders.assigns if a.initiate != targets[0])
+            errors.append(illegal(second.line, "with four or more players you assign influence "
+                                  "to only one initiate per turn",
+                                  "keep the other assignment for a later turn"))
+        if orders.passed and orders.assigns:
+            errors.append(illegal(orders.passed, "'pass' means assigning nothing, but the orders "
+                                  "also assign influence", "remove either"))
+        pending = state.get("pending")
+        if (expects == "action" and pending and pending["player"] == player and
+                not orders.moves and orders.assigns and pending["rejected"] and
+                not all_rejected_moves(state, pending["rejected"], self.world)):
+            errors.append(illegal(orders.assigns[0].line, "some of your moves were rejected and "
+                                  "other moves are still possible, so you may not assign "
+                                  "influence yet", "send further moves"))
+        if errors:
+            raise OrdersRejected(sorted(errors, key=lambda e: e.line.number if e.line else 0),
+                                 filename)
+
+    def acknowledge(self, state: dict, player: str, orders: GralOrders) -> list[str]:
+        out = []
+        w = self.world
+        for n, mv in enumerate(orders.moves, start=1):
+            text = move_text(w, mv, with_insist=False)
+            if self.expects(state, player) == "action" and check_move(state, player, mv, w)[0] is None:
+                before = actions_before(state, player)
+                text += (f" (not possible in the position now; {before} action(s) come before "
+                         "yours, so it is tried if it has become possible by then)")
+            have = influence(state, player, mv.initiate, w)
+            if mv.insist == "all":
+                insist = f"insisting with all your influence on him (now {have})"
+            elif mv.insist:
+                insist = f"insisting up to {mv.insist} (you have {have} on him now)"
+            else:
+                insist = "giving in at the first objection"
+            out.append(f"choice {n}: {text}, {insist}")
+        if orders.moves:
+            out.append("if every listed move is rejected: the remaining moves are proposed in "
+                       "turn (the rules allow assigning only when every move is rejected)"
+                       if state.get("pending") is None else
+                       "if these are rejected too: as above")
+        taken: set[str] = set()
+        for a in orders.assigns:
+            units, _ = pick_units(state, player, a.values, w, taken)
+            taken.update(units)
+            parts = " + ".join(f"{w.unit[u].value} (unit {u})" for u in units)
+            prefix = "opening: " if self.expects(state, player) == "opening" else (
+                "otherwise: " if orders.moves else "")
+            out.append(f"{prefix}assign {parts} to {w.initiate[a.initiate].name}")
+        if orders.passed:
+            out.append(("otherwise: " if orders.moves else "") + "pass (assign nothing)")
+        if orders.standing is None:
+            count = len(state["standing"].get(player, []))
+            out.append(f"standing orders unchanged ({count} in force)")
+        elif not orders.standing:
+            out.append("standing orders: none (you never object)")
+        else:
+            for n, ob in enumerate(orders.standing, start=1):
+                out.append(f"standing order {n}: {objection_text(w, ob.to_json())}")
+        return out
+
+    def options_for(self, state: dict, player: str) -> list[str]:
+        return [line for _, lines in self.option_groups(state, player) for line in lines]
+
+    def option_groups(self, state: dict, player: str) -> list[tuple[str, list[str]]]:
+        w = self.world
+        expects = self.expects(state, player)
+        if expects == "nothing":
+            return []
+        values = sorted({w.unit[u].value for u in free_units(state, player, w)})
+        board = [i for i in w.initiates if state["pieces"][i.id] is not None]
+        assigns = [f"assign {v} to {i.name}" for i in board for v in values]
+        if expects == "opening":
+            return [("Opening allocation (any number of lines)", assigns), ("Or", ["pass"])]
+        moves, blows = [], []
+        for i in board:
+            origin = state["pieces"][i.id]
+            for dest in w.adjacent[origin]:
+                for clause in (None, "with", "leave", "drop"):
+                    mv = Move(None, i.id, dest, grail=clause)
+                    out, _ = check_move(state, player, mv, w)
+                    if out is None:
+                        continue
+                    moves.append(move_text(w, mv))
+                    if four_plus(state):
+                        continue
+                    for target in w.initiates:
+                        for take in (False, True):
+                            blow = Move(None, i.id, dest, grail=clause, blow=target.id, take=take)
+                            if check_move(state, player, blow, w)[0] is not None:
+                                blows.append(move_text(w, blow))
+            for target in w.initiates:
+                for take in (False, True):
+                    blow = Move(None, i.id, None, blow=target.id, take=take)
+                    if check_move(state, player, blow, w)[0] is not None:
+                        blows.append(move_text(w, blow))
+        groups = [("Moves (list several, best first; add 'insist N' to push one through)", moves)]
+        if blows:
+            groups.append(("Blowing a cover (costs 10 of your points on the active initiate)", blows))
+        if four_plus(state):
+            title = "Instead of moving: assign influence (one initiate this turn)"
+        else:
+            title = "Instead of moving: assign influence"
+        groups.append((title, assigns))
+        groups.append(("Or", ["pass"]))
+        return groups
+
+    # -- turns ------------------------------------------------------------------------------------
+    def process(self, state: dict, ctx: TurnContext) -> None:
+        state["events"] = []
+        for player in state["players"]:
+            orders: GralOrders | None = ctx.orders.get(player)
+            if orders is None or orders.standing is None:
+                continue
+            new = [ob.to_json() for ob in orders.standing]
+            if new != state["standing"][player]:
+                state["standing"][player] = new
+                ctx.event(f"Your standing orders now hold {len(new)} objection line(s).",
+                          to=[player], kind="standing")
+        if state["phase"] == "opening":
+            self.rules.opening(state, ctx)
+        elif state["phase"] == "round":
+            self.rules.round(state, ctx, ctx.options.get("round-limit", 0))
+
+    def finish_turn(self, state: dict, ctx: TurnContext) -> None:
+        state["events"] = ctx.events
+        state["commitments"] = {p: commitment(salt(ctx.key, ctx.turn, p), state["sheets"][p])
+                                for p in state["players"]}
+        state["commit_turn"] = ctx.turn
+        if state["phase"] == "over":
+            state["salts"] = {str(t): {p: salt(ctx.key, t, p) for p in state["players"]}
+                              for t in range(ctx.turn + 1)}
+
+    def is_over(self, state: dict) -> bool:
+        return state["phase"] == "over"
+
+    def awaited(self, state: dict) -> list[str]:
+        if state["phase"] == "opening":
+            return [p for p in state["players"] if p not in state["opened"]]
+        if state["phase"] == "round":
+            return [state["next"]] + [p for p in seats_after(state, state["next"])]
+        return []
+
+    # -- views ------------------------------------------------------------------------------------
+    def view(self, state: dict, viewer: str) -> dict:
+        from companion.gral.views import view
+
+        return view(self, state, viewer)
+
+    def report(self, view: dict) -> dict:
+        from companion.gral.views import report
+
+        return report(self, view)
+
+    def disclosure(self, game, turns) -> dict:
+        from companion.gral.seal import disclosure
+
+        return disclosure(self.world, game, turns)
+
+    def verify_disclosure(self, data: dict) -> list[str]:
+        from companion.gral.seal import verify
+
+        return verify(data)
+
+    def summary(self, state: dict) -> list[str]:
+        from companion.gral.views import public_summary
+
+        return public_summary(self, state)
+
+
+def salt(key: bytes, turn: int, player: str) -> str:
+    return keyed_hex(key, f"gral/salt/{turn}/{player}")
+
+
+def commitment(salt_hex: str, sheet: dict[str, Any]) -> str:
+    """SHA-256 over the salt followed by the sheet's canonical JSON (see docs/gral.md)."""
+    return sha256_hex(salt_hex + canonical_json(sheet))
+
+
+KIND = GralKind()

@@ -1,0 +1,282 @@
+"""The Gral order grammar.
+
+Turn orders (the player's action; alternatives are tried in the order written)::
+
+    move <initiate> to <field> [with grail | leaving grail | dropping grail]
+         [and blow <initiate> [taking grail]] [insist <N> | insist all]
+    blow <initiate> by <initiate> [taking grail] [insist <N> | insist all]
+    assign <unit>[+<unit>...] to <initiate>      (the opening, or instead of moving)
+    pass                                          (assign nothing: a bluff)
+
+Standing orders (kept until replaced; the first line that matches a proposed move decides)::
+
+    object <initiate | any> [to <field>] [from <field>] [with grail | without grail]
+           [blowing <initiate | any>] [by <player>] [except by <player>] [ending]
+           up to <N | all>
+    object none
+
+Names match ignoring case and accents; an unambiguous prefix is enough ("alb", "akk").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.orders import (
+    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, order_lines,
+    resolve_name, span_text, unknown_keyword,
+)
+
+KEYWORDS = ("move", "blow", "assign", "pass", "object")
+GRAIL_CLAUSES = {"with": "with", "leaving": "leave", "dropping": "drop"}
+
+
+@dataclass
+class Move:
+    line: Line
+    initiate: str                 # initiate id (the active initiate)
+    dest: str | None              # field id; None: blow without moving
+    grail: str | None = None      # None, 'with', 'leave' or 'drop' (the move part)
+    blow: str | None = None       # initiate id whose cover is blown
+    take: bool = False            # take the grail after blowing the cover
+    insist: int | str = 0         # the most the mover reveals to push it through, or 'all'
+
+
+@dataclass
+class Assign:
+    line: Line
+    values: list[int]
+    initiate: str
+
+
+@dataclass
+class Objection:
+    line: Line | None
+    initiate: str | None          # None: any initiate
+    to: str | None = None
+    frm: str | None = None
+    grail: bool | None = None     # True: with grail, False: without
+    blowing: str | None = None    # initiate id, 'any', or None (no condition)
+    by: str | None = None
+    except_by: str | None = None
+    ending: bool = False
+    limit: int | str = 0          # points, or 'all'
+
+    def to_json(self) -> dict[str, Any]:
+        return {"initiate": self.initiate, "to": self.to, "from": self.frm, "grail": self.grail,
+                "blowing": self.blowing, "by": self.by, "except_by": self.except_by,
+                "ending": self.ending, "limit": self.limit}
+
+
+@dataclass
+class GralOrders:
+    moves: list[Move] = field(default_factory=list)
+    assigns: list[Assign] = field(default_factory=list)
+    passed: Line | None = None
+    standing: list[Objection] | None = None     # None: standing orders unchanged
+
+    @property
+    def has_action(self) -> bool:
+        return bool(self.moves or self.assigns or self.passed)
+
+
+# ------------------------------------------------------------------------------------- parsing
+class Parser:
+    def __init__(self, world, players: list[str]):
+        self.world = world
+        self.players = players
+
+    def initiate(self, cur: Cursor, stops: tuple[str, ...]) -> str:
+        span = cur.span_until(stops, "an initiate's name")
+        name = resolve_name(cur.line, span, self.world.initiate_names, "initiate")
+        return self.world.initiate_by_name[name]
+
+    def field(self, cur: Cursor, stops: tuple[str, ...]) -> str:
+        span = cur.span_until(stops, "a field's name")
+        name = resolve_name(cur.line, span, self.world.field_names, "field")
+        return self.world.field_by_name[name]
+
+    def player(self, cur: Cursor, stops: tuple[str, ...]) -> str:
+        span = cur.span_until(stops, "a player's name")
+        return resolve_name(cur.line, span, self.players, "player")
+
+    def insist(self, cur: Cursor) -> int | str:
+        if cur.accept("all"):
+            return "all"
+        return cur.number("how many points to reveal at most")
+
+    def parse(self, text: str) -> tuple[GralOrders, list[OrderError]]:
+        orders = GralOrders()
+        errors: list[OrderError] = []
+        for line in order_lines(text):
+            cur = Cursor(line)
+            head = cur.next()
+            try:
+                if head.kind != "word" or head.key not in KEYWORDS:
+                    raise unknown_keyword(line, head, KEYWORDS)
+                if head.key == "move":
+                    orders.moves.append(self.move(cur))
+                elif head.key == "blow":
+                    orders.moves.append(self.blow(cur))
+                elif head.key == "assign":
+                    if cur.accept("nothing"):
+                        cur.finish()
+                        orders.passed = orders.passed or line
+                    else:
+                        orders.assigns.append(self.assign(cur))
+                elif head.key == "pass":
+                    cur.finish()
+                    if orders.passed is not None:
+                        raise OrderSyntaxError("'pass' is given twice", line, head.col, 4)
+                    orders.passed = line
+                else:
+                    objection = self.objection(cur)
+                    if orders.standing is None:
+                        orders.standing = []
+                    if objection is not None:
+                        orders.standing.append(objection)
+            except OrderError as err:
+                errors.append(err)
+        return orders, errors
+
+    def move(self, cur: Cursor) -> Move:
+        initiate = self.initiate(cur, ("to",))
+        cur.expect("to", "after the initiate's name (move <initiate> to <field>)")
+        dest = self.field(cur, ("with", "leaving", "dropping", "and", "insist"))
+        mv = Move(cur.line, initiate, dest)
+        clause = cur.accept("with", "leaving", "dropping")
+        if clause is not None:
+            cur.expect("grail", f"after '{clause.text}'")
+            mv.grail = GRAIL_CLAUSES[clause.key]
+        if cur.accept("and"):
+            cur.expect("blow", "after 'and' (… and blow <initiate>)")
+            mv.blow = self.initiate(cur, ("taking", "insist"))
+            if cur.accept("taking"):
+                cur.expect("grail", "after 'taking'")
+                mv.take = True
+        if cur.accept("insist"):
+            mv.insist = self.insist(cur)
+        cur.finish()
+        return mv
+
+    def blow(self, cur: Cursor) -> Move:
+        target = self.initiate(cur, ("by",))
+        cur.expect("by", "after the initiate to uncover (blow <initiate> by <initiate>)")
+        actor = self.initiate(cur, ("taking", "insist"))
+        mv = Move(cur.line, actor, None, blow=target)
+        if cur.accept("taking"):
+            cur.expect("grail", "after 'taking'")
+            mv.take = True
+        if cur.accept("insist"):
+            mv.insist = self.insist(cur)
+        cur.finish()
+        return mv
+
+    def assign(self, cur: Cursor) -> Assign:
+        values = [cur.number("the value of a unit on your sheet")]
+        while cur.peek() is not None and cur.peek().text in ("+", ","):
+            cur.next()
+            values.append(cur.number("the value of a unit after '+'"))
+        cur.expect("to", "after the units (assign <units> to <initiate>)")
+        initiate = self.initiate(cur, ())
+        cur.finish()
+        return Assign(cur.line, values, initiate)
+
+    def objection(self, cur: Cursor) -> Objection | None:
+        if cur.accept("none"):
+            cur.finish()
+            return None
+        stops = ("to", "from", "with", "without", "blowing", "by", "except", "ending", "up")
+        if cur.accept("any"):
+            ob = Objection(cur.line, None)
+        else:
+            ob = Objection(cur.line, self.initiate(cur, stops))
+        seen: set[str] = set()
+        while not cur.at_end():
+            token = cur.peek()
+            word = token.key if token.kind == "word" else ""
+            if word in seen and word != "up":
+                raise cur.syntax(f"the condition '{word}' is given twice", token)
+            seen.add(word)
+            if cur.accept("to"):
+                ob.to = self.field(cur, stops)
+            elif cur.accept("from"):
+                ob.frm = self.field(cur, stops)
+            elif cur.accept("with"):
+                cur.expect("grail", "after 'with'")
+                ob.grail = True
+            elif cur.accept("without"):
+                cur.expect("grail", "after 'without'")
+                ob.grail = False
+            elif cur.accept("blowing"):
+                ob.blowing = "any" if cur.accept("any") else self.initiate(cur, stops)
+            elif cur.accept("by"):
+                ob.by = self.player(cur, stops)
+            elif cur.accept("except"):
+                cur.expect("by", "after 'except'")
+                ob.except_by = self.player(cur, stops)
+            elif cur.accept("ending"):
+                ob.ending = True
+            elif cur.accept("up"):
+                cur.expect("to", "after 'up'")
+                ob.limit = "all" if cur.accept("all") else cur.number("the most you will reveal")
+                cur.finish()
+                return ob
+            else:
+                raise cur.syntax("expected a condition (to, from, with grail, without grail, "
+                                 "blowing, by, except by, ending) or 'up to <N>'", token)
+        raise cur.syntax("expected 'up to <N>' or 'up to all': the most you will reveal")
+
+
+def parse_orders(world, players: list[str], text: str, filename: str) -> GralOrders:
+    orders, errors = Parser(world, players).parse(text)
+    if errors:
+        raise OrdersRejected(errors, filename)
+    return orders
+
+
+# --------------------------------------------------------------------------------- text forms
+def move_text(world, mv: Move, *, with_insist: bool = True) -> str:
+    name = world.initiate[mv.initiate].name
+    if mv.dest is None:
+        text = f"blow {world.initiate[mv.blow].name} by {name}"
+    else:
+        text = f"move {name} to {world.field[mv.dest].name}"
+        if mv.grail:
+            text += {"with": " with grail", "leave": " leaving grail",
+                     "drop": " dropping grail"}[mv.grail]
+        if mv.blow:
+            text += f" and blow {world.initiate[mv.blow].name}"
+    if mv.take:
+        text += " taking grail"
+    if with_insist and mv.insist:
+        text += f" insist {mv.insist}"
+    return text
+
+
+def objection_text(world, ob: dict[str, Any]) -> str:
+    text = "object " + (world.initiate[ob["initiate"]].name if ob["initiate"] else "any")
+    if ob["to"]:
+        text += f" to {world.field[ob['to']].name}"
+    if ob["from"]:
+        text += f" from {world.field[ob['from']].name}"
+    if ob["grail"] is True:
+        text += " with grail"
+    elif ob["grail"] is False:
+        text += " without grail"
+    if ob["blowing"]:
+        text += " blowing " + ("any" if ob["blowing"] == "any"
+                               else world.initiate[ob["blowing"]].name)
+    if ob["by"]:
+        text += f" by {ob['by']}"
+    if ob["except_by"]:
+        text += f" except by {ob['except_by']}"
+    if ob["ending"]:
+        text += " ending"
+    return text + f" up to {ob['limit']}"
+
+
+def illegal(line: Line, message: str, suggestion: str | None = None) -> IllegalOrderError:
+    col = line.tokens[0].col if line.tokens else 1
+    length = len(line.text.rstrip()) - col + 1
+    return IllegalOrderError(message, line, col, length, suggestion=suggestion)

@@ -1,0 +1,50 @@
+"""The game kinds. Each is registered once here, with its metadata; its module is imported only
+when the kind is used, so the command line starts fast."""
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.errors import CompanionError
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    module: str
+    summary: str
+
+
+KINDS: tuple[KindInfo, ...] = (
+    KindInfo("gral", "Die Jagd nach dem Gral", 2, 8, "companion.gral.kind",
+             "hidden influence on eight initiates racing the grail home"),
+)
+
+
+def kind_ids() -> list[str]:
+    return [k.id for k in KINDS]
+
+
+def info(kind_id: str) -> KindInfo:
+    for entry in KINDS:
+        if entry.id == kind_id.strip().lower():
+            return entry
+    close = difflib.get_close_matches(kind_id.lower(), kind_ids(), n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"known kinds: {', '.join(kind_ids())}"
+    raise CompanionError(f"unknown game kind '{kind_id}'", hint=hint)
+
+
+@lru_cache(maxsize=None)
+def get_kind(kind_id: str):
+    """The GameKind instance of a kind id (imports its module on first use)."""
+    entry = info(kind_id)
+    module = importlib.import_module(entry.module)
+    kind = module.KIND
+    kind.id, kind.title = entry.id, entry.title
+    kind.min_players, kind.max_players = entry.min_players, entry.max_players
+    return kind

@@ -1,0 +1,184 @@
+"""Boards larger than a page: an assembly overview and one page per tile.
+
+Each tile is printed at 1:1 inside a thin frame (the cut line).  A tile that has a neighbour to
+its right (below) keeps a shaded glue strip, as wide as the overlap, along its right (bottom)
+edge, labelled "glue under B1"; a dashed guide line with arrow marks shows where the
+neighbour's cut edge goes.  The art continues under the strip, so a neighbour laid slightly
+short shows no gap.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from companion.render.printkit.layout import BoardPlan, Tile, compose
+from companion.render.printkit.model import Board
+from companion.render.printkit.units import MM, Rect, mm
+
+
+def _draw_board(c, part: Board, transform) -> None:
+    """Call the game's drawing with board millimetres mapped through ``transform``."""
+    from companion.render.printkit.pen import Pen
+
+    c.saveState()
+    c.transform(*transform)
+    c.scale(MM, MM)
+    part.draw(Pen(c, part.width_mm, part.height_mm, 0.0, f"board '{part.title}'"))
+    c.restoreState()
+
+
+def _clip(c, r: Rect) -> None:
+    p = c.beginPath()
+    p.rect(r.x, r.y, r.w, r.h)
+    c.clipPath(p, stroke=0, fill=0)
+
+
+def _arrow(c, x: float, y: float, direction: str, size: float = mm(2.2)) -> None:
+    """A filled triangle with its tip at (x, y) pointing ``direction`` (right/left/up/down)."""
+    dx, dy = {"right": (1, 0), "left": (-1, 0), "up": (0, 1), "down": (0, -1)}[direction]
+    px, py = -dy, dx
+    p = c.beginPath()
+    p.moveTo(x, y)
+    p.lineTo(x - dx * size + px * size * 0.6, y - dy * size + py * size * 0.6)
+    p.lineTo(x - dx * size - px * size * 0.6, y - dy * size - py * size * 0.6)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _tile_page(part: Board, bp: BoardPlan, tile: Tile) -> Callable[[object], None]:
+    from companion.render import fonts
+    from companion.render.printkit.draw import draw_notice
+
+    def draw(c):
+        c.saveState()
+        _clip(c, tile.place)
+        _draw_board(c, part, compose(tile.transform, bp.board_transform))
+        c.restoreState()
+        # glue strips
+        for neighbour, strip in tile.glue:
+            c.saveState()
+            c.setFillColorRGB(0.3, 0.3, 0.3)
+            c.setFillAlpha(0.22)
+            c.rect(strip.x, strip.y, strip.w, strip.h, stroke=0, fill=1)
+            c.restoreState()
+            c.saveState()
+            c.setStrokeColorRGB(0.1, 0.1, 0.1)
+            c.setFillColorRGB(0.1, 0.1, 0.1)
+            c.setLineWidth(0.6)
+            c.setDash([4, 2], 0)
+            vertical = strip.x > tile.place.x + 1e-6  # a right strip, else a bottom one
+            if vertical:  # right strip: the neighbour's left edge goes on the strip's left side
+                c.line(strip.x, strip.y, strip.x, strip.y1)
+                c.setDash([], 0)
+                for y in (strip.y + mm(3), strip.y1 - mm(3)):
+                    _arrow(c, strip.x, y, "right")
+            else:  # bottom strip: the neighbour's top edge goes on the strip's top side
+                c.line(strip.x, strip.y1, strip.x1, strip.y1)
+                c.setDash([], 0)
+                for x in (strip.x + mm(3), strip.x1 - mm(3)):
+                    _arrow(c, x, strip.y1, "down")
+            text = f"{tile.name} \u2192 glue under {neighbour}"
+            size = min(8.0, (strip.w if vertical else strip.h) * 0.45)
+            c.setFont(fonts.SANS_BOLD, size)
+            if vertical:
+                step = mm(60)
+                n = max(1, int(strip.h // step))
+                for k in range(n):
+                    yc = strip.y + strip.h * (k + 0.5) / n
+                    c.saveState()
+                    c.translate(strip.cx + size * 0.35, yc)
+                    c.rotate(90)
+                    c.drawCentredString(0, 0, text)
+                    c.restoreState()
+            else:
+                step = mm(60)
+                n = max(1, int(strip.w // step))
+                for k in range(n):
+                    xc = strip.x + strip.w * (k + 0.5) / n
+                    c.drawCentredString(xc, strip.cy - size * 0.35, text)
+            c.restoreState()
+        # the cut frame
+        c.setStrokeColorRGB(0.45, 0.45, 0.45)
+        c.setLineWidth(0.3)
+        c.rect(tile.place.x, tile.place.y, tile.place.w, tile.place.h, stroke=1, fill=0)
+        edges = []
+        if "left" in tile.cut_edges:
+            edges.append(f"lay the left edge on the dashed line of "
+                         f"{_name(tile.col - 1, tile.row)}")
+        if "top" in tile.cut_edges:
+            edges.append(f"lay the top edge on the dashed line of {_name(tile.col, tile.row - 1)}")
+        how = "cut along the frame" + ("; " + "; ".join(edges) if edges else "")
+        label = (f"{part.title}: tile {tile.name} of {bp.cols} x {bp.rows} ({how})")
+        draw_notice(c, bp.notice, label)
+    return draw
+
+
+def _name(col: int, row: int) -> str:
+    from companion.render.printkit.layout import column_name
+
+    return f"{column_name(col)}{row + 1}"
+
+
+def _overview_page(part: Board, bp: BoardPlan) -> Callable[[object], None]:
+    from companion.render import fonts
+    from companion.render.printkit.draw import draw_notice
+    from companion.render.printkit.fit import draw_fitted, fit_text
+
+    area = bp.area
+    head = mm(28)
+    box = Rect(area.x, area.y, area.w, area.h - head)
+    scale = min(box.w / bp.width, box.h / bp.height)
+    ox = box.x + (box.w - bp.width * scale) / 2
+    oy = box.y + (box.h - bp.height * scale) / 2
+    to_page = (scale, 0.0, 0.0, scale, ox, oy)
+
+    def draw(c):
+        c.setFillColorRGB(0.18, 0.24, 0.36)
+        c.setFont(fonts.SANS_BOLD, 15)
+        c.drawString(area.x, area.y1 - 15, f"{part.title}: assembly")
+        turned = " The board is turned a quarter to need fewer pages." if bp.rotated else ""
+        text = (f"The board ({part.width_mm:g} x {part.height_mm:g} mm) is printed at full "
+                f"size on {len(bp.tiles)} pages ({bp.cols} across, {bp.rows} down), shown "
+                f"here reduced.{turned} Cut each page along its thin frame. Shaded strips "
+                f"({bp.overlap / MM:g} mm) go under the neighbouring page: glue them, and lay "
+                "the neighbour's edge on the dashed line. Work row by row from A1 (top left).")
+        fitted = fit_text(text, area.w, mm(14), max_size=8.5, min_size=6, what="board assembly")
+        draw_fitted(c, fitted, area.x, area.y1 - mm(8), colour=(0.1, 0.1, 0.1))
+        c.saveState()
+        _clip(c, Rect(ox, oy, bp.width * scale, bp.height * scale))
+        _draw_board(c, part, compose(to_page, bp.board_transform))
+        c.restoreState()
+        c.setStrokeColorRGB(0.85, 0.1, 0.1)
+        c.setLineWidth(0.8)
+        for tile in bp.tiles:
+            r = tile.window
+            x, y = ox + r.x * scale, oy + r.y * scale
+            c.rect(x, y, r.w * scale, r.h * scale, stroke=1, fill=0)
+        for tile in bp.tiles:
+            r = tile.window
+            cx, cy = ox + r.cx * scale, oy + r.cy * scale
+            size = max(8.0, min(28.0, r.h * scale * 0.18))
+            c.setFillColorRGB(1, 1, 1)
+            c.setFillAlpha(0.75)
+            c.roundRect(cx - size * 0.9, cy - size * 0.55, size * 1.8, size * 1.1, size * 0.2,
+                        stroke=0, fill=1)
+            c.setFillAlpha(1)
+            c.setFillColorRGB(0.85, 0.1, 0.1)
+            c.setFont(fonts.SANS_BOLD, size)
+            c.drawCentredString(cx, cy - size * 0.36, tile.name)
+        c.setStrokeColorRGB(0.2, 0.2, 0.2)
+        c.setLineWidth(0.5)
+        c.rect(ox, oy, bp.width * scale, bp.height * scale, stroke=1, fill=0)
+        draw_notice(c, bp.notice, f"{part.title}: assembly overview (reduced)")
+    return draw
+
+
+def board_pages(part: Board, bp: BoardPlan) -> list[tuple[str, Callable, list]]:
+    """(label, draw, bookmarks) for each page of a board."""
+    pages = []
+    single = len(bp.tiles) == 1
+    if part.overview and not single:
+        pages.append((f"{part.title}: assembly", _overview_page(part, bp), [("Assembly", 1)]))
+    for tile in bp.tiles:
+        marks = [] if single else [(f"Tile {tile.name}", 1)]
+        pages.append((f"{part.title}: tile {tile.name}", _tile_page(part, bp, tile), marks))
+    return pages

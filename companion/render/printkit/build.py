@@ -1,0 +1,574 @@
+"""Kit assembly: plan every page (layouts, fitted texts, page numbers), then draw them into one
+PDF with an outline (bookmarks), document metadata, and progress reports.
+
+Planning does all the checking: a text that cannot fit, a character the fonts lack, an unknown
+icon or a card too big for the paper raise before the first page is drawn.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from companion.errors import UsageError
+from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, content_area,
+                                              layout_items, tile_board)
+from companion.render.printkit.model import (Board, ChitSheet, Deck, FreePages, Kit, Part,
+                                             ReferenceSheet, Standees, Table, part_kind,
+                                             select_parts)
+from companion.render.printkit.options import PrintOptions
+from companion.render.printkit.units import MM, CardSize, Rect, mm
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, label)``: called after each page is drawn."""
+
+
+@dataclass
+class PlannedPage:
+    label: str
+    draw: Callable[[object], None]
+    role: str = "single"
+    """'cover', 'front', 'back', 'fold', 'single' or 'blank'."""
+    part: Part | None = None
+    bookmarks: list[tuple[str, int]] = field(default_factory=list)
+    layout: PageLayout | None = None
+
+
+@dataclass
+class PartPlan:
+    part: Part
+    pages: list[PlannedPage]
+    sheets: SheetPlan | None = None
+    board: BoardPlan | None = None
+    backs: str = "none"
+    note: str = ""
+
+
+@dataclass
+class KitPlan:
+    kit: Kit
+    options: PrintOptions
+    parts: list[PartPlan]
+    pages: list[PlannedPage]
+    forms: "_Forms | None" = None
+
+    def part_plan(self, slug: str) -> PartPlan:
+        for p in self.parts:
+            if p.part.slug == slug:
+                return p
+        raise KeyError(slug)
+
+
+class _Forms:
+    """Each distinct design is drawn once as a PDF form and placed wherever it is needed."""
+
+    def __init__(self):
+        self.defined: set[str] = set()
+
+    def place(self, c, name: str, transform, bbox: Rect, draw: Callable[[object], None]):
+        if name not in self.defined:
+            c.beginForm(name, bbox.x, bbox.y, bbox.x1, bbox.y1)
+            draw(c)
+            c.endForm()
+            self.defined.add(name)
+        c.saveState()
+        c.transform(*transform)
+        c.doForm(name)
+        c.restoreState()
+
+
+def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefix: str,
+                 front_form: Callable[[int], tuple[str, Callable]],
+                 back_form: Callable[[int], tuple[str, Callable] | None],
+                 w: float, h: float) -> list[PlannedPage]:
+    """Planned pages of a sheet plan; ``front_form(i)`` / ``back_form(i)`` give the form name and
+    drawing function of item i's front and back."""
+    pages: list[PlannedPage] = []
+    n = len(plan.sheets)
+    bbox = Rect(-plan.bleed, -plan.bleed, w + 2 * plan.bleed, h + 2 * plan.bleed)
+
+    def page_drawer(layout: PageLayout, label: str):
+        def draw(c):
+            from companion.render.printkit.draw import draw_sheet_furniture
+
+            for slot in layout.slots:
+                spec = front_form(slot.index) if slot.side == "front" else back_form(slot.index)
+                if spec is None:
+                    continue
+                name, fn = spec
+                forms.place(c, name, slot.transform, bbox, fn)
+            draw_sheet_furniture(c, layout, label)
+        return draw
+
+    for sheet in plan.sheets:
+        if sheet.front.role == "fold":
+            label = (f"{part.title}: {noun}, sheet {sheet.number} of {n}, fronts and backs - "
+                     "fold on the dashed line, glue, then cut")
+            pages.append(PlannedPage(label, page_drawer(sheet.front, label), "fold", part,
+                                     layout=sheet.front))
+            continue
+        label = f"{part.title}: {noun}, sheet {sheet.number} of {n}"
+        if sheet.back is not None:
+            label += ", fronts"
+        pages.append(PlannedPage(label, page_drawer(sheet.front, label), "front", part,
+                                 layout=sheet.front))
+        if sheet.back is not None:
+            flip = "long" if plan.backs == "duplex-long" else "short"
+            blabel = (f"{part.title}: {noun}, sheet {sheet.number} of {n}, backs "
+                      f"(print double-sided, flip on the {flip} edge)")
+            pages.append(PlannedPage(blabel, page_drawer(sheet.back, blabel), "back", part,
+                                     layout=sheet.back))
+    return pages
+
+
+def _backs_for(part_two_sided: bool, options: PrintOptions) -> tuple[str, str]:
+    if options.backs == "none" and part_two_sided:
+        return "fold", ("both sides carry information, so with --backs none they are printed "
+                        "side by side to fold and glue")
+    return options.backs, ""
+
+
+def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
+    from companion.render.printkit.draw import (deck_colours, draw_back, draw_face, prepare_back,
+                                                prepare_face)
+
+    size = options.card or deck.card_size
+    w, h = size.width, size.height
+    colours = deck_colours(deck)
+    total = deck.total
+    for card in deck.cards:
+        if int(card.count) != card.count or card.count < 0:
+            raise UsageError(f"deck '{deck.title}', card '{card.name}': count must be a whole "
+                             f"number >= 0, not {card.count!r}")
+    # number the designs by first copy
+    numbers: dict[int, int] = {}
+    k = 0
+    for i, card in enumerate(deck.cards):
+        numbers[i] = k + 1
+        k += int(card.count)
+    layouts = {i: prepare_face(card, deck, w, h, colours, numbers[i], total)
+               for i, card in enumerate(deck.cards) if card.count}
+    back_prep = prepare_back(deck.back, w, h, f"deck '{deck.title}'")
+    own_backs: dict[int, tuple[str, object]] = {}
+    for i, card in enumerate(deck.cards):
+        if card.back is None or not card.count:
+            continue
+        if hasattr(card.back, "name") and hasattr(card.back, "stats"):
+            own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i], total))
+        else:
+            own_backs[i] = ("back", prepare_back(card.back, w, h,
+                                                 f"deck '{deck.title}', card '{card.name}'"))
+    backs, note = _backs_for(deck.two_sided, options)
+    plan = layout_items(total, size, options.paper, margin_mm=options.margin_mm,
+                        bleed_mm=options.bleed_mm, gap_mm=options.gap_mm, backs=backs,
+                        back_offset_mm=options.back_offset_mm, crop_marks=options.crop_marks,
+                        cut_lines=options.cut_lines, rotate=options.rotate,
+                        what=f"cards of deck '{deck.title}'")
+    order = [i for i, _ in deck.expanded()]
+    bleed = plan.bleed
+    prefix = f"P{pi}"
+
+    def custom(draw_fn, bleed_mm):
+        def fn(c):
+            from companion.render.printkit.pen import Pen
+
+            c.saveState()
+            c.scale(MM, MM)
+            draw_fn(Pen(c, w / MM, h / MM, bleed_mm, f"deck '{deck.title}'"), w / MM, h / MM)
+            c.restoreState()
+        return fn
+
+    def front_form(idx: int):
+        d = order[idx]
+        card = deck.cards[d]
+        if card.draw is not None:
+            return f"{prefix}F{d}", custom(card.draw, bleed / MM)
+        return f"{prefix}F{d}", lambda c, fl=layouts[d]: draw_face(c, fl, bleed)
+
+    def back_form(idx: int):
+        d = order[idx]
+        if d in own_backs:
+            kind, prep = own_backs[d]
+            if kind == "face":
+                if prep.face.draw is not None:
+                    return f"{prefix}B{d}", custom(prep.face.draw, bleed / MM)
+                return f"{prefix}B{d}", lambda c, fl=prep: draw_face(c, fl, bleed)
+            if prep["back"].draw is not None:
+                return f"{prefix}B{d}", custom(prep["back"].draw, bleed / MM)
+            return f"{prefix}B{d}", lambda c, p=prep: draw_back(c, p, w, h, bleed)
+        if deck.back.draw is not None:
+            return f"{prefix}B", custom(deck.back.draw, bleed / MM)
+        return f"{prefix}B", lambda c: draw_back(c, back_prep, w, h, bleed)
+
+    pages = _sheet_pages(plan, deck, noun=f"{size.label} cards", forms=forms, prefix=prefix,
+                         front_form=front_form, back_form=back_form, w=w, h=h)
+    if pages:
+        pages[0].bookmarks.append((deck.title, 0))
+        pages[0].bookmarks.append(("Card sheets", 1))
+    if deck.checklist and deck.cards:
+        rows = [["\u2610", c.name, " · ".join(x for x in (c.kind, c.subtitle) if x), str(c.count)]
+                for c in deck.cards if c.count]
+        table = Table(["", "Card", "Type", "Count"], rows, align=["centre", "left", "left", "right"])
+        summary = (f"{total} cards, {len(rows)} different. Tick each card once it is cut. "
+                   f"Card size {size.label}.")
+        from companion.render.printkit.model import Paragraph
+
+        sheet = ReferenceSheet(f"{deck.title}: checklist", [Paragraph(summary), table], columns=2)
+        cl_pages = _flow_pages(sheet, options, deck)
+        if cl_pages:
+            cl_pages[0].bookmarks.append(("Checklist", 1))
+        pages += cl_pages
+    return PartPlan(deck, pages, sheets=plan, backs=backs, note=note)
+
+
+def _plan_chits(part: ChitSheet, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
+    from companion.render.printkit.draw import draw_chit_face, prepare_chit_face
+
+    size = part.chit_size
+    w, h = size.width, size.height
+    preps = {}
+    for i, chit in enumerate(part.chits):
+        what = f"chits '{part.title}', chit {i + 1}"
+        if int(chit.count) != chit.count or chit.count < 0:
+            raise UsageError(f"{what}: count must be a whole number >= 0")
+        if chit.count:
+            preps[(i, "f")] = prepare_chit_face(chit.front, w, h, what + " front")
+            if chit.back is not None:
+                preps[(i, "b")] = prepare_chit_face(chit.back, w, h, what + " back")
+    backs, note = _backs_for(part.two_sided, options)
+    if backs != "none" and not part.two_sided:
+        backs, note = "none", "one-sided chits: printed without backs"
+    plan = layout_items(sum(int(c.count) for c in part.chits), size, options.paper,
+                        margin_mm=options.margin_mm, bleed_mm=options.bleed_mm,
+                        gap_mm=part.gap_mm, backs=backs, back_offset_mm=options.back_offset_mm,
+                        crop_marks=options.crop_marks, cut_lines=options.cut_lines,
+                        rotate=False, what=f"chits '{part.title}'")
+    order = [i for i, _ in part.expanded()]
+    bleed = plan.bleed
+    prefix = f"P{pi}"
+
+    def front_form(idx):
+        d = order[idx]
+        return f"{prefix}F{d}", lambda c, p=preps[(d, 'f')]: draw_chit_face(c, p, w, h, bleed)
+
+    def back_form(idx):
+        d = order[idx]
+        if (d, "b") not in preps:
+            return None
+        return f"{prefix}B{d}", lambda c, p=preps[(d, 'b')]: draw_chit_face(c, p, w, h, bleed)
+
+    pages = _sheet_pages(plan, part, noun=f"{size.label} chits", forms=forms, prefix=prefix,
+                         front_form=front_form, back_form=back_form, w=w, h=h)
+    if pages:
+        pages[0].bookmarks.append((part.title, 0))
+    return PartPlan(part, pages, sheets=plan, backs=backs, note=note)
+
+
+def _plan_standees(part: Standees, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
+    from companion.render.printkit.draw import draw_standee, prepare_standee
+
+    size = part.strip_size
+    w, h = size.width, size.height
+    preps = {i: prepare_standee(f, part, f"standees '{part.title}', '{f.name}'")
+             for i, f in enumerate(part.figures) if f.count}
+    plan = layout_items(sum(int(f.count) for f in part.figures), size, options.paper,
+                        margin_mm=options.margin_mm, bleed_mm=options.bleed_mm,
+                        gap_mm=max(options.gap_mm, 2.0), backs="none",
+                        crop_marks=options.crop_marks, cut_lines=options.cut_lines,
+                        rotate=options.rotate, what=f"standees '{part.title}'")
+    order = [i for i, _ in part.expanded()]
+    bleed = plan.bleed
+    prefix = f"P{pi}"
+
+    def front_form(idx):
+        d = order[idx]
+        return f"{prefix}S{d}", lambda c, p=preps[d]: draw_standee(c, p, part, bleed)
+
+    pages = _sheet_pages(plan, part, noun="fold-over standees (fold on the dashed lines)",
+                         forms=forms, prefix=prefix, front_form=front_form,
+                         back_form=lambda i: None, w=w, h=h)
+    if pages:
+        pages[0].bookmarks.append((part.title, 0))
+    return PartPlan(part, pages, sheets=plan, backs="none")
+
+
+def _plan_board(part: Board, options: PrintOptions, pi: int) -> PartPlan:
+    from companion.render.printkit.boards import board_pages
+
+    if part.draw is None:
+        raise UsageError(f"board '{part.title}' has no drawing")
+    bp = tile_board(part.width_mm, part.height_mm, options.paper, margin_mm=options.margin_mm,
+                    overlap_mm=part.overlap_mm, rotate=options.rotate)
+    pages = [PlannedPage(label, fn, "single", part, bookmarks=marks)
+             for label, fn, marks in board_pages(part, bp)]
+    if pages:
+        pages[0].bookmarks.insert(0, (part.title, 0))
+    return PartPlan(part, pages, board=bp)
+
+
+def _flow_pages(sheet: ReferenceSheet, options: PrintOptions, owner: Part) -> list[PlannedPage]:
+    from companion.render import fonts
+    from companion.render.printkit.draw import draw_notice
+    from companion.render.printkit.fit import check_glyphs
+    from companion.render.printkit.flow import flow
+
+    safe, notice, area = content_area(options.paper, options.margin_mm)
+    check_glyphs(sheet.title, f"'{sheet.title}' title")
+    title_h = mm(11)
+    cont_h = mm(7)
+    fpages, ncols = flow(list(sheet.blocks), area, size=sheet.font_pt, columns=sheet.columns,
+                         first_top=title_h, later_top=cont_h, what=f"'{sheet.title}'")
+    out = []
+    n = len(fpages)
+    for k, fp in enumerate(fpages):
+        label = f"{sheet.title}, page {k + 1} of {n}"
+
+        def draw(c, fp=fp, k=k, label=label):
+            c.setFillColorRGB(0.18, 0.24, 0.36)
+            if k == 0:
+                c.setFont(fonts.SANS_BOLD, 15)
+                c.drawString(area.x, area.y1 - 15, sheet.title)
+                c.setStrokeColorRGB(0.18, 0.24, 0.36)
+                c.setLineWidth(1.2)
+                c.line(area.x, area.y1 - mm(7.8), area.x1, area.y1 - mm(7.8))
+            else:
+                c.setFont(fonts.SANS_BOLD, 9)
+                c.drawString(area.x, area.y1 - 9, f"{sheet.title} (continued)")
+            for op in fp.ops:
+                op(c)
+            draw_notice(c, notice, label)
+        out.append(PlannedPage(label, draw, "single", owner))
+    return out
+
+
+def _plan_reference(part: ReferenceSheet, options: PrintOptions) -> PartPlan:
+    pages = _flow_pages(part, options, part)
+    if pages:
+        pages[0].bookmarks.append((part.title, 0))
+    return PartPlan(part, pages)
+
+
+def _plan_free(part: FreePages, options: PrintOptions) -> PartPlan:
+    from companion.render.printkit.draw import draw_notice
+    from companion.render.printkit.pen import Pen
+
+    if part.draw is None:
+        raise UsageError(f"pages '{part.title}' have no drawing")
+    safe, notice, area = content_area(options.paper, options.margin_mm)
+    pages = []
+    for k in range(int(part.count)):
+        label = f"{part.title}, page {k + 1} of {part.count}"
+
+        def draw(c, k=k, label=label):
+            c.saveState()
+            c.translate(area.x, area.y)
+            p = c.beginPath()
+            p.rect(0, 0, area.w, area.h)
+            c.clipPath(p, stroke=0, fill=0)
+            c.scale(MM, MM)
+            part.draw(Pen(c, area.w / MM, area.h / MM, 0.0, f"pages '{part.title}'"),
+                      area.w / MM, area.h / MM, k)
+            c.restoreState()
+            draw_notice(c, notice, label)
+        pages.append(PlannedPage(label, draw, "single", part))
+    if pages:
+        pages[0].bookmarks.append((part.title, 0))
+    return PartPlan(part, pages)
+
+
+def _blank_page(options: PrintOptions) -> PlannedPage:
+    from companion.render.printkit.draw import draw_notice
+
+    safe, notice, area = content_area(options.paper, options.margin_mm)
+
+    def draw(c):
+        draw_notice(c, notice, "left blank so that every sheet of fronts is printed with its "
+                               "backs on the reverse")
+    return PlannedPage("blank", draw, "blank")
+
+
+def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
+    """Lay out and check the whole kit without drawing it."""
+    from companion.render.fonts import register_fonts
+
+    register_fonts()
+    parts = select_parts(kit, options.only)
+    slugs = [p.slug for p in kit.parts]
+    dupes = sorted({s for s in slugs if slugs.count(s) > 1})
+    if dupes:
+        raise UsageError(f"kit '{kit.title}': several parts are named {', '.join(dupes)}",
+                         hint="give each part its own title or name")
+    forms = _Forms()
+    plans: list[PartPlan] = []
+    for pi, part in enumerate(parts):
+        if isinstance(part, Deck):
+            plans.append(_plan_deck(part, options, forms, pi))
+        elif isinstance(part, ChitSheet):
+            plans.append(_plan_chits(part, options, forms, pi))
+        elif isinstance(part, Standees):
+            plans.append(_plan_standees(part, options, forms, pi))
+        elif isinstance(part, Board):
+            plans.append(_plan_board(part, options, pi))
+        elif isinstance(part, ReferenceSheet):
+            plans.append(_plan_reference(part, options))
+        elif isinstance(part, FreePages):
+            plans.append(_plan_free(part, options))
+        else:
+            raise TypeError(f"unknown part type {type(part).__name__}")
+    duplex = options.backs in ("duplex-long", "duplex-short")
+
+    def sequence(cover_pages: list[PlannedPage]) -> list[PlannedPage]:
+        out = list(cover_pages)
+        for pp in plans:
+            for page in pp.pages:
+                if duplex and page.role == "front" and len(out) % 2 == 1:
+                    out.append(_blank_page(options))
+                out.append(page)
+        return out
+
+    # the cover lists page numbers, which depend on the cover's own length (one page)
+    placeholder = PlannedPage("cover", lambda c: None, "cover")
+    pages = sequence([placeholder])
+    starts = {}
+    for idx, page in enumerate(pages):
+        if page.part is not None and id(page.part) not in starts:
+            starts[id(page.part)] = idx + 1
+    cover = _cover_page(kit, options, plans, starts, len(pages))
+    pages[0] = cover
+    return KitPlan(kit, options, plans, pages, forms)
+
+
+def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: dict,
+                total: int) -> PlannedPage:
+    from companion.render import fonts
+    from companion.render.printkit.draw import draw_notice
+    from companion.render.printkit.fit import check_glyphs, draw_fitted, fit_text
+    from companion.render.printkit.flow import flow
+    from companion.render.printkit.model import Bullets, Heading, Paragraph
+
+    safe, notice, area = content_area(options.paper, options.margin_mm)
+    check_glyphs(kit.title, "kit title")
+    rows = []
+    for pp in plans:
+        part = pp.part
+        what = {
+            "cards": lambda: (f"{pp.part.total} cards, {len(pp.sheets.sheets)} sheet(s) of "
+                              f"{pp.sheets.per_sheet}"),
+            "chits": lambda: f"{pp.sheets.count} chits, {len(pp.sheets.sheets)} sheet(s)",
+            "standees": lambda: f"{pp.sheets.count} standees",
+            "board": lambda: (f"{pp.part.width_mm:g} x {pp.part.height_mm:g} mm on "
+                              f"{len(pp.board.tiles)} page(s)"),
+        }.get(part.kind, lambda: f"{len(pp.pages)} page(s)")()
+        rows.append([part.title, what, str(starts.get(id(part), ""))])
+    duplex = options.backs in ("duplex-long", "duplex-short")
+    tips = [
+        "Print at **100% / actual size**: switch off 'fit to page' and any scaling. The 100 mm "
+        "rulers of 'companion print calibrate' check this.",
+    ]
+    if duplex:
+        edge = "long" if options.backs == "duplex-long" else "short"
+        tips.append(f"Print **double-sided, flipping on the {edge} edge**. Each sheet of fronts is "
+                    "followed by its backs; blank pages keep them paired. If the backs land "
+                    "shifted, print 'companion print calibrate' and use the --back-offset it "
+                    "gives.")
+    elif options.backs == "fold":
+        tips.append("Fronts and backs are side by side: cut out each pair, fold on the dashed "
+                    "line, glue, then cut along the crop marks.")
+    else:
+        tips.append("Single-sided printing. Parts whose backs carry information are printed "
+                    "side by side for folding (see the dashed fold lines).")
+    tips.append("Cut along the lines the crop marks extend (a ruler and a craft knife or a "
+                "paper trimmer work best). Card sheets with bleed have extra background around "
+                "each card, so a slightly missed cut does not show white.")
+    notes = [pp.note for pp in plans if pp.note]
+    blocks = [Heading("Contents"),
+              Table(["Part", "What", "Page"], rows, align=["left", "left", "right"]),
+              Heading("How to print"), Bullets(tips)]
+    if notes or kit.notes:
+        blocks += [Heading("Notes"), Bullets(list(kit.notes) + [
+            f"{pp.part.title}: {pp.note}" for pp in plans if pp.note])]
+    fpages, _ = flow(blocks, area, size=9.0, columns=1, first_top=mm(26), later_top=mm(26),
+                     what="cover")
+    if len(fpages) > 1:
+        raise UsageError("the kit's cover does not fit one page", hint="shorten the kit notes")
+    settings = options.describe()
+
+    def draw(c):
+        c.setFillColorRGB(0.18, 0.24, 0.36)
+        title_fit = fit_text(kit.title, area.w, mm(12), max_size=22, min_size=10,
+                             style="b", what="kit title")
+        draw_fitted(c, title_fit, area.x, area.y1)
+        c.setFont(fonts.SANS, 9)
+        c.setFillColorRGB(0.3, 0.3, 0.3)
+        sub = f"Print-and-play kit · {settings}"
+        from companion.render.printkit.fit import text_width
+
+        size = 9.0
+        while text_width(sub, fonts.SANS, size) > area.w and size > 5:
+            size -= 0.25
+        c.setFont(fonts.SANS, size)
+        c.drawString(area.x, area.y1 - mm(18), sub)
+        for op in fpages[0].ops:
+            op(c)
+        draw_notice(c, notice, kit.title, f"{total} pages")
+    return PlannedPage("cover", draw, "cover", None, bookmarks=[("Contents and printing", 0)])
+
+
+def build_kit(kit: Kit, options: PrintOptions, progress: Progress | None = None) -> bytes:
+    """The kit as PDF bytes.  Same kit and options give byte-identical output."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    from companion import __version__
+
+    plan = plan_kit(kit, options)
+    return render_plan(plan, progress)
+
+
+def render_plan(plan: KitPlan, progress: Progress | None = None) -> bytes:
+    """Draw a planned kit into PDF bytes."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    from companion import __version__
+
+    kit, options = plan.kit, plan.options
+    if plan.forms is not None:
+        plan.forms.defined.clear()
+    paper = options.paper
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(paper.width, paper.height), invariant=1,
+                         pageCompression=1)
+    c.setTitle(kit.title)
+    c.setSubject(kit.subject or f"Print-and-play kit: {options.describe()}")
+    c.setCreator(f"companion {__version__}")
+    c.setAuthor("companion")
+    c.setKeywords(["print-and-play", kit.game, options.paper.name, options.backs])
+    total = len(plan.pages)
+    counter = 0
+    for n, page in enumerate(plan.pages, start=1):
+        for title, level in page.bookmarks:
+            counter += 1
+            key = f"b{counter}"
+            c.bookmarkPage(key)
+            c.addOutlineEntry(title, key, level=level, closed=False)
+        page.draw(c)
+        c.showPage()
+        if progress is not None:
+            progress(n, total, page.label)
+    c.showOutline()
+    c.save()
+    return buf.getvalue()
+
+
+def write_kit(kit: Kit, options: PrintOptions, path: str | Path | None = None,
+              progress: Progress | None = None) -> Path:
+    """Build the kit and write it to ``path`` (default ``options.out``, else
+    ``<game>-kit.pdf``); returns the path written."""
+    target = Path(path) if path is not None else options.out or Path(f"{kit.game}-kit.pdf")
+    data = build_kit(kit, options, progress)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(target)
+    return target

@@ -1,0 +1,342 @@
+"""Text that always fits its box: measuring, wrapping, and finding the largest font size.
+
+``fit_text`` looks for the largest size between ``max_size`` and ``min_size`` (in steps of
+0.25 pt) at which the wrapped text fits the box in the regular sans face; failing that, in the
+condensed face; failing that it raises :class:`TextFitError`, which says how much to cut.
+Words wider than the box are broken between characters, so nothing ever runs out of the box
+sideways; lines are counted with the fonts' ascent and descent, so nothing is cut off at the
+top or bottom.
+
+Markup: ``**bold**`` marks bold words; a line break starts a new paragraph.
+reportlab is imported inside functions only.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.errors import CompanionError
+from companion.render.printkit.units import to_mm
+
+ASCENT = 0.93
+"""Ascent of the DejaVu faces, in ems (928/1000)."""
+DESCENT = 0.24
+"""Descent of the DejaVu faces, in ems (236/1000)."""
+STEP = 0.25
+
+
+class TextFitError(CompanionError):
+    """A text does not fit its box even at the smallest allowed size in the condensed face."""
+
+
+class GlyphError(CompanionError):
+    """A text holds characters the bundled fonts cannot print."""
+
+
+@dataclass(frozen=True)
+class Faces:
+    regular: str
+    bold: str
+    italic: str
+    condensed: bool
+
+
+def faces(condensed: bool) -> Faces:
+    from companion.render import fonts
+
+    if condensed:
+        return Faces(fonts.CONDENSED, fonts.CONDENSED_BOLD, fonts.CONDENSED, True)
+    return Faces(fonts.SANS, fonts.SANS_BOLD, fonts.SANS_ITALIC, False)
+
+
+@lru_cache(maxsize=200_000)
+def _width1(word: str, font: str) -> float:
+    """Width of ``word`` in ``font`` at 1 pt (widths scale linearly with size)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(word, font, 1.0)
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    return _width1(text, font) * size
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    style: str  # 'r' regular, 'b' bold, 'i' italic
+    space_before: bool
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of text on a line: its x offset from the line start, font and text."""
+
+    x: float
+    text: str
+    font: str
+
+
+@dataclass(frozen=True)
+class Line:
+    pieces: tuple[Piece, ...]
+    width: float
+    paragraph_start: bool
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Wrapped text at the size chosen; draw it with :func:`draw_fitted`."""
+
+    lines: tuple[Line, ...]
+    size: float
+    leading: float
+    condensed: bool
+    height: float
+    width: float
+    paragraph_gap: float
+
+    def baselines(self, top: float) -> list[float]:
+        """The baseline y of each line for a box whose top edge is ``top``."""
+        ys = []
+        y = top - self.size * ASCENT
+        for i, line in enumerate(self.lines):
+            if i:
+                y -= self.leading
+                if line.paragraph_start:
+                    y -= self.paragraph_gap
+            ys.append(y)
+        return ys
+
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+
+
+def parse_markup(text: str, base: str = "r") -> list[list[Word]]:
+    """Paragraphs of words; ``**...**`` is bold."""
+    paragraphs = []
+    for para in str(text).replace("\r\n", "\n").split("\n"):
+        words: list[Word] = []
+        pos = 0
+        chunks: list[tuple[str, str]] = []
+        for m in _BOLD.finditer(para):
+            chunks.append((para[pos:m.start()], base))
+            chunks.append((m.group(1), "b"))
+            pos = m.end()
+        chunks.append((para[pos:], base))
+        pending_space = False
+        for chunk, style in chunks:
+            for token in re.split(r"(\s+)", chunk):
+                if token == "":
+                    continue
+                if token.isspace():
+                    pending_space = bool(words)
+                    continue
+                words.append(Word(token, style, pending_space))
+                pending_space = False
+        paragraphs.append(words)
+    return paragraphs
+
+
+def plain(text: str) -> str:
+    """The text without markup."""
+    return _BOLD.sub(lambda m: m.group(1), str(text))
+
+
+def _font(f: Faces, style: str) -> str:
+    return f.bold if style == "b" else f.italic if style == "i" else f.regular
+
+
+def _split_long(word: str, font: str, size: float, width: float) -> list[str]:
+    """Break a word wider than ``width``: after hyphens or slashes if that is enough, else
+    between characters."""
+    parts = [p for p in re.split(r"(?<=[-/])", word) if p]
+    out: list[str] = []
+    for part in parts:
+        if text_width(part, font, size) <= width:
+            out.append(part)
+            continue
+        cur = ""
+        for ch in part:
+            if cur and text_width(cur + ch, font, size) > width:
+                out.append(cur)
+                cur = ch
+            else:
+                cur += ch
+        if cur:
+            out.append(cur)
+    # merge neighbours again where they fit together
+    merged: list[str] = []
+    for p in out:
+        if merged and text_width(merged[-1] + p, font, size) <= width:
+            merged[-1] += p
+        else:
+            merged.append(p)
+    return merged
+
+
+def wrap(paragraphs: list[list[Word]], width: float, size: float, f: Faces) -> list[Line]:
+    """Greedy line breaking at ``size``; every line is at most ``width`` wide."""
+    lines: list[Line] = []
+    for para in paragraphs:
+        pieces: list[Piece] = []
+        x = 0.0
+        start = True
+        if not para:
+            lines.append(Line((), 0.0, True))
+            continue
+        for word in para:
+            font = _font(f, word.style)
+            space = text_width(" ", font, size) if word.space_before else 0.0
+            ww = text_width(word.text, font, size)
+            chunks = [word.text] if ww <= width else _split_long(word.text, font, size, width)
+            for k, chunk in enumerate(chunks):
+                cw = ww if len(chunks) == 1 else text_width(chunk, font, size)
+                gap = space if (k == 0 and pieces) else 0.0
+                if pieces and x + gap + cw > width + 1e-9:
+                    lines.append(Line(tuple(_merge(pieces, size)), x, start))
+                    start = False
+                    pieces, x, gap = [], 0.0, 0.0
+                pieces.append(Piece(x + gap, chunk, font))
+                x += gap + cw
+        lines.append(Line(tuple(_merge(pieces, size)), x, start))
+    return lines
+
+
+def _merge(pieces: list[Piece], size: float) -> list[Piece]:
+    """Join consecutive pieces of the same font into one string (fewer PDF text operators)."""
+    out: list[Piece] = []
+    for p in pieces:
+        if out and out[-1].font == p.font:
+            prev = out[-1]
+            end = prev.x + text_width(prev.text, prev.font, size)
+            gap_text = " " if p.x > end + 1e-6 else ""
+            out[-1] = Piece(prev.x, prev.text + gap_text + p.text, prev.font)
+        else:
+            out.append(p)
+    return out
+
+
+def _layout(paragraphs, width, size, f, leading, para_gap) -> Fitted:
+    lines = wrap(paragraphs, width, size, f)
+    lead = size * leading
+    gap = size * para_gap
+    n = len(lines)
+    starts = sum(1 for i, line in enumerate(lines) if i and line.paragraph_start)
+    height = (n - 1) * lead + starts * gap + size * (ASCENT + DESCENT) if n else 0.0
+    w = max((line.width for line in lines), default=0.0)
+    return Fitted(tuple(lines), size, lead, f.condensed, height, w, gap)
+
+
+def check_glyphs(text: str, what: str) -> None:
+    """Raise :class:`GlyphError` if the bundled fonts lack characters of ``text``."""
+    from companion.render.fonts import missing_glyphs
+
+    missing = missing_glyphs(plain(text))
+    if missing:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
+        raise GlyphError(f"{what}: the bundled fonts have no glyph for {shown}",
+                         hint="replace these characters; the fonts cover Latin, Greek and Cyrillic")
+
+
+def fit_text(text: str | list[tuple[str, str]], width: float, height: float, *, max_size: float = 9.0,
+             min_size: float = 5.5, leading: float = 1.17, para_gap: float = 0.35,
+             style: str = "r", what: str = "text", condense: bool = True) -> Fitted:
+    """The largest size in [min_size, max_size] at which ``text`` fits ``width`` x ``height``
+    points, trying the regular face first and then the condensed face.  ``text`` may also be
+    a list of (text, style) segments, style 'r' (regular) or 'i' (italic), set one after another.
+
+    Raises :class:`TextFitError` (with how many characters to cut) if even ``min_size`` in the
+    condensed face does not fit."""
+    from companion.render.fonts import register_fonts
+
+    register_fonts()
+    segments = [(text, style)] if isinstance(text, str) else list(text)
+    for seg, _ in segments:
+        check_glyphs(seg, what)
+    if max_size < min_size:
+        raise ValueError("max_size < min_size")
+    paragraphs = [p for seg, st in segments for p in parse_markup(seg, st)]
+    text = "\n".join(seg for seg, _ in segments)
+    if not any(paragraphs):
+        return Fitted((), max_size, max_size * leading, False, 0.0, 0.0, 0.0)
+    steps = int(math.floor((max_size - min_size) / STEP + 1e-9))
+    sizes = [round(min_size + i * STEP, 4) for i in range(steps + 1)]
+    if sizes[-1] < max_size - 1e-9:
+        sizes.append(max_size)
+    last = None
+    for condensed in ((False, True) if condense else (False,)):
+        f = faces(condensed)
+
+        def fits(size: float) -> Fitted | None:
+            laid = _layout(paragraphs, width, size, f, leading, para_gap)
+            return laid if laid.height <= height + 1e-6 else None
+
+        best = fits(sizes[-1])
+        if best is not None:
+            return best
+        lo, hi = 0, len(sizes) - 1  # sizes[hi] does not fit
+        found = fits(sizes[0])
+        if found is None:
+            last = _layout(paragraphs, width, sizes[0], f, leading, para_gap)
+            continue
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            laid = fits(sizes[mid])
+            if laid is not None:
+                lo, found = mid, laid
+            else:
+                hi = mid
+        return found
+    assert last is not None
+    over = last.height / height if height > 0 else math.inf
+    chars = len(plain(text))
+    cut = chars if not math.isfinite(over) else max(1, math.ceil(chars * (1 - 1 / over)))
+    raise TextFitError(
+        f"{what}: {chars} characters do not fit a {to_mm(width):.1f} x {to_mm(height):.1f} mm box "
+        f"even at {min_size:g} pt in the condensed face (they need "
+        f"{to_mm(last.height):.1f} mm of height)",
+        hint=f"shorten it by about {cut} characters, or print on a bigger card size")
+
+
+def fit_line(text: str, width: float, *, max_size: float, min_size: float, bold: bool = True,
+             what: str = "name", condense: bool = True) -> tuple[str, float]:
+    """(font, size) of the largest size at which ``text`` fits on one line of ``width``."""
+    from companion.render.fonts import register_fonts
+
+    register_fonts()
+    check_glyphs(text, what)
+    for condensed in ((False, True) if condense else (False,)):
+        f = faces(condensed)
+        font = f.bold if bold else f.regular
+        w1 = _width1(text, font)
+        if w1 <= 0:
+            return font, max_size
+        size = min(max_size, width / w1)
+        size = math.floor(size / STEP + 1e-9) * STEP
+        if size >= min_size - 1e-9:
+            return font, size
+    raise TextFitError(
+        f"{what}: '{text}' does not fit on one line of {to_mm(width):.1f} mm even at "
+        f"{min_size:g} pt condensed",
+        hint=f"shorten it to about {max(1, int(len(text) * width / (w1 * min_size)))} characters")
+
+
+def draw_fitted(canvas, fitted: Fitted, x: float, top: float, *, align: str = "left",
+                width: float | None = None, colour=None) -> None:
+    """Draw wrapped text with its first line's ascent at ``top``; ``align`` left/centre/right
+    within ``width`` (defaults to the text's own width)."""
+    box = fitted.width if width is None else width
+    if colour is not None:
+        canvas.setFillColorRGB(*colour)
+    for line, y in zip(fitted.lines, fitted.baselines(top)):
+        dx = 0.0
+        if align == "centre":
+            dx = (box - line.width) / 2
+        elif align == "right":
+            dx = box - line.width
+        for piece in line.pieces:
+            canvas.setFont(piece.font, fitted.size)
+            canvas.drawString(x + dx + piece.x, y, piece.text)

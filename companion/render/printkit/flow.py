@@ -1,0 +1,334 @@
+"""Typesetting reference sheets: headings, paragraphs, bullet lists and tables flowed into one or
+two columns per page, tables split between rows with their header repeated.
+
+Everything is measured first (with the fitting module's wrapping), so the number of pages is
+known before anything is drawn; each page is a list of drawing operations.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from companion.render import fonts
+from companion.render.printkit.colours import INK, RGB, lighter, mix, rgb
+from companion.render.printkit.fit import (ASCENT, DESCENT, Faces, Line, TextFitError,
+                                           check_glyphs, faces, parse_markup, plain, text_width,
+                                           wrap)
+from companion.render.printkit.model import Bullets, Heading, Paragraph, Table
+from companion.render.printkit.units import Rect, mm
+
+Op = Callable[[object], None]
+
+HEADER_BG: RGB = (0.18, 0.24, 0.36)
+ZEBRA: RGB = (0.93, 0.94, 0.96)
+RULE: RGB = (0.55, 0.58, 0.64)
+GUTTER = mm(6)
+CELL_PAD_X = 3.0
+CELL_PAD_Y = 1.8
+
+
+@dataclass
+class Item:
+    """An unbreakable piece of a flow: ``height`` points, drawn by ``draw(c, x, top, width)``."""
+
+    height: float
+    draw: Callable[[object, float, float, float], None]
+    space_before: float = 0.0
+    keep_with_next: bool = False
+    header: "Item | None" = None
+    """For table rows: the header row to repeat when the table continues in a new column."""
+    is_header: bool = False
+
+
+@dataclass
+class FlowPage:
+    ops: list[Op] = field(default_factory=list)
+    continued: bool = False
+
+
+def _lines_height(n: int, size: float, leading: float) -> float:
+    return (n - 1) * size * leading + size * (ASCENT + DESCENT) if n else 0.0
+
+
+def _text_lines(text: str, width: float, size: float, f: Faces, style: str = "r") -> list[Line]:
+    return wrap(parse_markup(text, style), width, size, f)
+
+
+def _draw_line(c, line: Line, x: float, baseline: float, size: float, align: str = "left",
+               width: float = 0.0) -> None:
+    dx = 0.0
+    if align in ("centre", "center"):
+        dx = (width - line.width) / 2
+    elif align == "right":
+        dx = width - line.width
+    for piece in line.pieces:
+        c.setFont(piece.font, size)
+        c.drawString(x + dx + piece.x, baseline, piece.text)
+
+
+# ----------------------------------------------------------------------------------------------
+# Tables
+
+
+def column_extents(table: Table, size: float) -> tuple[list[float], list[float]]:
+    """(minimum, natural) width of each column at ``size``, padding included."""
+    f = faces(False)
+    n = len(table.columns)
+    mins = [0.0] * n
+    nats = [0.0] * n
+    rows = [[str(x) for x in table.columns]] + [[str(x) for x in r] for r in table.rows]
+    for ri, row in enumerate(rows):
+        for ci in range(n):
+            cell = row[ci] if ci < len(row) else ""
+            bold = ri == 0 or (table.bold_first_column and ci == 0)
+            for para in cell.split("\n"):
+                total = 0.0
+                for word in parse_markup(para, "b" if bold else "r")[0] if para else []:
+                    font = f.bold if word.style == "b" else f.regular
+                    ww = text_width(word.text, font, size)
+                    mins[ci] = max(mins[ci], ww)
+                    total += ww + (text_width(" ", font, size) if word.space_before else 0.0)
+                nats[ci] = max(nats[ci], total)
+    pad = 2 * CELL_PAD_X
+    return [m + pad for m in mins], [max(nv, 0.0) + pad for nv in nats]
+
+
+def column_widths(table: Table, width: float, size: float) -> list[float]:
+    n = len(table.columns)
+    if table.widths:
+        total = float(sum(table.widths))
+        return [width * w / total for w in table.widths]
+    mins, nats = column_extents(table, size)
+    if sum(nats) <= width:
+        extra = width - sum(nats)
+        return [nv + extra * nv / sum(nats) for nv in nats]
+    if sum(mins) >= width:
+        return [width * m / sum(mins) for m in mins]
+    spare = width - sum(mins)
+    slack = [nv - m for m, nv in zip(mins, nats)]
+    total_slack = sum(slack) or 1.0
+    return [m + spare * s / total_slack for m, s in zip(mins, slack)]
+
+
+def table_fits(table: Table, width: float, size: float) -> bool:
+    if table.widths:
+        return True
+    return sum(column_extents(table, size)[0]) <= width + 1e-6
+
+
+def _table_items(table: Table, width: float, size: float, what: str) -> list[Item]:
+    n = len(table.columns)
+    for ri, row in enumerate(table.rows):
+        if len(row) > n:
+            from companion.errors import UsageError
+
+            raise UsageError(f"{what}: row {ri + 1} has {len(row)} cells, the table has {n} columns")
+    widths = column_widths(table, width, size)
+    aligns = list(table.align or []) + ["left"] * n
+    f = faces(False)
+    leading = 1.16
+    items: list[Item] = []
+
+    def row_item(cells: Sequence[str], header: bool, zebra: bool) -> Item:
+        wrapped = []
+        for ci in range(n):
+            cell = str(cells[ci]) if ci < len(cells) else ""
+            check_glyphs(cell, what)
+            bold = header or (table.bold_first_column and ci == 0)
+            lines = _text_lines(cell, widths[ci] - 2 * CELL_PAD_X, size, f, "b" if bold else "r")
+            wrapped.append(lines)
+        h = max(_lines_height(len(ls), size, leading) for ls in wrapped) + 2 * CELL_PAD_Y
+
+        def draw(c, x, top, w, wrapped=wrapped, h=h):
+            if header:
+                c.setFillColorRGB(*HEADER_BG)
+                c.rect(x, top - h, w, h, stroke=0, fill=1)
+            elif zebra:
+                c.setFillColorRGB(*ZEBRA)
+                c.rect(x, top - h, w, h, stroke=0, fill=1)
+            c.setFillColorRGB(*((1, 1, 1) if header else INK))
+            cx = x
+            for ci, lines in enumerate(wrapped):
+                base = top - CELL_PAD_Y - size * ASCENT
+                for li, line in enumerate(lines):
+                    _draw_line(c, line, cx + CELL_PAD_X, base - li * size * leading, size,
+                               aligns[ci], widths[ci] - 2 * CELL_PAD_X)
+                cx += widths[ci]
+            c.setStrokeColorRGB(*RULE)
+            c.setLineWidth(0.6 if header else 0.25)
+            c.line(x, top - h, x + w, top - h)
+
+        return Item(h, draw, is_header=header)
+
+    if table.caption:
+        cap = _text_lines(table.caption, width, size * 0.95, f, "i")
+        ch = _lines_height(len(cap), size * 0.95, 1.15) + 2
+
+        def draw_cap(c, x, top, w, cap=cap):
+            c.setFillColorRGB(*mix(INK, (1, 1, 1), 0.25))
+            for li, line in enumerate(cap):
+                _draw_line(c, line, x, top - size * 0.95 * ASCENT - li * size * 0.95 * 1.15,
+                           size * 0.95)
+
+        items.append(Item(ch, draw_cap, space_before=size * 0.6, keep_with_next=True))
+    header = row_item(table.columns, True, False)
+    header.keep_with_next = True
+    header.space_before = 0.0 if table.caption else size * 0.6
+    items.append(header)
+    for ri, row in enumerate(table.rows):
+        it = row_item(row, False, ri % 2 == 1)
+        it.header = header
+        items.append(it)
+    if items:
+        items[-1].space_before = items[-1].space_before
+    return items
+
+
+# ----------------------------------------------------------------------------------------------
+# Text blocks
+
+
+def _heading_items(block: Heading, width: float, size: float, what: str) -> list[Item]:
+    check_glyphs(block.text, what)
+    hs = size * (1.45 if block.level <= 1 else 1.15)
+    f = faces(False)
+    lines = _text_lines(block.text, width, hs, f, "b")
+    h = _lines_height(len(lines), hs, 1.1) + (mm(1.2) if block.level <= 1 else 1.0)
+
+    def draw(c, x, top, w):
+        c.setFillColorRGB(*HEADER_BG)
+        for li, line in enumerate(lines):
+            _draw_line(c, line, x, top - hs * ASCENT - li * hs * 1.1, hs)
+        if block.level <= 1:
+            c.setStrokeColorRGB(*HEADER_BG)
+            c.setLineWidth(0.8)
+            c.line(x, top - h + mm(0.5), x + w, top - h + mm(0.5))
+
+    return [Item(h, draw, space_before=size * (1.1 if block.level <= 1 else 0.8),
+                 keep_with_next=True)]
+
+
+def _paragraph_items(text: str, width: float, size: float, what: str, indent: float = 0.0,
+                     bullet: bool = False, first_space: float | None = None) -> list[Item]:
+    check_glyphs(text, what)
+    f = faces(False)
+    leading = 1.22
+    lines = _text_lines(text, width - indent, size, f)
+    items: list[Item] = []
+    for li, line in enumerate(lines):
+        h = size * leading if li < len(lines) - 1 else size * (ASCENT + DESCENT)
+        if li == 0 and len(lines) > 1:
+            h = size * leading
+
+        def draw(c, x, top, w, line=line, li=li):
+            c.setFillColorRGB(*INK)
+            base = top - size * ASCENT
+            if bullet and li == 0:
+                c.setFont(fonts.SANS_BOLD, size)
+                c.drawString(x + indent * 0.25, base, "•")
+            _draw_line(c, line, x + indent, base, size)
+
+        space = 0.0
+        if li == 0:
+            space = size * 0.45 if first_space is None else first_space
+        items.append(Item(h, draw, space_before=space,
+                          keep_with_next=(li == 0 and len(lines) == 2)))
+    return items
+
+
+def block_items(block, width: float, size: float, what: str) -> list[Item]:
+    if isinstance(block, Heading):
+        return _heading_items(block, width, size, what)
+    if isinstance(block, Paragraph):
+        return _paragraph_items(block.text, width, size, what)
+    if isinstance(block, Bullets):
+        items: list[Item] = []
+        for i, entry in enumerate(block.items):
+            items += _paragraph_items(entry, width, size, what, indent=size * 1.1, bullet=True,
+                                      first_space=size * (0.45 if i == 0 else 0.2))
+        return items
+    if isinstance(block, Table):
+        return _table_items(block, width, size, what)
+    raise TypeError(f"{what}: unknown block {type(block).__name__}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Flowing
+
+
+def frames(area: Rect, columns: int, top_reserved: float) -> list[Rect]:
+    top = area.y1 - top_reserved
+    h = top - area.y
+    if columns == 1:
+        return [Rect(area.x, area.y, area.w, h)]
+    w = (area.w - GUTTER * (columns - 1)) / columns
+    return [Rect(area.x + i * (w + GUTTER), area.y, w, h) for i in range(columns)]
+
+
+def choose_columns(blocks, area: Rect, size: float, columns) -> int:
+    if columns in (1, 2, "1", "2"):
+        return int(columns)
+    half = (area.w - GUTTER) / 2
+    tables = [b for b in blocks if isinstance(b, Table)]
+    return 2 if all(table_fits(t, half, size) for t in tables) else 1
+
+
+def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,
+         what: str) -> tuple[list[FlowPage], int]:
+    """Lay ``blocks`` out; returns the pages (lists of ops) and the number of columns used."""
+    ncols = choose_columns(blocks, area, size, columns)
+    first_frames = frames(area, ncols, first_top)
+    later_frames = frames(area, ncols, later_top)
+    width = first_frames[0].w
+    items: list[Item] = []
+    for block in blocks:
+        items += block_items(block, width, size, what)
+    pages: list[FlowPage] = [FlowPage()]
+    page_frames = first_frames
+    fi = 0
+    y = page_frames[0].y1
+    at_top = True
+    last_placed: Item | None = None
+
+    def advance():
+        nonlocal fi, y, at_top, page_frames
+        fi += 1
+        if fi >= len(page_frames):
+            pages.append(FlowPage(continued=True))
+            page_frames = later_frames
+            fi = 0
+        y = page_frames[fi].y1
+        at_top = True
+
+    i = 0
+    while i < len(items):
+        item = items[i]
+        frame = page_frames[fi]
+        # the height this item needs together with what must stay with it
+        need = item.height + (0.0 if at_top else item.space_before)
+        j = i
+        while items[j].keep_with_next and j + 1 < len(items):
+            j += 1
+            need += items[j].space_before + items[j].height
+        header_again = (item.header is not None and at_top and last_placed is not item.header)
+        if header_again:
+            need += item.header.height
+        if y - need < frame.y - 1e-6 and not at_top:
+            advance()
+            continue
+        if item.height + (item.header.height if header_again else 0) > frame.h + 1e-6:
+            raise TextFitError(f"{what}: a table row is taller than a whole column",
+                               hint="split the row's text into several rows")
+        if header_again:
+            h = item.header
+            pages[-1].ops.append(lambda c, h=h, x=frame.x, top=y, w=frame.w: h.draw(c, x, top, w))
+            y -= h.height
+            at_top = False
+        if not at_top:
+            y -= item.space_before
+        pages[-1].ops.append(lambda c, it=item, x=frame.x, top=y, w=frame.w: it.draw(c, x, top, w))
+        y -= item.height
+        at_top = False
+        last_placed = item
+        i += 1
+    return pages, ncols

@@ -1,0 +1,210 @@
+"""Render a report document (see :mod:`companion.render.document`) as a PDF.
+
+Byte-identical output for the same document: reportlab's invariant mode, no clock, bundled
+fonts only. All text is escaped before it reaches a Paragraph, so a player called ``<b>Bo & Jo``
+prints exactly so.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+from typing import Any
+from xml.sax.saxutils import escape
+
+from companion import __version__
+from companion.render.fonts import MONO, SANS, SANS_BOLD, register_fonts
+
+FIGURES = {
+    "gral-board": "companion.gral.render:board_flowable",
+}
+
+INK = (0.12, 0.12, 0.14)
+ACCENT = (0.45, 0.12, 0.12)
+
+
+def _styles():
+    from reportlab.lib.colors import Color
+    from reportlab.lib.styles import ParagraphStyle
+
+    ink = Color(*INK)
+    base = ParagraphStyle("body", fontName=SANS, fontSize=9.5, leading=12.5, textColor=ink,
+                          spaceAfter=3)
+    return {
+        "body": base,
+        "title": ParagraphStyle("title", parent=base, fontName=SANS_BOLD, fontSize=17,
+                                leading=21, spaceAfter=2, textColor=Color(*ACCENT)),
+        "h2": ParagraphStyle("h2", parent=base, fontName=SANS_BOLD, fontSize=12, leading=15,
+                             spaceBefore=9, spaceAfter=4, textColor=Color(*ACCENT)),
+        "h3": ParagraphStyle("h3", parent=base, fontName=SANS_BOLD, fontSize=9.5, leading=12,
+                             spaceBefore=4, spaceAfter=2),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5, spaceAfter=0),
+        "cellhead": ParagraphStyle("cellhead", parent=base, fontName=SANS_BOLD, fontSize=8.5,
+                                   leading=10.5, spaceAfter=0),
+        "option": ParagraphStyle("option", parent=base, fontName=MONO, fontSize=7.2, leading=9,
+                                 spaceAfter=0, leftIndent=8, firstLineIndent=-8),
+        "code": ParagraphStyle("code", parent=base, fontName=MONO, fontSize=7.8, leading=9.8,
+                               spaceAfter=0),
+        "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9.5),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, firstLineIndent=0,
+                                 bulletIndent=0, spaceAfter=2),
+    }
+
+
+def text(value: str) -> str:
+    """Escape user or data text for a Paragraph (line breaks kept)."""
+    return escape(str(value)).replace("\n", "<br/>")
+
+
+def figure_flowable(name: str, data: dict[str, Any], width: float):
+    module_name, func = FIGURES[name].split(":")
+    return getattr(importlib.import_module(module_name), func)(data, width)
+
+
+def render_pdf(doc: dict[str, Any]) -> bytes:
+    register_fonts()
+    from reportlab.lib.colors import Color
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.platypus import (
+        BaseDocTemplate, CondPageBreak, Frame, KeepTogether, PageTemplate, Paragraph, Spacer,
+        Table, TableStyle,
+    )
+    from reportlab.platypus.flowables import BalancedColumns
+
+    from companion.render.qr import draw_qr
+
+    st = _styles()
+    buffer = io.BytesIO()
+    page_w, page_h = A4
+    margin = 16 * mm
+    qr_size = 30 * mm
+    header_h = 36 * mm
+
+    def first_page(canvas, _doc):
+        canvas.saveState()
+        if doc.get("qr"):
+            x, y = page_w - margin - qr_size, page_h - margin - qr_size
+            draw_qr(canvas, doc["qr"], x, y, qr_size)
+            canvas.setFont(SANS, 6.5)
+            canvas.setFillColorRGB(*INK)
+            canvas.drawCentredString(x + qr_size / 2, y - 8, doc.get("qr_label", ""))
+        later_pages(canvas, _doc)
+        canvas.restoreState()
+
+    def later_pages(canvas, _doc):
+        canvas.saveState()
+        canvas.setFont(SANS, 7)
+        canvas.setFillColorRGB(0.4, 0.4, 0.4)
+        canvas.drawString(margin, 9 * mm, doc.get("footer", ""))
+        canvas.drawRightString(page_w - margin, 9 * mm, f"page {canvas.getPageNumber()}")
+        canvas.setStrokeColorRGB(0.75, 0.75, 0.75)
+        canvas.setLineWidth(0.4)
+        canvas.line(margin, 12 * mm, page_w - margin, 12 * mm)
+        canvas.restoreState()
+
+    width = page_w - 2 * margin
+    frame_first = Frame(margin, 14 * mm, width, page_h - margin - 14 * mm, id="first",
+                        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame_later = Frame(margin, 14 * mm, width, page_h - margin - 14 * mm, id="later",
+                        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    template = BaseDocTemplate(
+        buffer, pagesize=A4, invariant=1, title=doc.get("pdf_title", doc["title"]),
+        author="companion", subject=doc.get("subject", ""),
+        creator=f"companion {__version__}", leftMargin=margin, rightMargin=margin,
+        topMargin=margin, bottomMargin=14 * mm)
+    template.addPageTemplates([
+        PageTemplate("first", [frame_first], onPage=first_page, autoNextPageTemplate="later"),
+        PageTemplate("later", [frame_later], onPage=later_pages),
+    ])
+
+    story: list[Any] = []
+    head_width = width - (qr_size + 6 * mm if doc.get("qr") else 0)
+    header_rows = [[Paragraph(text(label), st["cellhead"]), Paragraph(text(value), st["cell"])]
+                   for label, value in doc.get("header", [])]
+    head = [Paragraph(text(doc["title"]), st["title"])]
+    if header_rows:
+        t = Table(header_rows, colWidths=[28 * mm, head_width - 28 * mm], hAlign="LEFT")
+        t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                               ("TOPPADDING", (0, 0), (-1, -1), 0.5),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)]))
+        head.append(t)
+    head_table = Table([[head]], colWidths=[head_width], hAlign="LEFT",
+                       minRowHeights=[header_h if doc.get("qr") else 0])
+    head_table.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                    ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    story.append(head_table)
+
+    grid = Color(0.78, 0.78, 0.8)
+    shade = Color(0.94, 0.93, 0.9)
+    for sec in doc.get("sections", []):
+        story.append(CondPageBreak(30 * mm))
+        heading = Paragraph(text(sec["title"]), st["h2"])
+        first = True
+        for block in sec["blocks"]:
+            flow = _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer,
+                          BalancedColumns, mm)
+            if first:
+                story.append(KeepTogether([heading, flow[0]]) if flow else heading)
+                story.extend(flow[1:])
+                first = False
+            else:
+                story.extend(flow)
+        if first:
+            story.append(heading)
+    template.build(story)
+    return buffer.getvalue()
+
+
+def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, BalancedColumns,
+           mm) -> list[Any]:
+    kind = block["type"]
+    if kind == "para":
+        return [Paragraph(text(block["text"]), st["body"])]
+    if kind == "list":
+        return [Paragraph(text(item), st["bullet"], bulletText="•") for item in block["items"]]
+    if kind == "code":
+        from reportlab.platypus import Preformatted
+
+        return [Preformatted("\n".join(block["lines"]), st["code"])]
+    if kind == "table":
+        columns = block["columns"]
+        rows = [[Paragraph(text(c), st["cellhead"]) for c in columns]]
+        rows += [[Paragraph(text(c), st["cell"]) for c in row] for row in block["rows"]]
+        weights = block.get("widths") or [1] * len(columns)
+        total = sum(weights)
+        t = Table(rows, colWidths=[width * w / total for w in weights], repeatRows=1,
+                  hAlign="LEFT")
+        t.setStyle(TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.4, grid),
+            ("BACKGROUND", (0, 0), (-1, 0), shade),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]))
+        return [t, Spacer(1, 4)]
+    if kind == "figure":
+        return [figure_flowable(block["figure"], block["data"], width), Spacer(1, 4)]
+    if kind == "options":
+        out = []
+        for group in block["groups"]:
+            out.append(Paragraph(text(group["title"]), st["h3"]))
+            items = [Paragraph(text(line), st["option"]) for line in group["lines"]]
+            if not items:
+                continue
+            longest = max(len(line) for line in group["lines"])
+            columns = 1 if longest > 62 or group["lines"][0].startswith("assign <") else 2
+            if columns > 1 and len(items) > 3:
+                out.append(BalancedColumns(items, nCols=columns, spaceBefore=0, spaceAfter=4,
+                                           innerPadding=6))
+            else:
+                out.extend(items)
+        return out
+    if kind == "form":
+        out = [Paragraph(text(block["text"]), st["small"])]
+        rows = [[""] for _ in range(block["lines"])]
+        t = Table(rows, colWidths=[width], rowHeights=[7.5 * mm] * block["lines"])
+        t.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, grid)]))
+        out.append(t)
+        return out
+    raise ValueError(f"unknown block type {kind!r}")
