@@ -162,8 +162,12 @@ class Parser:
     def blow(self, cur: Cursor) -> Move:
         target = self.initiate(cur, ("by",))
         cur.expect("by", "after the initiate to uncover (blow <initiate> by <initiate>)")
-        actor = self.initiate(cur, ("taking", "insist"))
+        actor = self.initiate(cur, ("taking", "insist", "and", "then"))
         mv = Move(cur.line, actor, None, blow=target)
+        if cur.at_keyword("and", "then"):
+            raise cur.syntax("blowing a cover ends the action, so nothing may follow it (to move "
+                             "first, write 'move <initiate> to <field> and blow <initiate>')",
+                             cur.peek())
         if cur.accept("taking"):
             cur.expect("grail", "after 'taking'")
             mv.take = True

@@ -140,7 +140,7 @@ def check_move(state: dict, mover: str, mv: Move, world) -> tuple[Outcome | None
         g_holder = mv.initiate
     ends = False
     if state["variant"] == "original":
-        ends = g_field in state["hq"].values()
+        ends = g_field in {world.order[o].headquarters for o in state["hq"].values()}
     elif g_holder is not None:
         bearer = world.initiate[g_holder]
         bearer_field = dest if g_holder == mv.initiate else state["pieces"][g_holder]
@@ -237,7 +237,10 @@ def could_become_legal(state: dict, player: str, mv: Move, world, before: int) -
         where = state["pieces"][mv.blow]
         if where is None:
             return f"{world.initiate[mv.blow].name} has already been uncovered"
-        needed = distance(world, where, dest) + max(0, distance(world, origin, dest) - 1)
+        if mv.dest is None:
+            needed = distance(world, where, origin)
+        else:
+            needed = distance(world, where, dest) + max(0, distance(world, origin, dest) - 1)
         if needed > before:
             return (f"{world.initiate[mv.blow].name} cannot be on the same field as {name} by "
                     "the time you act")
@@ -407,7 +410,7 @@ class Rules:
     def action(self, state: dict, ctx: TurnContext, player: str) -> bool:
         """One player's action. Returns False if the game now waits for this player."""
         orders: GralOrders | None = ctx.orders.get(player)
-        pending = state["pending"]
+        pending = state["pending"] if (state["pending"] or {}).get("player") == player else None
         rejected: list[list[str]] = list(pending["rejected"]) if pending else []
         proposed: list[str] = list(pending["proposed"]) if pending else []
         if orders is None or not orders.has_action:
@@ -415,7 +418,7 @@ class Rules:
                 ctx.await_orders(player)
                 return False
             if rejected and not self.all_rejected(state, rejected):
-                return self.fallback(state, ctx, player, rejected, proposed)
+                return self.fallback(state, ctx, player, rejected, proposed, None)
             ctx.decided(player, "action", "pass", "default")
             ctx.event("No orders arrived from you; you passed (assigned nothing).", to=[player])
             self.assign(state, ctx, player, [])
@@ -450,10 +453,9 @@ class Rules:
                           "moves.", to=[player], kind="asked")
                 ctx.await_orders(player)
                 return False
-            return self.fallback(state, ctx, player, rejected, proposed)
+            return self.fallback(state, ctx, player, rejected, proposed, orders)
         if orders.assigns or orders.passed:
-            ctx.decided(player, "action", self.assign_text(orders.assigns) or "pass", "orders")
-            self.assign(state, ctx, player, orders.assigns)
+            self.assign_or_pass(state, ctx, player, orders)
         elif ctx.wait_for_orders:
             state["pending"] = {"player": player, "rejected": rejected, "proposed": proposed}
             ctx.event("None of your orders could be carried out: send new orders.",
@@ -471,9 +473,10 @@ class Rules:
         return all_rejected_moves(state, rejected, self.world)
 
     def fallback(self, state: dict, ctx: TurnContext, player: str, rejected: list[list[str]],
-                 proposed: list[str]) -> bool:
+                 proposed: list[str], orders: GralOrders | None) -> bool:
         """The documented default after rejections: propose every remaining plain move in roster
-        and board order (revealing nothing), until one goes ahead; if all are rejected, pass."""
+        and board order (revealing nothing), until one goes ahead; if all are rejected, the
+        player's assign lines apply (or a pass)."""
         ctx.event("The moves you listed were rejected; as the rules require, the remaining "
                   "moves are proposed in turn before influence may be assigned.", to=[player])
         done = {tuple(r) for r in rejected}
@@ -489,12 +492,20 @@ class Rules:
                 state["pending"] = None
                 return True
             rejected.append([initiate, dest])
-        ctx.decided(player, "action", "pass", "default")
         ctx.event(f"Every possible move was rejected, so {player} may assign influence.",
                   kind="exhausted")
-        self.assign(state, ctx, player, [])
+        self.assign_or_pass(state, ctx, player, orders)
         state["pending"] = None
         return True
+
+    def assign_or_pass(self, state: dict, ctx: TurnContext, player: str,
+                       orders: GralOrders | None) -> None:
+        if orders is not None and (orders.assigns or orders.passed):
+            ctx.decided(player, "action", self.assign_text(orders.assigns) or "pass", "orders")
+            self.assign(state, ctx, player, orders.assigns)
+        else:
+            ctx.decided(player, "action", "pass", "default")
+            self.assign(state, ctx, player, [])
 
     # -- a proposal and its contest ---------------------------------------------------------------
     def propose(self, state: dict, ctx: TurnContext, mover: str, mv: Move, out: Outcome,

@@ -143,20 +143,18 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> Par
             raise UsageError(f"deck '{deck.title}', card '{card.name}': count must be a whole "
                              f"number >= 0, not {card.count!r}")
     # number the designs by first copy
-    numbers: dict[int, int] = {}
-    k = 0
-    for i, card in enumerate(deck.cards):
-        numbers[i] = k + 1
-        k += int(card.count)
-    layouts = {i: prepare_face(card, deck, w, h, colours, numbers[i], total)
-               for i, card in enumerate(deck.cards) if card.count}
+    designs = [i for i, card in enumerate(deck.cards) if card.count]
+    numbers = {i: k + 1 for k, i in enumerate(designs)}
+    layouts = {i: prepare_face(deck.cards[i], deck, w, h, colours, numbers[i], len(designs))
+               for i in designs}
     back_prep = prepare_back(deck.back, w, h, f"deck '{deck.title}'")
     own_backs: dict[int, tuple[str, object]] = {}
     for i, card in enumerate(deck.cards):
         if card.back is None or not card.count:
             continue
         if hasattr(card.back, "name") and hasattr(card.back, "stats"):
-            own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i], total))
+            own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i],
+                                                 len(designs)))
         else:
             own_backs[i] = ("back", prepare_back(card.back, w, h,
                                                  f"deck '{deck.title}', card '{card.name}'"))
@@ -240,8 +238,9 @@ def _plan_chits(part: ChitSheet, options: PrintOptions, forms: _Forms, pi: int) 
     backs, note = _backs_for(part.two_sided, options)
     if backs != "none" and not part.two_sided:
         backs, note = "none", "one-sided chits: printed without backs"
+    bleed_mm = min(options.bleed_mm, 1.0) if part.bleed_mm is None else part.bleed_mm
     plan = layout_items(sum(int(c.count) for c in part.chits), size, options.paper,
-                        margin_mm=options.margin_mm, bleed_mm=options.bleed_mm,
+                        margin_mm=options.margin_mm, bleed_mm=bleed_mm,
                         gap_mm=part.gap_mm, backs=backs, back_offset_mm=options.back_offset_mm,
                         crop_marks=options.crop_marks, cut_lines=options.cut_lines,
                         rotate=False, what=f"chits '{part.title}'")
@@ -518,32 +517,21 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
 
 def build_kit(kit: Kit, options: PrintOptions, progress: Progress | None = None) -> bytes:
     """The kit as PDF bytes.  Same kit and options give byte-identical output."""
-    from reportlab.pdfgen import canvas as rl_canvas
-
-    from companion import __version__
-
     plan = plan_kit(kit, options)
     return render_plan(plan, progress)
 
 
 def render_plan(plan: KitPlan, progress: Progress | None = None) -> bytes:
     """Draw a planned kit into PDF bytes."""
-    from reportlab.pdfgen import canvas as rl_canvas
-
-    from companion import __version__
+    from companion.render.printkit.pdfcanvas import new_canvas
 
     kit, options = plan.kit, plan.options
     if plan.forms is not None:
         plan.forms.defined.clear()
-    paper = options.paper
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(paper.width, paper.height), invariant=1,
-                         pageCompression=1)
-    c.setTitle(kit.title)
-    c.setSubject(kit.subject or f"Print-and-play kit: {options.describe()}")
-    c.setCreator(f"companion {__version__}")
-    c.setAuthor("companion")
-    c.setKeywords(["print-and-play", kit.game, options.paper.name, options.backs])
+    c = new_canvas(buf, options.paper, title=kit.title,
+                   subject=kit.subject or f"Print-and-play kit: {options.describe()}",
+                   keywords=["print-and-play", kit.game, options.paper.name, options.backs])
     total = len(plan.pages)
     counter = 0
     for n, page in enumerate(plan.pages, start=1):

@@ -53,27 +53,36 @@ def _draw_target(c, cx: float, cy: float, name: str) -> None:
 
     n = GRID_MM
     c.saveState()
-    for i in range(-2 * n, 2 * n + 1):
-        v = i / 2
-        if i % 10 == 0:
-            c.setStrokeColorRGB(0.25, 0.25, 0.25)
-            c.setLineWidth(0.45 if i else 0.7)
-        elif i % 2 == 0:
-            c.setStrokeColorRGB(0.55, 0.55, 0.55)
-            c.setLineWidth(0.25)
-        else:
-            c.setStrokeColorRGB(0.8, 0.8, 0.8)
-            c.setLineWidth(0.15)
-        c.line(cx + mm(v), cy - mm(n), cx + mm(v), cy + mm(n))
-        c.line(cx - mm(n), cy + mm(v), cx + mm(n), cy + mm(v))
+    # light half-millimetre lines first, then millimetres, then every 5 mm, then the zero lines
+    styles = [
+        (lambda i: i % 2 != 0, (0.8, 0.8, 0.8), 0.15),
+        (lambda i: i % 2 == 0 and i % 10 != 0, (0.55, 0.55, 0.55), 0.25),
+        (lambda i: i % 10 == 0 and i != 0, (0.3, 0.3, 0.3), 0.45),
+        (lambda i: i == 0, (0.0, 0.0, 0.0), 0.7),
+    ]
+    for test, colour, width in styles:
+        c.setStrokeColorRGB(*colour)
+        c.setLineWidth(width)
+        p = c.beginPath()
+        for i in range(-2 * n, 2 * n + 1):
+            if not test(i):
+                continue
+            v = mm(i / 2)
+            p.moveTo(cx + v, cy - mm(n))
+            p.lineTo(cx + v, cy + mm(n))
+            p.moveTo(cx - mm(n), cy + v)
+            p.lineTo(cx + mm(n), cy + v)
+        c.drawPath(p, stroke=1, fill=0)
     c.setFillColorRGB(0.1, 0.1, 0.1)
     c.setFont(fonts.SANS, 5)
     for v in range(-n, n + 1, 2):
-        # the value to type is minus the shift at which the cross shows
-        c.drawCentredString(cx + mm(v), cy + mm(n) + mm(1.2), _label(-v))
+        # the value to type is minus the shift at which the cross shows; the column labels
+        # alternate between two rows so that they do not run into each other
+        row = mm(1.2) if v % 4 == 0 else mm(3.4)
+        c.drawCentredString(cx + mm(v), cy + mm(n) + row, _label(-v))
         c.drawRightString(cx - mm(n) - mm(1.2), cy + mm(v) - 1.8, _label(-v))
     c.setFont(fonts.SANS_BOLD, 6)
-    c.drawCentredString(cx, cy + mm(n) + mm(4.2), "X")
+    c.drawCentredString(cx, cy + mm(n) + mm(6.0), "X")
     c.drawRightString(cx - mm(n) - mm(6.5), cy - 2, "Y")
     c.setFont(fonts.SANS, 6)
     c.drawString(cx + mm(n) + mm(2), cy - 2, name)
@@ -163,19 +172,11 @@ def draw_calibration(c, paper: Paper, backs: str = "duplex-long",
 def calibration_pdf(paper: Paper, backs: str = "duplex-long",
                     back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """The calibration sheet as PDF bytes (two pages: front and back)."""
-    from reportlab.pdfgen import canvas as rl_canvas
+    from companion.render.printkit.pdfcanvas import new_canvas
 
-    from companion import __version__
-    from companion.render.fonts import register_fonts
-
-    register_fonts()
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(paper.width, paper.height), invariant=1,
-                         pageCompression=1)
-    c.setTitle("Printer calibration sheet")
-    c.setSubject(f"Duplex back offset and scale check, {paper.label}")
-    c.setCreator(f"companion {__version__}")
-    c.setAuthor("companion")
+    c = new_canvas(buf, paper, title="Printer calibration sheet",
+                   subject=f"Duplex back offset and scale check, {paper.label}")
     draw_calibration(c, paper, backs, back_offset_mm)
     c.save()
     return buf.getvalue()

@@ -26,6 +26,18 @@ def _clamp(v: float, lo: float, hi: float) -> float:
     return max(lo, min(hi, v))
 
 
+TEXT_PAD = mm(1.8)
+"""Space between a card's panel edge and its text."""
+
+
+def text_max_pt(deck: Deck, w: float) -> float:
+    """The largest size a card's text may take: the deck's own, else from the card's width
+    (9 pt on a poker card, 10.5 pt on a tarot card)."""
+    if deck.text_max_pt is not None:
+        return max(deck.text_max_pt, deck.text_min_pt)
+    return max(deck.text_min_pt, _clamp(w / MM / 7.0, 7.0, 10.5))
+
+
 # ----------------------------------------------------------------------------------------------
 # Card faces
 
@@ -88,9 +100,9 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
         check_icon(stat.icon, f"{what}, statistic")
         check_glyphs(str(stat.value), what)
     border = _clamp(0.045 * min(w, h), mm(2.2), mm(3.5))
-    pad = mm(1.2)
+    pad = TEXT_PAD
     header_h = _clamp(0.115 * h, mm(6.0), mm(11.0))
-    corner_w = header_h * 0.9 if face.corner else 0.0
+    corner_w = _badge_width(face.corner, header_h) + pad * 0.5 if face.corner else 0.0
     inner_w = w - 2 * border
     name_font, name_size = fit_line(face.name, inner_w - 2 * pad - corner_w,
                                     max_size=min(header_h / MM * 1.55, 13.0), min_size=5.5,
@@ -132,7 +144,7 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
         if tb[3] <= mm(4):
             continue
         try:
-            fitted = fit_text(texts, tb[2], tb[3], max_size=deck.text_max_pt,
+            fitted = fit_text(texts, tb[2], tb[3], max_size=text_max_pt(deck, w),
                               min_size=deck.text_min_pt, what=f"{what}: text")
         except TextFitError as exc:
             last_error = exc
@@ -170,14 +182,12 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
     ink = text_on(dark)
     c.setFillColorRGB(*ink)
     c.setFont(fl.name_font, fl.name_size)
-    pad = mm(1.2)
+    pad = TEXT_PAD
     name_w = text_width(face.name, fl.name_font, fl.name_size)
     avail = hw - 2 * pad - fl.corner_w
     c.drawString(hx + pad + (avail - name_w) / 2, hy + (hh - fl.name_size * 0.7) / 2, face.name)
     if face.corner is not None:
-        size = hh * 0.8
-        cx = hx + hw - pad * 0.5 - size
-        _stat_badge(c, face.corner, cx, hy + (hh - size) / 2, size)
+        _stat_badge(c, face.corner, hx + hw - pad * 0.5, hy + hh / 2, hh, band)
     y = hy
     if fl.kind_line:
         c.setFillColorRGB(*darker(band, 0.45))
@@ -188,7 +198,7 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
     else:
         y -= mm(1.0)
     if fl.emblem_h:
-        ex, ew = b + pad, w - 2 * b - 2 * pad
+        ex, ew = b + mm(1.2), w - 2 * b - mm(2.4)
         ey = y - fl.emblem_h
         c.setFillColorRGB(*lighter(band, 0.82))
         c.setStrokeColorRGB(*lighter(band, 0.5))
@@ -213,32 +223,27 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
         c.drawRightString(w - b - pad, fy, fl.footer_right)
 
 
-def _stat_badge(c, stat, x: float, y: float, size: float) -> None:
-    from companion.render.printkit.icons import DEFAULT_FILLS
+def _badge_width(stat, header_h: float) -> float:
+    ph = header_h * 0.72
+    fs = ph * 0.78
+    return ph * 0.86 + text_width(str(stat.value), fonts.SANS_BOLD, fs) + ph * 0.45
 
-    fill = rgb(DEFAULT_FILLS.get(stat.icon, "#8aa4c8"))
-    draw_icon(c, stat.icon, x, y, size, fill=fill, line=0.6)
-    value = str(stat.value)
-    fs = size * 0.5
-    font = fonts.SANS_BOLD
-    while fs > 4 and text_width(value, font, fs) > size * 0.62:
-        fs -= 0.25
-    c.setFont(font, fs)
-    ink = text_on(fill)
-    halo = WHITE if ink == INK else INK
-    cx = x + size / 2 - text_width(value, font, fs) / 2
-    cy = y + size / 2 - fs * 0.36
-    t = c.beginText(cx, cy)
-    t.setFont(font, fs)
-    c.setStrokeColorRGB(*halo)
-    c.setLineWidth(fs * 0.12)
-    t.setTextRenderMode(2)
-    c.setFillColorRGB(*ink)
-    t.textOut(value)
-    c.drawText(t)
-    c.setFillColorRGB(*ink)
-    c.setFont(font, fs)
-    c.drawString(cx, cy, value)
+
+def _stat_badge(c, stat, right: float, cy: float, header_h: float, band: RGB) -> None:
+    """A pill at the right of the name band: the icon and the value."""
+    ph = header_h * 0.72
+    fs = ph * 0.78
+    w = _badge_width(stat, header_h)
+    x = right - w
+    c.setFillColorRGB(*PAPER)
+    c.setStrokeColorRGB(*darker(band, 0.5))
+    c.setLineWidth(0.6)
+    c.roundRect(x, cy - ph / 2, w, ph, ph / 2, stroke=1, fill=1)
+    size = ph * 0.78
+    draw_icon(c, stat.icon, x + ph * 0.14, cy - size / 2, size, line=0.5)
+    c.setFillColorRGB(*INK)
+    c.setFont(fonts.SANS_BOLD, fs)
+    c.drawString(x + ph * 0.14 + size + ph * 0.06, cy - fs * 0.36, str(stat.value))
 
 
 def _stats_row(c, stats, x: float, y: float, w: float, h: float, band: RGB) -> None:
@@ -425,10 +430,11 @@ def draw_chit_face(c, prep: dict, w: float, h: float, bleed: float) -> None:
     vf = prep["value_fit"]
     if size and vf:
         font, fs = vf
-        block = size + fs * 0.8
+        gap = fs * 0.25
+        block = size + gap + fs * 0.74
         y = body_bottom + (body_h - block) / 2
-        draw_icon(c, face.icon, w / 2 - size / 2, y + fs * 0.8, size, ink=darker(colour, 0.6),
-                  line=0.5)
+        draw_icon(c, face.icon, w / 2 - size / 2, y + fs * 0.74 + gap, size,
+                  ink=darker(colour, 0.6), line=0.5)
         c.setFillColorRGB(*ink)
         c.setFont(font, fs)
         c.drawCentredString(w / 2, y, prep["value"])

@@ -25,6 +25,8 @@ RULE: RGB = (0.55, 0.58, 0.64)
 GUTTER = mm(6)
 CELL_PAD_X = 3.0
 CELL_PAD_Y = 1.8
+KEEP_WHOLE_ROWS = 8
+"""Tables with at most this many rows are not split between columns (if they fit one)."""
 
 
 @dataclass
@@ -175,13 +177,16 @@ def _table_items(table: Table, width: float, size: float, what: str) -> list[Ite
     header.keep_with_next = True
     header.space_before = 0.0 if table.caption else size * 0.6
     items.append(header)
+    rows = []
     for ri, row in enumerate(table.rows):
         it = row_item(row, False, ri % 2 == 1)
         it.header = header
-        items.append(it)
-    if items:
-        items[-1].space_before = items[-1].space_before
-    return items
+        rows.append(it)
+    # short tables stay whole; longer ones keep two rows together at either end
+    n = len(rows)
+    for k, it in enumerate(rows[:-1]):
+        it.keep_with_next = n <= KEEP_WHOLE_ROWS or k == 0 or k == n - 2
+    return items + rows
 
 
 # ----------------------------------------------------------------------------------------------
@@ -231,8 +236,9 @@ def _paragraph_items(text: str, width: float, size: float, what: str, indent: fl
         space = 0.0
         if li == 0:
             space = size * 0.45 if first_space is None else first_space
-        items.append(Item(h, draw, space_before=space,
-                          keep_with_next=(li == 0 and len(lines) == 2)))
+        # no single line of a paragraph alone at the top or bottom of a column
+        keep = li < len(lines) - 1 and (li == 0 or li == len(lines) - 2)
+        items.append(Item(h, draw, space_before=space, keep_with_next=keep))
     return items
 
 
@@ -274,8 +280,9 @@ def choose_columns(blocks, area: Rect, size: float, columns) -> int:
 
 
 def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,
-         what: str) -> tuple[list[FlowPage], int]:
-    """Lay ``blocks`` out; returns the pages (lists of ops) and the number of columns used."""
+         what: str, balance: bool = True) -> tuple[list[FlowPage], int]:
+    """Lay ``blocks`` out; returns the pages (lists of ops) and the number of columns used.
+    With ``balance``, a flow that fits on one page is spread evenly over its columns."""
     ncols = choose_columns(blocks, area, size, columns)
     first_frames = frames(area, ncols, first_top)
     later_frames = frames(area, ncols, later_top)
@@ -283,6 +290,23 @@ def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_to
     items: list[Item] = []
     for block in blocks:
         items += block_items(block, width, size, what)
+    pages = _place(items, first_frames, later_frames, what)
+    if balance and ncols > 1 and len(pages) == 1 and items:
+        lo, hi = 0.0, first_frames[0].h  # raise the frames' bottom by as much as still fits
+        for _ in range(24):
+            mid = (lo + hi) / 2
+            trial = [Rect(f.x, f.y + mid, f.w, f.h - mid) for f in first_frames]
+            if len(_place(items, trial, later_frames, what, strict=True)) == 1:
+                lo = mid
+            else:
+                hi = mid
+        best = [Rect(f.x, f.y + lo, f.w, f.h - lo) for f in first_frames]
+        pages = _place(items, best, later_frames, what)
+    return pages, ncols
+
+
+def _place(items: list[Item], first_frames: list[Rect], later_frames: list[Rect], what: str,
+           strict: bool = False) -> list[FlowPage]:
     pages: list[FlowPage] = [FlowPage()]
     page_frames = first_frames
     fi = 0
@@ -304,6 +328,8 @@ def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_to
     while i < len(items):
         item = items[i]
         frame = page_frames[fi]
+        if strict and len(pages) > 1:
+            return pages
         # the height this item needs together with what must stay with it
         need = item.height + (0.0 if at_top else item.space_before)
         j = i
@@ -316,9 +342,14 @@ def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_to
         if y - need < frame.y - 1e-6 and not at_top:
             advance()
             continue
-        if item.height + (item.header.height if header_again else 0) > frame.h + 1e-6:
+        own = item.height + (item.header.height if header_again else 0)
+        if own > frame.h + 1e-6:
+            if strict:
+                return pages + [FlowPage()]
             raise TextFitError(f"{what}: a table row is taller than a whole column",
                                hint="split the row's text into several rows")
+        if strict and y - own < frame.y - 1e-6:
+            return pages + [FlowPage()]
         if header_again:
             h = item.header
             pages[-1].ops.append(lambda c, h=h, x=frame.x, top=y, w=frame.w: h.draw(c, x, top, w))
@@ -331,4 +362,4 @@ def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_to
         at_top = False
         last_placed = item
         i += 1
-    return pages, ncols
+    return pages

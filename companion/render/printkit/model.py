@@ -115,7 +115,8 @@ class Deck(Part):
     checklist: bool = True
     numbering: bool = True
     """Print 'n/N' in each card's footer."""
-    text_max_pt: float = 9.0
+    text_max_pt: float | None = None
+    """Largest text size; by default from the card width (9 pt poker, 10 pt tarot)."""
     text_min_pt: float = 5.5
     name: str = ""
 
@@ -164,6 +165,9 @@ class ChitSheet(Part):
     chits: Sequence[Chit] = ()
     size: CardSize | str | tuple[float, float] = (16.0, 16.0)
     gap_mm: float = 0.0
+    bleed_mm: float | None = None
+    """Bleed for these chits; by default the kit's bleed, at most 1 mm (small pieces waste
+    much paper with a wide bleed, and a 1 mm bleed covers a careful cut)."""
     name: str = ""
 
     @property

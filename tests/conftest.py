@@ -1,0 +1,73 @@
+"""Shared fixtures: an isolated store and output folder, and the installed console script."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+EPOCH = "1798761600"  # a fixed processing date, so reports are reproducible
+
+
+def console_script() -> str:
+    """The installed ``companion`` script (tests run the real command, not the module)."""
+    candidate = Path(sys.executable).parent / "companion"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("companion")
+    if not found:
+        pytest.fail("the console script 'companion' is not installed; run pip install '.[test]'")
+    return found
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def text(self) -> str:
+        return self.out + self.err
+
+
+class Cli:
+    """Runs the installed console script in a sandbox folder with its own store and output."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.store = root / "store.sqlite3"
+        self.output = root / "output"
+        self.env = dict(os.environ, COMPANION_STORE=str(self.store),
+                        COMPANION_OUTPUT=str(self.output), SOURCE_DATE_EPOCH=EPOCH)
+        self.script = console_script()
+
+    def __call__(self, *args: str, input: str | None = None, env: dict | None = None) -> Result:
+        proc = subprocess.run([self.script, *args], cwd=self.root, input=input,
+                              capture_output=True, text=True,
+                              env=dict(self.env, **(env or {})), timeout=300)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    def ok(self, *args: str, **kw) -> Result:
+        result = self(*args, **kw)
+        assert result.code == 0, f"companion {' '.join(args)} failed:\n{result.text}"
+        return result
+
+    def write(self, name: str, text: str) -> str:
+        path = self.root / name
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    return Cli(tmp_path)
+
+
+@pytest.fixture
+def fixed_date(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)

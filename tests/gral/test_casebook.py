@@ -1,0 +1,117 @@
+"""The Gral casebook: numbered situations (position, orders, expected result), each citing the
+rule section it checks, run through the same service layer the command line uses.
+
+Case format (tests/gral/casebook.toml)::
+
+    [[case]]
+    id = 18
+    rule = "5.2"
+    title = "..."
+    position = '''...'''          # a position text without the 'game:' line; default: a new game
+    players = ["Anna", "Bert"]     # for a new game
+    options = ["missing=wait"]
+    [[case.turn]]
+    orders = { Anna = "move ...", Bert = "..." }
+    dice = []
+    [case.turn.expect]
+    public = ["substring of a public event", ...]
+    public_order = ["first", "second"]   # substrings that must appear in this order
+    not_public = [...]
+    private = { Anna = ["substring of an event only Anna sees"] }
+    position = ["a line of the moderator's position text after the turn", ...]
+    not_position = [...]
+    rejects = { Anna = "substring of the error" }   # that player's orders must be refused
+    awaiting = ["Bert"]
+    winners = ["Anna"]
+    over = true
+    no_turn = true        # the turn must be refused (nothing to adjudicate)
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion import service
+from companion.engine.orders import OrdersRejected
+from companion.errors import CompanionError
+from companion.registry import get_kind
+from companion.store import Store
+
+CASEBOOK = Path(__file__).with_name("casebook.toml")
+CASES = tomllib.loads(CASEBOOK.read_text(encoding="utf-8"))["case"]
+
+
+def test_casebook_is_numbered_and_cites_rules():
+    ids = [c["id"] for c in CASES]
+    assert ids == sorted(ids) and len(ids) == len(set(ids)), "case ids must be unique and ordered"
+    sections = {c["rule"].split(".")[0] for c in CASES}
+    assert {"3", "4", "5", "6", "7", "8"} <= sections
+    for c in CASES:
+        assert c["title"] and c["rule"], c["id"]
+
+
+def run_case(case: dict, tmp_path: Path) -> None:
+    store = Store(tmp_path / "cases.sqlite3", create=True)
+    game_id = f"case{case['id']}"
+    options = list(case.get("options", []))
+    if "position" in case:
+        setup = tmp_path / f"case{case['id']}.txt"
+        setup.write_text("game: gral\n" + case["position"], encoding="utf-8")
+        service.new_game(store, "gral", game_id, [], seed="casebook", option_args=options,
+                         setup=str(setup))
+    else:
+        service.new_game(store, "gral", game_id, case["players"], seed="casebook",
+                         option_args=options)
+    kind = get_kind("gral")
+    for number, step in enumerate(case.get("turn", []), start=1):
+        expect = step.get("expect", {})
+        rejects = expect.get("rejects", {})
+        for player, text in step.get("orders", {}).items():
+            if player in rejects:
+                with pytest.raises(OrdersRejected) as info:
+                    service.submit_orders(store, game_id, player, text, f"{player}.txt")
+                rendered = info.value.render()
+                assert rejects[player] in rendered, rendered
+                continue
+            service.submit_orders(store, game_id, player, text, f"{player}.txt")
+        if expect.get("no_turn"):
+            with pytest.raises(CompanionError):
+                service.run_turn(store, game_id, dice=step.get("dice", []))
+            continue
+        outcome = service.run_turn(store, game_id, dice=step.get("dice", []))
+        turn = store.turn(game_id)
+        public = [e["text"] for e in turn.events if e["to"] == "public"]
+        where = f"case {case['id']} turn {number}"
+        for needle in expect.get("public", []):
+            assert any(needle in line for line in public), f"{where}: {needle!r} not in {public}"
+        start = 0
+        for needle in expect.get("public_order", []):
+            found = next((i for i in range(start, len(public)) if needle in public[i]), None)
+            assert found is not None, f"{where}: {needle!r} not found in order in {public}"
+            start = found + 1
+        for needle in expect.get("not_public", []):
+            assert not any(needle in line for line in public), f"{where}: {needle!r} in {public}"
+        for player, needles in expect.get("private", {}).items():
+            mine = [e["text"] for e in turn.events if e["to"] != "public" and player in e["to"]]
+            for needle in needles:
+                assert any(needle in line for line in mine), f"{where}: {needle!r} not in {mine}"
+        position = kind.write_position(turn.state).splitlines()
+        for line in expect.get("position", []):
+            assert line in position, f"{where}: {line!r} not in position:\n" + "\n".join(position)
+        for line in expect.get("not_position", []):
+            assert line not in position, f"{where}: {line!r} in position"
+        if "awaiting" in expect:
+            assert outcome.awaiting == expect["awaiting"], where
+        if "winners" in expect:
+            assert turn.state["result"]["winners"] == expect["winners"], where
+        if "over" in expect:
+            assert outcome.over == expect["over"], where
+    result = service.replay(store, game_id)
+    assert result.ok, result.message
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"case-{c['id']:02d}-rule-{c['rule']}" for c in CASES])
+def test_case(case, tmp_path, fixed_date):
+    run_case(case, tmp_path)
