@@ -199,7 +199,7 @@ class Store:
         if row is None:
             import difflib
             ids = self.game_ids()
-            close = difflib.get_close_matches(game_id, ids, n=1)
+            close = difflib.get_close_matches(game_id, ids, n=1, cutoff=0.5)
             hint = f"did you mean '{close[0]}'?" if close else (
                 f"games in this store: {', '.join(ids)}" if ids else "this store has no games")
             raise StoreError(f"no game '{game_id}' in {self.path}", hint=hint)

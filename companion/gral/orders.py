@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.names import match_name
 from companion.engine.orders import (
-    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, order_lines,
-    resolve_name, span_text, unknown_keyword,
+    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError,
+    UnknownNameError, order_lines, resolve_name, span_text, unknown_keyword,
 )
 
 KEYWORDS = ("move", "blow", "assign", "pass", "object")
@@ -81,24 +82,42 @@ class GralOrders:
 
 
 # ------------------------------------------------------------------------------------- parsing
+def _expected(stops: tuple[str, ...]) -> str:
+    words = [f"'{w}'" for w in stops]
+    if not words:
+        return "the end of the line"
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
 class Parser:
     def __init__(self, world, players: list[str]):
         self.world = world
         self.players = players
 
+    def name(self, cur: Cursor, stops: tuple[str, ...], known: list[str], what: str) -> str:
+        """A name; when the words do not name anything but their beginning does, the real
+        mistake is a missing keyword, reported as a syntax error at the first extra word."""
+        span = cur.span_until(stops, f"a{'n' if what[0] in 'aeiou' else ''} {what}'s name")
+        try:
+            return resolve_name(cur.line, span, known, what)
+        except UnknownNameError:
+            for k in range(len(span) - 1, 0, -1):
+                if match_name(span_text(span[:k]), known).ok:
+                    token = span[k]
+                    raise OrderSyntaxError(
+                        f"expected {_expected(stops)} after the {what}'s name, found "
+                        f"'{token.text}'", cur.line, token.col, token.end - token.col) from None
+            raise
+
     def initiate(self, cur: Cursor, stops: tuple[str, ...]) -> str:
-        span = cur.span_until(stops, "an initiate's name")
-        name = resolve_name(cur.line, span, self.world.initiate_names, "initiate")
-        return self.world.initiate_by_name[name]
+        return self.world.initiate_by_name[self.name(cur, stops, self.world.initiate_names,
+                                                     "initiate")]
 
     def field(self, cur: Cursor, stops: tuple[str, ...]) -> str:
-        span = cur.span_until(stops, "a field's name")
-        name = resolve_name(cur.line, span, self.world.field_names, "field")
-        return self.world.field_by_name[name]
+        return self.world.field_by_name[self.name(cur, stops, self.world.field_names, "field")]
 
     def player(self, cur: Cursor, stops: tuple[str, ...]) -> str:
-        span = cur.span_until(stops, "a player's name")
-        return resolve_name(cur.line, span, self.players, "player")
+        return self.name(cur, stops, self.players, "player")
 
     def insist(self, cur: Cursor) -> int | str:
         if cur.accept("all"):

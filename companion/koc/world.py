@@ -48,7 +48,7 @@ KINGDOM_COUNT = 15
 CASTELLANY_COUNT = 6
 CARD_COUNTS = {"knight": 75, "king": 15, "lady": 30}
 CP_RANGE = (10, 300)
-ALWAYS_PRAY = ("King Arthur", "King Pellam", "Lady Elaine", "Sir Bors", "Sir Galahad", "Sir Percival")
+ALWAYS_PRAY = ("Sir Galahad", "Sir Percival", "Sir Bors", "King Arthur", "King Pellam", "Lady Elaine")
 PERFECT_KNIGHT = "Sir Galahad"
 ENCHANTRESS_QUEEN = ("Queen of North Wales", 9)
 REQUIRED_SPECIALS = ("Merlin/Morgan Le Fay", "Questing Beast", "Holy Grail")
@@ -668,7 +668,7 @@ class _Loader:
         kschema = {"name": Field(str), "royal_castle": Field(str), "escort_destination": Field(str),
                    "countryside_modifier": Field(int), "overseas": Field(bool), "note": Field(str, False)}
         for i, raw in enumerate(tables.get("kingdom", [])):
-            e = check_entry(src, "kingdom", i, raw, kschema, f"kingdom #{i + 1}")
+            e = check_entry(src, "kingdom", i, raw, kschema, _what(raw, "kingdom", i))
             if not e or "name" not in e or not self.unique(src, "kingdom", i, e["name"], seen, "kingdom"):
                 continue
             if not -2 <= e.get("countryside_modifier", 0) <= 2:
@@ -679,14 +679,14 @@ class _Loader:
                 e.get("countryside_modifier", 0), e.get("overseas", False), False, e.get("note"))
         for i, raw in enumerate(tables.get("independent", [])):
             e = check_entry(src, "independent", i, raw, {"name": Field(str), "note": Field(str, False)},
-                            f"independent land #{i + 1}")
+                            _what(raw, "independent land", i))
             if e and "name" in e and self.unique(src, "independent", i, e["name"], seen, "land"):
                 self.independent[e["name"]] = Kingdom(e["name"], independent=True, note=e.get("note"))
         cseen: dict[str, str] = {}
         numbers: dict[int, str] = {}
         cschema = {"name": Field(str), "number": Field(int), "castle": Field(str), "note": Field(str, False)}
         for i, raw in enumerate(tables.get("castellany", [])):
-            e = check_entry(src, "castellany", i, raw, cschema, f"castellany #{i + 1}")
+            e = check_entry(src, "castellany", i, raw, cschema, _what(raw, "castellany", i))
             if not e or "name" not in e or not self.unique(src, "castellany", i, e["name"], cseen, "castellany"):
                 continue
             n = e.get("number", 0)
@@ -719,7 +719,7 @@ class _Loader:
                   "note": Field(str, False)}
         seen: dict[str, str] = {}
         for i, raw in enumerate(tables.get("area", [])):
-            e = check_entry(src, "area", i, raw, schema, f"area #{i + 1}")
+            e = check_entry(src, "area", i, raw, schema, _what(raw, "area", i))
             if not e or "name" not in e or "kind" not in e:
                 continue
             name = e["name"]
@@ -771,8 +771,10 @@ class _Loader:
         def err(a: Area, message: str, *needles: str, hint: str | None = None) -> None:
             src.error("area", self.area_index[a.name], message, *needles, hint=hint)
 
-        # per-area attributes
+        # per-area attributes (an area of unknown kind was reported already: skip it)
         for a in areas.values():
+            if a.kind not in KINDS:
+                continue
             if a.kind == "countryside":
                 if a.kingdom is None:
                     err(a, f"countryside '{a.name}' needs a kingdom", "kind =")
@@ -798,7 +800,7 @@ class _Loader:
                     err(a, f"{a.kind} '{a.name}' needs 'within': the encounter area around it", "kind =")
                 elif self.area_ref(src, "area", self.area_index[a.name], a.within,
                                    f"area '{a.name}', within", a.within, "within ="):
-                    if areas[a.within].kind not in TERRAIN:
+                    if areas[a.within].kind not in (*TERRAIN, *(k for k in [areas[a.within].kind] if k not in KINDS)):
                         err(a, f"area '{a.name}': it must lie within a countryside, forest, river or "
                             f"wasteland, not the {areas[a.within].kind} '{a.within}'", "within =")
             elif a.within is not None:
@@ -838,6 +840,8 @@ class _Loader:
                     b = self.area_ref(src, "area", self.area_index[a.name], other,
                                       f"area '{a.name}', {key}", other, f"{key} =")
                     if b is None:
+                        continue
+                    if a.kind not in KINDS or b.kind not in KINDS:
                         continue
                     problem = link_problem(key, a, b)
                     if problem:
@@ -964,7 +968,7 @@ class _Loader:
         homes: dict[str, str] = {}
         kings_of: dict[str, str] = {}
         for i, raw in enumerate(entries):
-            e = check_entry(src, table, i, raw, schema, f"{table} #{i + 1}")
+            e = check_entry(src, table, i, raw, schema, _what(raw, table, i))
             if not e or "name" not in e or len(e) < len(schema) - 1:
                 continue
             name = e["name"]
@@ -1047,7 +1051,7 @@ class _Loader:
                     if src:
                         src.error(None, None, f"{name} is missing: the rules name this card", "name =")
                 continue
-            if card.virtue_level > 1:
+            if card.virtue_level > 1 and name != PERFECT_KNIGHT:
                 s, t, i = where(name)
                 s.error(t, i, f"{name} always succeeds at prayer, so the card's VL must be 0 or 1, "
                         f"not {card.virtue_level}", "virtue_level")
@@ -1091,7 +1095,7 @@ class _Loader:
         for i, raw in enumerate(tables.get("kind", [])):
             e = check_entry(src, "kind", i, raw, {"name": Field(str), "label": Field(str),
                                                   "attack_dice": Field(int), "drawn": Field(bool)},
-                            f"chit kind #{i + 1}")
+                            _what(raw, "chit kind", i))
             if e and len(e) == 4 and self.unique(src, "kind", i, e["name"], kseen, "chit kind"):
                 if not 0 <= e["attack_dice"] <= 3:
                     src.error("kind", i, f"chit kind '{e['name']}': attack_dice must be 0 to 3", "attack_dice")
@@ -1101,7 +1105,7 @@ class _Loader:
                   "optional": Field(bool, False), "note": Field(str, False)}
         seen: set[tuple] = set()
         for i, raw in enumerate(tables.get("chit", [])):
-            e = check_entry(src, "chit", i, raw, schema, f"chit #{i + 1}")
+            e = check_entry(src, "chit", i, raw, schema, _what(raw, "chit", i))
             if not e or not all(k in e for k in ("kind", "name", "count")):
                 continue
             kind, name = e["kind"], e["name"]
@@ -1175,7 +1179,7 @@ class _Loader:
                   "open_top": Field(bool, False), "optional": Field(bool, False),
                   "modifiers": Field(list, False), "note": Field(str, False), "entries": Field(list)}
         for i, raw in enumerate(tables.get("chart", [])):
-            e = check_entry(src, "chart", i, raw, schema, f"chart #{i + 1}")
+            e = check_entry(src, "chart", i, raw, schema, _what(raw, "chart", i))
             if not e or "name" not in e:
                 continue
             name = e["name"]
@@ -1300,7 +1304,7 @@ class _Loader:
                        "end": Field(str, False), "when": Field(str, False)}
         pending: list[tuple[int, WarStep]] = []
         for i, raw in enumerate(raw_steps):
-            e = check_entry(src, "step", i, raw, schema, f"war step #{i + 1}")
+            e = check_entry(src, "step", i, raw, schema, _what(raw, "war step", i, "letter"))
             if not e or not all(k in e for k in ("letter", "key", "label", "exits")):
                 continue
             letter = e["letter"]
@@ -1372,7 +1376,7 @@ class _Loader:
         tables = self.tables(src, ("request", "person"))
         for i, raw in enumerate(tables.get("request", [])):
             e = check_entry(src, "request", i, raw, {"key": Field(str), "label": Field(str),
-                                                     "note": Field(str, False)}, f"request #{i + 1}")
+                                                     "note": Field(str, False)}, _what(raw, "request", i, "key"))
             if not e or "key" not in e or "label" not in e:
                 continue
             if not KEY_RE.match(e["key"]):
@@ -1382,7 +1386,7 @@ class _Loader:
             self.requests[e["key"]] = RequestKind(e["key"], e["label"], e.get("note"))
         for i, raw in enumerate(tables.get("person", [])):
             e = check_entry(src, "person", i, raw, {"key": Field(str), "label": Field(str),
-                                                    "requests": Field(list)}, f"person #{i + 1}")
+                                                    "requests": Field(list)}, _what(raw, "person", i, "key"))
             if not e or len(e) < 3:
                 continue
             if e["key"] in self.persons:
@@ -1482,6 +1486,8 @@ class _Loader:
                         src.error("chart", i, f"{where}: needs an area", needle)
                     continue
                 named[area.name] = named.get(area.name, 0) + 1
+                if area.kind not in KINDS:
+                    continue
                 if area.kind not in kinds:
                     src.error("chart", i, f"{where}: '{area.name}' is a {area.kind}; this chart places in "
                               f"{', '.join(kinds)}", needle)
@@ -1570,6 +1576,12 @@ def link_problem(key: str, a: Area, b: Area) -> str | None:
             if y.kind == "river":
                 return f"ships cannot sail the river '{y.name}' (it is not navigable)"
     return f"no ship can move between '{a.name}' and '{b.name}'"
+
+
+def _what(raw: Any, kind: str, index: int, key: str = "name") -> str:
+    if isinstance(raw, dict) and isinstance(raw.get(key), str):
+        return f"{kind} '{raw[key]}'"
+    return f"{kind} #{index + 1}"
 
 
 def _file_for(card_name: str) -> str:

@@ -136,5 +136,9 @@ def test_importing_the_package_does_not_load_reportlab():
             "pk.layout_items(10, pk.CARD_SIZES['poker'], pk.A4); "
             "import companion.render.printkit.sample; "
             "print(any(m.startswith('reportlab') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=root)
     assert out.stdout.strip() == "False"

@@ -52,8 +52,7 @@ class FaceLayout:
     band: RGB
     border: float
     header_h: float
-    name_font: str
-    name_size: float
+    name: Fitted
     kind_line: str
     kind_font: str
     kind_size: float
@@ -77,6 +76,21 @@ def deck_colours(deck: Deck) -> dict[str, RGB]:
         if card.kind not in out:
             out[card.kind] = rgb(next(spare))
     return out
+
+
+def fit_name(name: str, width: float, header_h: float, what: str) -> Fitted:
+    """A card name on one line if it fits at 70% of the band's natural size or more, else on
+    two or more lines, as large as the band allows."""
+    top = min(header_h / MM * 1.55, 13.0)
+    box_h = header_h * 0.86
+    try:
+        fit_line(name, width, max_size=top, min_size=max(5.5, top * 0.7), what=what,
+                 condense=False)
+        return fit_text(name, width, box_h, max_size=top, min_size=max(5.5, top * 0.7),
+                        style="b", leading=1.0, what=what, condense=False)
+    except TextFitError:
+        return fit_text(name, width, box_h, max_size=top, min_size=4.5, style="b", leading=1.0,
+                        what=what)
 
 
 def _face_text(face: CardFace) -> list[tuple[str, str]]:
@@ -104,9 +118,7 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
     header_h = _clamp(0.115 * h, mm(6.0), mm(11.0))
     corner_w = _badge_width(face.corner, header_h) + pad * 0.5 if face.corner else 0.0
     inner_w = w - 2 * border
-    name_font, name_size = fit_line(face.name, inner_w - 2 * pad - corner_w,
-                                    max_size=min(header_h / MM * 1.55, 13.0), min_size=5.5,
-                                    what=f"{what}: name")
+    name = fit_name(face.name, inner_w - 2 * pad - corner_w, header_h, what=f"{what}: name")
     kind_line = " · ".join(x for x in (face.kind, face.subtitle) if x)
     kind_font, kind_size = fonts.SANS_ITALIC, 6.5
     if kind_line:
@@ -138,7 +150,7 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
         tb_top = top - emblem_h - stats_h - (pad if (emblem_h or stats_h) else pad * 0.5)
         tb = (border + pad, bottom + pad * 0.5, inner_w - 2 * pad, tb_top - bottom - pad * 0.5)
         if not texts:
-            return FaceLayout(face, w, h, band, border, header_h, name_font, name_size, kind_line,
+            return FaceLayout(face, w, h, band, border, header_h, name, kind_line,
                               kind_font, kind_size, emblem_h, stats_h, tb, None, footer_left,
                               footer_right, footer_size, corner_w)
         if tb[3] <= mm(4):
@@ -149,7 +161,7 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
         except TextFitError as exc:
             last_error = exc
             continue
-        return FaceLayout(face, w, h, band, border, header_h, name_font, name_size, kind_line,
+        return FaceLayout(face, w, h, band, border, header_h, name, kind_line,
                           kind_font, kind_size, emblem_h, stats_h, tb, fitted, footer_left,
                           footer_right, footer_size, corner_w)
     if last_error is None:
@@ -181,11 +193,10 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
     _top_rounded(c, hx, hy, hw, hh, radius, dark)
     ink = text_on(dark)
     c.setFillColorRGB(*ink)
-    c.setFont(fl.name_font, fl.name_size)
     pad = TEXT_PAD
-    name_w = text_width(face.name, fl.name_font, fl.name_size)
     avail = hw - 2 * pad - fl.corner_w
-    c.drawString(hx + pad + (avail - name_w) / 2, hy + (hh - fl.name_size * 0.7) / 2, face.name)
+    draw_fitted(c, fl.name, hx + pad, hy + hh - (hh - fl.name.height) / 2, align="centre",
+                width=avail)
     if face.corner is not None:
         _stat_badge(c, face.corner, hx + hw - pad * 0.5, hy + hh / 2, hh, band)
     y = hy

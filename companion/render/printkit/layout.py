@@ -206,6 +206,10 @@ def _flip_for_duplex(backs: str, paper: Paper) -> Affine:
     return (1.0, 0.0, 0.0, -1.0, 0.0, paper.height)
 
 
+def _flip_rect(flip: Affine, r: Rect) -> Rect:
+    return bounds_of(compose(flip, (1.0, 0.0, 0.0, 1.0, r.x, r.y)), r.w, r.h)
+
+
 def _offset_on_back(backs: str, offset_mm: tuple[float, float]) -> tuple[float, float]:
     """The back offset (as seen from the front) in back-page coordinates."""
     ox, oy = mm(offset_mm[0]), mm(offset_mm[1])
@@ -327,7 +331,8 @@ def layout_items(count: int, size: CardSize, paper: Paper, *, margin_mm: float =
         n = min(per, count - first)
         role = "fold" if axis else "front"
         front = PageLayout(role, paper, safe, notice)
-        back = PageLayout("back", paper, safe, notice) if flip else None
+        # the back's small print goes behind the front's (at the top after a short-edge flip)
+        back = PageLayout("back", paper, safe, _flip_rect(flip, notice)) if flip else None
         for k in range(n):
             r, c = fronts[k]
             t = _front_transform(g, r, c, w, h)
