@@ -229,9 +229,29 @@ def check_orders(store: Store, game_id: str, player_typed: str, text: str,
     player = resolve_player(game, player_typed)
     kind = get_kind(game.kind)
     state = store.turn(game_id).state
+    validate_orders(kind, state, player, text, filename)
     orders = kind.parse_orders(state, player, text, filename)
-    kind.check_orders(state, player, orders, filename)
     return OrdersResult(player, kind.acknowledge(state, player, orders))
+
+
+def validate_orders(kind, state: dict, player: str, text: str, filename: str) -> None:
+    """Parse and check an order text; raise one OrdersRejected listing every error of the file
+    (syntax, names and legality together)."""
+    from companion.engine.orders import OrdersRejected
+
+    errors = []
+    try:
+        orders = kind.parse_orders(state, player, text, filename)
+    except OrdersRejected as rejected:
+        errors.extend(rejected.errors)
+        orders = rejected.partial
+    if orders is not None:
+        try:
+            kind.check_orders(state, player, orders, filename)
+        except OrdersRejected as rejected:
+            errors.extend(rejected.errors)
+    if errors:
+        raise OrdersRejected(errors, filename)
 
 
 def submit_orders(store: Store, game_id: str, player_typed: str, text: str,
@@ -437,6 +457,11 @@ def replay(store: Store, game_id: str) -> ReplayResult:
                     GENESIS_HASH, {}, [], [], [])
     if previous.hash != t0.hash:
         return ReplayResult(False, 0, 0, "turn 0: the starting position differs from the record")
+    for recorded in turns:
+        if state_hash(recorded.state, recorded.prev_hash) != recorded.hash:
+            return ReplayResult(False, recorded.number, recorded.number,
+                                f"turn {recorded.number}: the stored state does not match its "
+                                "hash (it was changed after the turn was processed)")
     for recorded in turns[1:]:
         subs = {s["player"]: s for s in recorded.inputs["submissions"]}
         try:

@@ -98,10 +98,12 @@ class IllegalOrderError(OrderError):
 class OrdersRejected(CompanionError):
     """An order file with one or more errors; nothing from it is applied."""
 
-    def __init__(self, errors: Sequence[OrderError], filename: str):
+    def __init__(self, errors: Sequence[OrderError], filename: str, partial=None):
         for error in errors:
             error.filename = filename
-        self.errors = list(errors)
+        self.errors = sorted(errors, key=lambda e: (e.line.number if e.line else 0, e.col or 0))
+        self.filename = filename
+        self.partial = partial      # what parsed, so legality can still be checked
         count = len(self.errors)
         super().__init__(f"{count} error{'s' if count != 1 else ''} in {filename}; "
                          "no orders were accepted")

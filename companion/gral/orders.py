@@ -254,7 +254,7 @@ class Parser:
 def parse_orders(world, players: list[str], text: str, filename: str) -> GralOrders:
     orders, errors = Parser(world, players).parse(text)
     if errors:
-        raise OrdersRejected(errors, filename)
+        raise OrdersRejected(errors, filename, partial=orders)
     return orders
 
 

@@ -22,7 +22,7 @@ def _canvas(buffer, paper: str, title: str, subject: str):
     from reportlab.pdfgen.canvas import Canvas
 
     register_fonts()
-    c = Canvas(buffer, pagesize=_paper(paper), invariant=1)
+    c = Canvas(buffer, pagesize=_paper(paper), invariant=1, initialFontName=SANS)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("companion")

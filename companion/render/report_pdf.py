@@ -28,7 +28,7 @@ def _styles():
 
     ink = Color(*INK)
     base = ParagraphStyle("body", fontName=SANS, fontSize=9.5, leading=12.5, textColor=ink,
-                          spaceAfter=3)
+                          spaceAfter=3, bulletFontName=SANS)
     return {
         "body": base,
         "title": ParagraphStyle("title", parent=base, fontName=SANS_BOLD, fontSize=17,
@@ -110,7 +110,8 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     template = BaseDocTemplate(
         buffer, pagesize=A4, invariant=1, title=doc.get("pdf_title", doc["title"]),
         author="companion", subject=doc.get("subject", ""),
-        creator=f"companion {__version__}", leftMargin=margin, rightMargin=margin,
+        creator=f"companion {__version__}", initialFontName=SANS, leftMargin=margin,
+        rightMargin=margin,
         topMargin=margin, bottomMargin=14 * mm)
     template.addPageTemplates([
         PageTemplate("first", [frame_first], onPage=first_page, autoNextPageTemplate="later"),
@@ -125,6 +126,7 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     if header_rows:
         t = Table(header_rows, colWidths=[28 * mm, head_width - 28 * mm], hAlign="LEFT")
         t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("FONT", (0, 0), (-1, -1), SANS, 9),
                                ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("TOPPADDING", (0, 0), (-1, -1), 0.5),
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)]))
@@ -132,6 +134,7 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     head_table = Table([[head]], colWidths=[head_width], hAlign="LEFT",
                        minRowHeights=[header_h if doc.get("qr") else 0])
     head_table.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                    ("FONT", (0, 0), (-1, -1), SANS, 9),
                                     ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                     ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     story.append(head_table)
@@ -178,6 +181,7 @@ def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, 
                   hAlign="LEFT")
         t.setStyle(TableStyle([
             ("GRID", (0, 0), (-1, -1), 0.4, grid),
+            ("FONT", (0, 0), (-1, -1), SANS, 9),
             ("BACKGROUND", (0, 0), (-1, 0), shade),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
@@ -204,7 +208,8 @@ def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, 
         out = [Paragraph(text(block["text"]), st["small"])]
         rows = [[""] for _ in range(block["lines"])]
         t = Table(rows, colWidths=[width], rowHeights=[7.5 * mm] * block["lines"])
-        t.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, grid)]))
+        t.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, grid),
+                               ("FONT", (0, 0), (-1, -1), SANS, 9)]))
         out.append(t)
         return out
     raise ValueError(f"unknown block type {kind!r}")

@@ -1,0 +1,251 @@
+"""The installed command line, end to end: every verb, exit statuses, bad input changing nothing."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
+         ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
+         ["import"], ["verify"], ["sheet"], ["print"], ["demo"]]
+
+
+@pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v) or "companion")
+def test_help_on_every_verb(cli, verb):
+    result = cli(*verb, "--help")
+    assert result.code == 0 and "Usage:" in result.out
+
+
+def test_usage_errors_exit_2(cli):
+    assert cli("new").code == 2
+    assert cli("turn", "g1", "--frobnicate").code == 2
+    assert cli("no-such-verb").code == 2
+
+
+def new_game(cli, *extra):
+    return cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert <bert@example.org>",
+                  "--player", "Cora", "--seed", "11", "--option", "first=Anna", *extra)
+
+
+def test_a_game_through_the_command_line(cli):
+    out = new_game(cli).out
+    assert "created game g1" in out and "Anna, Bert, Cora" in out
+    assert (cli.output / "g1" / "turn-000" / "anna.pdf").exists()
+    assert cli.ok("games").out.startswith("gral")
+    lines = cli.ok("options", "g1", "anna").out.splitlines()
+    assert "assign 10 to Alberto Castellano" in lines and "pass" in lines
+    path = cli.write("anna.txt", "assign 10+5 to Alberto\nobject Alberto up to all\n")
+    out = cli.ok("orders", "check", "g1", "Anna", path).out
+    assert "opening: assign 10 (unit A10) + 5 (unit A5) to Alberto Castellano" in out
+    out = cli.ok("orders", "submit", "g1", "Anna", path).out
+    assert "accepted orders of Anna" in out
+    out = cli.ok("orders", "submit", "g1", "bert", "-", input="assign 7 to Mansur\n").out
+    assert "assign 7 (unit A7) to Mansur Al-Jallah" in out
+    out = cli.ok("turn", "g1").out
+    assert "turn 1 processed" in out and "Cora made the opening allocation." in out
+    folder = cli.output / "g1" / "turn-001"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "anna.pdf", "anna.txt", "bert.pdf", "bert.txt", "cora.pdf", "cora.txt", "public.pdf",
+        "public.txt"]
+    # options now list moves, and every listed line is accepted by orders check
+    for line in cli.ok("options", "g1", "Cora").out.splitlines()[:40]:
+        cli.ok("orders", "check", "g1", "Cora", "-", input=line + "\n")
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="move Alberto to Chartres insist 15\n")
+    out = cli.ok("turn", "g1").out
+    assert "Anna proposes: Alberto Castellano from Paris to Chartres." in out
+    assert "replayed; every hash matches" in cli.ok("replay", "g1").out
+    # views
+    assert "sheet: Anna" in cli.ok("show", "g1").out
+    shown = cli.ok("show", "g1", "--player", "anna").out
+    assert "Your influence sheet" in shown and "sheet: Bert" not in shown
+    view = json.loads(cli.ok("show", "g1", "--player", "public", "--json").out)
+    assert "sheet" not in view and view["viewer"] == "public"
+    position = cli.ok("show", "g1", "--player", "Bert", "--position").out
+    assert "sheet: Bert" in position and "sheet: Anna" not in position
+    old = cli.ok("show", "g1", "--turn", "0").out
+    assert "phase: opening" in old
+
+
+def test_report_renders_byte_identical(cli):
+    new_game(cli)
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    cli.ok("turn", "g1")
+    folder = cli.output / "g1" / "turn-001"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    cli.ok("report", "g1")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    cli.ok("report", "g1", "--turn", "0")
+    assert (cli.output / "g1" / "turn-000" / "cora.txt").exists()
+
+
+def test_open_resolves_links(cli):
+    new_game(cli)
+    text = (cli.output / "g1" / "turn-000" / "bert.txt").read_text()
+    link = next(line.split(":", 1)[1].strip() for line in text.splitlines()
+                if line.startswith("your private link"))
+    out = cli.ok("open", link).out
+    assert "game:  g1" in out and "view:  Bert" in out and "matches the link" in out
+    public = (cli.output / "g1" / "turn-000" / "public.txt").read_text()
+    public_link = next(line.split(":", 1)[1].strip() for line in public.splitlines()
+                       if line.startswith("public link"))
+    assert "view:  public" in cli.ok("open", public_link).out
+    forged = link.replace(link.split("/")[-1].split("?")[0], "bert.0000000000000000")
+    result = cli("open", forged)
+    assert result.code == 1 and "token does not match" in result.err
+    stale = link[:-4] + "0000"
+    result = cli("open", stale)
+    assert result.code == 1 and "does NOT match" in result.out
+    assert cli("open", "http://example.org/nonsense").code == 1
+
+
+def test_rejected_orders_change_nothing(cli):
+    new_game(cli)
+    before = cli.store.read_bytes()
+    path = cli.write("bad.txt", "assign 10 to Albrto\nmvoe x\nassign 11 to Mansur\n")
+    result = cli("orders", "submit", "g1", "Anna", path)
+    assert result.code == 1
+    assert "bad.txt:1:14: unknown name: no initiate called 'Albrto'" in result.err
+    assert "bad.txt:2:1: syntax error: unknown order 'mvoe'" in result.err
+    assert "bad.txt:3:1: illegal order: 11 is not a unit" in result.err
+    assert "3 errors in" in result.err and "no orders were accepted" in result.err
+    assert cli.store.read_bytes() == before
+    result = cli("orders", "submit", "g1", "Zed", path)
+    assert result.code == 1 and "'Zed' is not a player of game g1" in result.err
+    result = cli("orders", "submit", "g1", "Cor", cli.write("ok.txt", "pass\n"))
+    assert result.code == 0 and "Cora" in result.out  # a unique prefix names the player
+    result = cli("orders", "submit", "g2", "Anna", path)
+    assert result.code == 1 and "no game 'g2'" in result.err and "did you mean 'g1'" in result.err
+    result = cli("orders", "submit", "g1", "Anna", str(cli.root / "missing.txt"))
+    assert result.code == 1 and "file not found" in result.err
+    (cli.root / "latin1.txt").write_bytes("assign 3 to Kaspar von Eichst\xe4tt\n".encode("latin-1"))
+    result = cli("orders", "submit", "g1", "Anna", str(cli.root / "latin1.txt"))
+    assert result.code == 1 and "not UTF-8" in result.err
+
+
+def test_bad_new_game_input(cli):
+    assert "no store at" in cli("show", "g1").err
+    result = cli("new", "gral", "g1", "--player", "Anna")
+    assert result.code == 1 and "2 to 8 players" in result.err
+    result = cli("new", "gral", "g/1", "--player", "A", "--player", "B")
+    assert result.code == 1 and "not usable" in result.err
+    result = cli("new", "gral", "g1", "--player", "Anna", "--player", "ANNA")
+    assert result.code == 1 and "share the file name" in result.err
+    result = cli("new", "gral", "g1", "--player", "A", "--player", "B", "--option", "varient=x")
+    assert result.code == 1 and "did you mean 'variant'" in result.err
+    result = cli("new", "gral", "g1", "--player", "A", "--player", "B", "--option",
+                 "variant=original")
+    assert result.code == 1 and "for four players" in result.err
+    result = cli("new", "chess", "g1", "--player", "A", "--player", "B")
+    assert result.code == 1 and "unknown game kind 'chess'" in result.err
+    result = cli("new", "gral", "g1", "--player", "A", "--player", "王")
+    assert result.code == 1 and "cannot print" in result.err
+    setup = cli.write("setup.txt", "game: gral\nplayers: A, B\nfirst: A\nphase: round\nnext: C\n")
+    result = cli("new", "gral", "g1", "--setup", setup)
+    assert result.code == 1 and "setup.txt:5:7: error: no player called 'C'" in result.err
+    (cli.root / "binary.txt").write_bytes(b"\x00\xff\xfe garbage")
+    result = cli("new", "gral", "g1", "--setup", str(cli.root / "binary.txt"))
+    assert result.code == 1
+    assert not cli.store.exists() or "g1" not in cli.ok("new", "gral", "g1", "--player", "A",
+                                                         "--player", "B").err
+
+
+def test_corrupt_store(cli):
+    cli.store.write_bytes(b"garbage" * 1000)
+    result = cli("games")
+    assert result.code == 0
+    result = cli("show", "g1")
+    assert result.code == 1 and "is not a companion store" in result.err
+    result = cli("new", "gral", "g1", "--player", "A", "--player", "B")
+    assert result.code == 1 and "is not a companion store" in result.err
+    assert cli.store.read_bytes() == b"garbage" * 1000
+
+
+def test_dice_option_is_validated(cli):
+    new_game(cli)
+    result = cli("turn", "g1", "--dice", "3,x")
+    assert result.code == 1 and "item 2" in result.err
+    out = cli.ok("turn", "g1", "--dice", "3,4").out
+    assert "2 supplied dice were not needed" in out
+
+
+def test_export_import_verify(cli, tmp_path):
+    new_game(cli)
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    cli.ok("turn", "g1")
+    export = cli.root / "g1.json"
+    cli.ok("export", "g1", str(export))
+    other = dict(COMPANION_STORE=str(cli.root / "other.sqlite3"))
+    assert "imported game g1" in cli.ok("import", str(export), env=other).out
+    assert "every hash matches" in cli.ok("replay", "g1", env=other).out
+    assert "imported game g2" in cli.ok("import", str(export), "--as", "g2", env=other).out
+    assert cli("import", str(export), env=other).code == 1
+    assert "changed only as the orders said" in cli.ok("verify", "g1").out
+    assert cli("verify").code == 1
+    data = json.loads(export.read_text())
+    data["turns"][1]["state"]["rounds"] = 99
+    export.write_text(json.dumps(data))
+    result = cli("import", str(export), "--as", "g3", env=other)
+    assert result.code == 1 and "does not match its hash" in result.err
+
+
+def test_replay_names_the_first_bad_turn(cli):
+    new_game(cli)
+    for _ in range(3):
+        cli.ok("turn", "g1")
+    db = sqlite3.connect(cli.store)
+    state = json.loads(db.execute("SELECT state FROM turns WHERE number=2").fetchone()[0])
+    state["rounds"] = 7
+    db.execute("UPDATE turns SET state=? WHERE number=2", (json.dumps(state),))
+    db.commit()
+    db.close()
+    result = cli("replay", "g1")
+    assert result.code == 1 and "turn 2:" in result.err
+
+
+def test_crash_during_commit_leaves_previous_turn(cli):
+    new_game(cli)
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    result = cli("turn", "g1", env={"COMPANION_TEST_CRASH": "commit"})
+    assert result.code == 137
+    assert "phase: opening" in cli.ok("show", "g1").out
+    assert not (cli.output / "g1" / "turn-001").exists()
+    out = cli.ok("turn", "g1").out
+    assert "turn 1 processed" in out
+    assert "sheet: Anna: Adam zu Weisenheim = 3" in cli.ok("show", "g1").out
+    assert "every hash matches" in cli.ok("replay", "g1").out
+
+
+def test_wait_mode_refuses_an_empty_turn(cli):
+    cli.ok("new", "gral", "w", "--player", "A", "--player", "B", "--option", "missing=wait")
+    result = cli("turn", "w")
+    assert result.code == 1 and "waits for orders from A, B" in result.err
+
+
+def test_sheet_and_print(cli):
+    new_game(cli)
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    cli.ok("turn", "g1")
+    path = cli.ok("sheet", "g1", "anna").out.strip()
+    assert path.endswith("anna-sheet.pdf") and (cli.root / path).read_bytes().startswith(b"%PDF")
+    kit = cli.ok("print", "gral", "--paper", "letter").out.strip()
+    assert (cli.root / kit).read_bytes().startswith(b"%PDF")
+    assert cli("print", "gral", "--paper", "a3").code == 1
+
+
+def test_demo_runs_twice_byte_identical(cli, tmp_path):
+    out = cli.ok("demo").out
+    assert "Winner: Gregor" in out
+    first = {p.relative_to(cli.output / "demo"): p.read_bytes()
+             for p in (cli.output / "demo").rglob("*") if p.is_file()}
+    out = cli.ok("demo").out
+    assert "created game demo-2" in out
+    second = {p.relative_to(cli.output / "demo-2"): p.read_bytes()
+              for p in (cli.output / "demo-2").rglob("*") if p.is_file()}
+    assert first.keys() == second.keys() and len(first) > 50
+    differing = [k for k in first if first[k] != second[k]]
+    # only the game id differs between the two, which appears in every report
+    assert all(k.suffix in (".pdf", ".txt", ".json") for k in differing)
+    assert "every sheet matches" in cli.ok("verify", "--disclosure",
+                                           str(cli.output / "demo" / "turn-006" /
+                                               "disclosure.json")).out
