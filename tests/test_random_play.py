@@ -253,9 +253,9 @@ def play_cli(cli, players: int, seed: int, rounds: int) -> None:
     assert "every hash matches" in cli.ok("replay", "g").out
 
 
-@pytest.mark.parametrize("players, seed", [(3, 101), (5, 202)])
-def test_random_games_through_the_command_line(cli, players, seed):
-    play_cli(cli, players, seed, rounds=4 if not SOAK else 30)
+@pytest.mark.parametrize("players, seed, rounds", [(2, 101, 5), (3, 102, 4), (8, 202, 2)])
+def test_random_games_through_the_command_line(cli, players, seed, rounds):
+    play_cli(cli, players, seed, rounds=rounds if not SOAK else 30)
 
 
 def test_same_seed_same_bytes_through_the_command_line(tmp_path):
