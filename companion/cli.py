@@ -372,24 +372,59 @@ def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 
 @app.command("print")
 @handles_errors
-def print_kit(kind: str = typer.Argument(..., help="game kind id"),
-              out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
-                                                 help="default OUTPUT/<kind>-kit.pdf"),
-              paper: str = typer.Option("a4", "--paper", help="a4 or letter")) -> None:
-    """Write a game's printable components as one PDF."""
-    from companion.registry import info
+def print_kit(
+    kind: str = typer.Argument(..., metavar="KIND|calibrate",
+                               help="a game kind id, or 'calibrate' for the printer "
+                                    "calibration sheet"),
+    paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
+    card: Optional[str] = typer.Option(None, "--card", metavar="SIZE",
+                                       help="poker, bridge, tarot, mini-euro, mini-usa or WxH in "
+                                            "mm (default: each deck's own size)"),
+    bleed: str = typer.Option("0", "--bleed", metavar="MM",
+                              help="bleed around each card in mm (typically 3)"),
+    crop_marks: bool = typer.Option(True, "--crop-marks/--no-crop-marks",
+                                    help="crop marks outside the cards"),
+    cut_lines: bool = typer.Option(False, "--cut-lines", help="thin cut lines between cards"),
+    backs: str = typer.Option("none", "--backs",
+                              help="none, duplex-long, duplex-short or fold"),
+    back_offset: Optional[str] = typer.Option(None, "--back-offset", metavar="X,Y",
+                                              help="shift of the backs in mm, as read off the "
+                                                   "calibration sheet"),
+    only: Optional[str] = typer.Option(None, "--only", metavar="PART",
+                                       help="only these parts, comma-separated (cards, chits, "
+                                            "board, charts, standees, sheets, ...)"),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
+                                       help="default OUTPUT/<kind>-kit.pdf"),
+) -> None:
+    """Write a game's print-and-play kit as one PDF (or the printer calibration sheet)."""
+    from companion.render.printkit import PrintOptions, calibration_pdf, write_kit
+
+    options = PrintOptions.from_strings(paper=paper, card=card, bleed=bleed,
+                                        crop_marks=crop_marks, cut_lines=cut_lines, backs=backs,
+                                        back_offset=back_offset, only=only, out=out)
+    if kind.strip().lower() == "calibrate":
+        target = out or SETTINGS.output / f"calibration-{options.paper.name}.pdf"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(calibration_pdf(options.paper, backs if backs != "none"
+                                           else "duplex-long", options.back_offset_mm))
+        echo(str(target))
+        return
+    from companion.registry import get_kind, info
 
     entry = info(kind)
-    if entry.id != "gral":
-        raise CompanionError(f"no printable kit for {entry.id} yet")
-    from companion.gral.printables import kit_pdf
-
-    if paper.lower() not in ("a4", "letter"):
-        raise CompanionError(f"--paper {paper!r}: use a4 or letter")
+    game_kind = get_kind(entry.id)
+    if not hasattr(game_kind, "print_kit"):
+        raise CompanionError(f"{entry.title} has no printable kit yet")
     target = out or SETTINGS.output / f"{entry.id}-kit.pdf"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(kit_pdf(paper.lower()))
-    echo(str(target))
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int, label: str) -> None:
+        if show:
+            typer.echo(f"\r{entry.id} kit: page {done}/{total} ({label})".ljust(70), err=True,
+                       nl=done == total)
+
+    path = write_kit(game_kind.print_kit(), options, target, progress=progress)
+    echo(str(path))
 
 
 @app.command()

@@ -228,9 +228,18 @@ def test_sheet_and_print(cli):
     cli.ok("turn", "g1")
     path = cli.ok("sheet", "g1", "anna").out.strip()
     assert path.endswith("anna-sheet.pdf") and (cli.root / path).read_bytes().startswith(b"%PDF")
-    kit = cli.ok("print", "gral", "--paper", "letter").out.strip()
+    kit = cli.ok("print", "gral", "--paper", "letter", "--backs", "duplex-long").out.strip()
     assert (cli.root / kit).read_bytes().startswith(b"%PDF")
-    assert cli("print", "gral", "--paper", "a3").code == 1
+    result = cli("print", "gral", "--paper", "a3")
+    assert result.code == 2 and "unknown paper size" in result.err
+    result = cli("print", "gral", "--only", "cardz")
+    assert result.code == 2 and "this kit offers" in result.err
+    result = cli("print", "gral", "--card", "63x")
+    assert result.code == 2 and "the height is missing" in result.err
+    cal = cli.ok("print", "calibrate", "--paper", "letter").out.strip()
+    assert (cli.root / cal).read_bytes().startswith(b"%PDF")
+    only = cli.ok("print", "gral", "--only", "standees", "--out", "pawns.pdf").out.strip()
+    assert only == "pawns.pdf" and (cli.root / "pawns.pdf").exists()
 
 
 def test_demo_runs_twice_byte_identical(cli, tmp_path):

@@ -31,3 +31,10 @@ def test_gral_benchmark_runs():
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "games/s" in result.stdout and "start-up" in result.stdout
+
+
+def test_print_benchmark_runs():
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "print_kit.py")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "ratio" in result.stdout

@@ -58,6 +58,16 @@ def test_every_font_is_embedded_and_pages_are_a4(game):
                 assert "/FontFile2" in descriptor, f"{path.name}: {font['/BaseFont']} not embedded"
 
 
+def test_reports_pass_qpdf_check(game):
+    import pikepdf
+
+    _, folder = game
+    for path in sorted(folder.glob("*.pdf")):
+        job = pikepdf.Job(["qpdf", "--check", str(path)])
+        job.run()
+        assert job.exit_code == 0 and not job.has_warnings, path.name
+
+
 def test_names_print_exactly_as_typed(game):
     _, folder = game
     text = pdf_text((folder / "public.pdf").read_bytes())

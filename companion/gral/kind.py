@@ -323,6 +323,11 @@ class GralKind(GameKind):
 
         return report(self, view)
 
+    def print_kit(self):
+        from companion.gral.printables import kit
+
+        return kit()
+
     def disclosure(self, game, turns) -> dict:
         from companion.gral.seal import disclosure
 

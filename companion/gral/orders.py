@@ -170,13 +170,7 @@ class Parser:
         if cur.accept("and"):
             cur.expect("blow", "after 'and' (… and blow <initiate>)")
             mv.blow = self.initiate(cur, ("taking", "insist"))
-            if cur.accept("taking"):
-                cur.expect("grail", "after 'taking'")
-                mv.take = True
-        if cur.accept("insist"):
-            mv.insist = self.insist(cur)
-        cur.finish()
-        return mv
+        return self.tail(cur, mv)
 
     def blow(self, cur: Cursor) -> Move:
         target = self.initiate(cur, ("by",))
@@ -187,7 +181,11 @@ class Parser:
             raise cur.syntax("blowing a cover ends the action, so nothing may follow it (to move "
                              "first, write 'move <initiate> to <field> and blow <initiate>')",
                              cur.peek())
-        if cur.accept("taking"):
+        return self.tail(cur, mv)
+
+    def tail(self, cur: Cursor, mv: Move) -> Move:
+        """What may end a move or blow: 'taking grail' (after a blow) and 'insist N|all'."""
+        if mv.blow is not None and cur.accept("taking"):
             cur.expect("grail", "after 'taking'")
             mv.take = True
         if cur.accept("insist"):

@@ -176,7 +176,7 @@ def test_duplex_long_mirrors_columns_short_mirrors_rows():
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 @pytest.mark.parametrize("size", list(CARD_SIZES.values()), ids=list(CARD_SIZES))
 def test_fold_backs_mirror_their_fronts_across_the_fold_line(paper, size):
-    plan = layout_items(7, size, paper, bleed_mm=2, backs="fold")
+    plan = layout_items(7, size, paper, bleed_mm=2, backs="fold", cut_lines=True)
     assert plan.fold_axis in ("vertical", "horizontal")
     w = size.width
     for sheet in plan.sheets:
@@ -200,6 +200,25 @@ def test_fold_backs_mirror_their_fronts_across_the_fold_line(paper, size):
                 assert abs(bx - fx) < 1e-6 and abs(by - fy) < 1e-6
         for slot in page.slots:
             assert slot.trim.inset(0.01).distance_to_segment(fold) > 0
+        # nothing tells the user to cut along the fold
+        for seg in page.crop_marks + page.cut_lines:
+            if fold.x0 == fold.x1:
+                assert not (seg.x0 == seg.x1 and abs(seg.x0 - fold.x0) < 1e-4)
+            else:
+                assert not (seg.y0 == seg.y1 and abs(seg.y0 - fold.y0) < 1e-4)
+
+
+def test_fold_without_gap_folds_on_the_shared_edge():
+    plan = layout_items(4, CARD_SIZES["poker"], A4, backs="fold", cut_lines=True)
+    page = plan.sheets[0].front
+    (fold,) = page.fold_lines
+    fronts = [s for s in page.slots if s.side == "front"]
+    backs = [s for s in page.slots if s.side == "back"]
+    if plan.fold_axis == "vertical":
+        assert any(abs(s.trim.x1 - fold.x0) < 1e-6 for s in fronts)
+        assert any(abs(s.trim.x - fold.x0) < 1e-6 for s in backs)
+    else:
+        assert any(abs(s.trim.y - fold.y0) < 1e-6 for s in fronts)
 
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])

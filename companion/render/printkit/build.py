@@ -7,7 +7,6 @@ icon or a card too big for the paper raise before the first page is drawn.
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -15,11 +14,10 @@ from typing import Callable
 from companion.errors import UsageError
 from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, content_area,
                                               layout_items, tile_board)
-from companion.render.printkit.model import (Board, ChitSheet, Deck, FreePages, Kit, Part,
-                                             ReferenceSheet, Standees, Table, part_kind,
-                                             select_parts)
+from companion.render.printkit.model import (Board, CardFace, ChitSheet, Deck, FreePages, Kit,
+                                             Part, ReferenceSheet, Standees, Table, select_parts)
 from companion.render.printkit.options import PrintOptions
-from companion.render.printkit.units import MM, CardSize, Rect, mm
+from companion.render.printkit.units import MM, Rect, mm
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, label)``: called after each page is drawn."""
@@ -112,7 +110,9 @@ def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefi
         label = f"{part.title}: {noun}, sheet {sheet.number} of {n}"
         if sheet.back is not None:
             label += ", fronts"
-        pages.append(PlannedPage(label, page_drawer(sheet.front, label), "front", part,
+        # only a sheet with backs needs an odd page; one-sided sheets go anywhere
+        role = "front" if sheet.back is not None else "single"
+        pages.append(PlannedPage(label, page_drawer(sheet.front, label), role, part,
                                  layout=sheet.front))
         if sheet.back is not None:
             flip = "long" if plan.backs == "duplex-long" else "short"
@@ -152,7 +152,7 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> Par
     for i, card in enumerate(deck.cards):
         if card.back is None or not card.count:
             continue
-        if hasattr(card.back, "name") and hasattr(card.back, "stats"):
+        if isinstance(card.back, CardFace):
             own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i],
                                                  len(designs)))
         else:
@@ -445,7 +445,7 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
     from companion.render.printkit.draw import draw_notice
     from companion.render.printkit.fit import check_glyphs, draw_fitted, fit_text
     from companion.render.printkit.flow import flow
-    from companion.render.printkit.model import Bullets, Heading, Paragraph
+    from companion.render.printkit.model import Bullets, Heading
 
     safe, notice, area = content_area(options.paper, options.margin_mm)
     check_glyphs(kit.title, "kit title")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 
 from companion.render.printkit.layout import content_area
-from companion.render.printkit.units import MM, Paper, mm
+from companion.render.printkit.units import Paper, mm
 
 TARGET_SPACING_MM = 65.0
 GRID_MM = 8

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.render import fonts
-from companion.render.printkit.colours import (INK, PAPER, PALETTE, RGB, WHITE, darker, lighter,
-                                               luminance, mix, rgb, text_on)
+from companion.render.printkit.colours import (INK, PAPER, PALETTE, RGB, darker, lighter, mix,
+                                               rgb, text_on)
 from companion.render.printkit.fit import (Fitted, check_glyphs, draw_fitted, fit_line, fit_text,
                                            TextFitError, text_width)
 from companion.render.printkit.icons import check_icon, draw_icon
 from companion.render.printkit.layout import PageLayout
-from companion.render.printkit.model import (CardBack, CardFace, Chit, ChitFace, Deck, Standee,
+from companion.render.printkit.model import (CardBack, CardFace, ChitFace, Deck, Standee,
                                              Standees)
 from companion.render.printkit.pen import Pen
 from companion.render.printkit.units import MM, mm
@@ -124,10 +124,13 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
     if kind_line:
         kind_font, kind_size = fit_line(kind_line, inner_w - 2 * pad, max_size=7.0, min_size=4.5,
                                         bold=False, what=f"{what}: type line")
-        if kind_font == fonts.SANS:
+        if (kind_font == fonts.SANS and text_width(kind_line, fonts.SANS_ITALIC, kind_size)
+                <= inner_w - 2 * pad):
             kind_font = fonts.SANS_ITALIC
     kind_h = mm(3.8) if kind_line else mm(1.0)
     stats_h = _clamp(0.085 * h, mm(5.5), mm(8.0)) if face.stats else 0.0
+    if face.stats:
+        stats_size(face.stats, inner_w - 2 * pad, stats_h, what)
     footer_h = mm(3.0)
     footer_left = face.footer or deck.title
     footer_right = f"{number}/{total}" if deck.numbering else ""
@@ -142,7 +145,6 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
                            hint="shorten the footer or the deck title")
     top = h - border - header_h - kind_h
     bottom = border + footer_h
-    body = top - bottom
     emblem_full = _clamp(0.24 * h, mm(9.0), mm(32.0)) if face.icon else 0.0
     texts = _face_text(face)
     last_error: TextFitError | None = None
@@ -257,18 +259,31 @@ def _stat_badge(c, stat, right: float, cy: float, header_h: float, band: RGB) ->
     c.drawString(x + ph * 0.14 + size + ph * 0.06, cy - fs * 0.36, str(stat.value))
 
 
+def stats_size(stats, w: float, h: float, what: str = "card") -> float:
+    """One font size for all values of a statistics row, so that each icon and value fits its
+    share of the row; raises TextFitError if a value is too long even at 5 pt."""
+    slot = w / len(stats)
+    icon = h * 0.86
+    fs = min(h / MM * 1.9, 12.0)
+    for stat in stats:
+        value = str(stat.value)
+        while fs > 5 and icon + mm(0.8) + text_width(value, fonts.SANS_BOLD, fs) > slot - mm(0.5):
+            fs -= 0.25
+        if icon + mm(0.8) + text_width(value, fonts.SANS_BOLD, fs) > slot - mm(0.5):
+            raise TextFitError(f"{what}: statistic value '{value}' is too long for its place",
+                               hint="shorten the value or show fewer statistics")
+    return fs
+
+
 def _stats_row(c, stats, x: float, y: float, w: float, h: float, band: RGB) -> None:
     n = len(stats)
     slot = w / n
     size = h * 0.86
-    fs = min(h / MM * 1.9, 12.0)
+    fs = stats_size(stats, w, h)
+    font = fonts.SANS_BOLD
     for i, stat in enumerate(stats):
         value = str(stat.value)
-        font = fonts.SANS_BOLD
         vw = text_width(value, font, fs)
-        while vw + size + mm(0.8) > slot - mm(0.5) and fs > 5:
-            fs -= 0.25
-            vw = text_width(value, font, fs)
         total = size + mm(0.8) + vw
         sx = x + i * slot + (slot - total) / 2
         draw_icon(c, stat.icon, sx, y + (h - size) / 2, size, line=0.55)
@@ -572,12 +587,14 @@ def draw_sheet_furniture(c, page: PageLayout, label: str) -> None:
             p.lineTo(s.x1, s.y1)
         c.drawPath(p, stroke=1, fill=0)
     if page.fold_lines:
+        # white under dark dashes: visible on light and dark backgrounds alike
         c.saveState()
-        c.setStrokeColorRGB(0.2, 0.2, 0.2)
-        c.setLineWidth(0.6)
-        c.setDash([3, 2], 0)
-        for s in page.fold_lines:
-            c.line(s.x0, s.y0, s.x1, s.y1)
+        for colour, width, dash in (((1, 1, 1), 1.4, None), ((0.1, 0.1, 0.1), 0.7, [3, 2])):
+            c.setStrokeColorRGB(*colour)
+            c.setLineWidth(width)
+            c.setDash(dash or [], 0)
+            for s in page.fold_lines:
+                c.line(s.x0, s.y0, s.x1, s.y1)
         c.restoreState()
     draw_notice(c, page.notice, label)
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from companion.render import fonts
-from companion.render.printkit.colours import INK, RGB, lighter, mix, rgb
+from companion.render.printkit.colours import INK, RGB, mix
 from companion.render.printkit.fit import (ASCENT, DESCENT, Faces, Line, TextFitError,
-                                           check_glyphs, faces, parse_markup, plain, text_width,
+                                           check_glyphs, faces, parse_markup, text_width,
                                            wrap)
 from companion.render.printkit.model import Bullets, Heading, Paragraph, Table
 from companion.render.printkit.units import Rect, mm
@@ -96,7 +96,6 @@ def column_extents(table: Table, size: float) -> tuple[list[float], list[float]]
 
 
 def column_widths(table: Table, width: float, size: float) -> list[float]:
-    n = len(table.columns)
     if table.widths:
         total = float(sum(table.widths))
         return [width * w / total for w in table.widths]

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 
 from companion.errors import UsageError
-from companion.render.printkit.units import EPS, MM, CardSize, Paper, Rect, Segment, mm, to_mm
+from companion.render.printkit.units import EPS, CardSize, Paper, Rect, Segment, mm, to_mm
 
 NOTICE_STRIP = mm(3.5)
 """Height of the strip at the bottom of the safe area that holds the print-at-100% notice."""
@@ -261,6 +261,13 @@ def _marks(slots: list[Slot], bleed: float, area: Rect, crop: bool, cut: bool,
     return crop_marks, cut_lines
 
 
+def _on_line(seg: Segment, line: Segment) -> bool:
+    """True if ``seg`` lies on the infinite extension of ``line`` (both axis-parallel)."""
+    if line.x0 == line.x1:
+        return seg.x0 == seg.x1 and abs(seg.x0 - line.x0) < 1e-4
+    return seg.y0 == seg.y1 and abs(seg.y0 - line.y0) < 1e-4
+
+
 def _dedupe(values: list[float]) -> list[float]:
     out: list[float] = []
     for v in values:
@@ -354,10 +361,18 @@ def layout_items(count: int, size: CardSize, paper: Paper, *, margin_mm: float =
         if axis and front.slots:
             xs = [v for sl in front.slots for v in (sl.trim.x, sl.trim.x1)]
             ys = [v for sl in front.slots for v in (sl.trim.y, sl.trim.y1)]
+            # the fold line runs past the items into the margin band, where it shows on white
+            reach = bleed + MARK_GAP + MARK_MAX
             if axis == "vertical":
-                front.fold_lines = [Segment(_clean(fold_x), min(ys), _clean(fold_x), max(ys))]
+                lo, hi = max(area.y, min(ys) - reach), min(area.y1, max(ys) + reach)
+                front.fold_lines = [Segment(_clean(fold_x), _clean(lo), _clean(fold_x), _clean(hi))]
             else:
-                front.fold_lines = [Segment(min(xs), _clean(fold_y), max(xs), _clean(fold_y))]
+                lo, hi = max(area.x, min(xs) - reach), min(area.x1, max(xs) + reach)
+                front.fold_lines = [Segment(_clean(lo), _clean(fold_y), _clean(hi), _clean(fold_y))]
+            # without a gap the fold is the shared edge of front and back: it must not be cut
+            fold = front.fold_lines[0]
+            front.crop_marks = [m for m in front.crop_marks if not _on_line(m, fold)]
+            front.cut_lines = [m for m in front.cut_lines if not _on_line(m, fold)]
         sheets.append(Sheet(s + 1, front, back))
     return SheetPlan(paper, size, count, backs, bleed, gap, g.cols, g.rows, g.rotated, axis,
                      per, sheets, tuple(back_offset_mm))

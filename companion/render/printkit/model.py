@@ -21,7 +21,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 from companion.engine.names import slugify
 from companion.errors import UsageError
-from companion.render.printkit.units import CARD_SIZES, CardSize
+from companion.render.printkit.units import CardSize
 
 DrawFn = Callable[..., None]
 

@@ -167,7 +167,6 @@ def draw_sample_board(pen) -> None:
     pen.rect(0, 0, w, h, fill="#e9e2c8", stroke=None)
     # score track
     cell = 12.0
-    n = 0
     for x in range(0, int(w // cell)):
         for y in (0, int(h // cell) - 1):
             pen.rect(x * cell, y * cell + (h - (h // cell) * cell) * (y > 0), cell, cell,
