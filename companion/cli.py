@@ -29,6 +29,9 @@ app = typer.Typer(
 orders_app = typer.Typer(help="Check or submit a player's orders.", no_args_is_help=True,
                          rich_markup_mode=None)
 app.add_typer(orders_app, name="orders")
+data_app = typer.Typer(help="Export or check a game's data (cards, boards, maps, charts).",
+                       no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(data_app, name="data")
 
 
 class Settings:
@@ -85,10 +88,11 @@ def main_options(
 @handles_errors
 def games() -> None:
     """List the game kinds and their ids."""
-    from companion.registry import KINDS
+    from companion.registry import KINDS, get_kind
 
     for k in KINDS:
-        echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}")
+        note = "" if get_kind(k.id).playable else " [data, charts and printables only]"
+        echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}{note}")
 
 
 @app.command()
@@ -425,6 +429,68 @@ def print_kit(
 
     path = write_kit(game_kind.print_kit(), options, target, progress=progress)
     echo(str(path))
+
+
+@data_app.command("export")
+@handles_errors
+def data_export(kind: str = typer.Argument(..., help="game kind id")) -> None:
+    """Print a game's data as JSON."""
+    from companion.registry import get_kind, info
+
+    data = get_kind(info(kind).id).data_export()
+    echo(json.dumps(data, ensure_ascii=False, indent=1))
+
+
+@data_app.command("check")
+@handles_errors
+def data_check(kind: str = typer.Argument(..., help="game kind id"),
+               folder: Path = typer.Argument(..., metavar="DIR",
+                                             help="an edited copy of the game's data folder")) -> None:
+    """Validate an edited copy of a game's data files; print every error with file and line."""
+    from companion.registry import get_kind, info
+
+    if not folder.is_dir():
+        raise CompanionError(f"{folder} is not a folder")
+    errors = get_kind(info(kind).id).data_check(folder)
+    if errors:
+        for error in errors:
+            typer.echo(error.render(), err=True)
+        typer.echo(f"{len(errors)} error(s) in {folder}", err=True)
+        raise typer.Exit(1)
+    echo(f"{folder}: the data is valid")
+
+
+@app.command()
+@handles_errors
+def roll(kind: str = typer.Argument(..., help="game kind id"),
+         chart: str = typer.Argument(..., help="the chart's name (any unambiguous beginning)"),
+         dice: Optional[str] = typer.Option(None, "--dice", metavar="3,4,...",
+                                            help="resolve these dice instead of rolling")) -> None:
+    """Roll on one of a game's charts (or resolve given dice) and print the dice and result."""
+    import secrets
+
+    from companion.engine.chance import Chance, parse_dice, seed_key
+    from companion.registry import get_kind, info
+
+    game_kind = get_kind(info(kind).id)
+    chance = Chance(seed_key(str(secrets.randbits(128))), 0)
+    echo(game_kind.roll(chart, parse_dice(dice) or None, chance))
+
+
+@app.command()
+@handles_errors
+def route(kind: str = typer.Argument(..., help="game kind id"),
+          start: str = typer.Argument(..., metavar="FROM"),
+          goal: str = typer.Argument(..., metavar="TO"),
+          by: str = typer.Option("direct", "--by",
+                                 help="land, ship, or direct (the rules' most direct route, in "
+                                      "turns)")) -> None:
+    """The shortest route between two areas of a game's map."""
+    from companion.registry import get_kind, info
+
+    if by not in ("land", "ship", "direct"):
+        raise CompanionError(f"--by {by!r}: use land, ship or direct")
+    echo(get_kind(info(kind).id).route(start, goal, by))
 
 
 @app.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,11 +20,26 @@ class KindInfo:
     module: str
     summary: str
 
+    @property
+    def available(self) -> bool:
+        """Whether the kind's module is part of this installation."""
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except ModuleNotFoundError:
+            return False
 
-KINDS: tuple[KindInfo, ...] = (
+
+_ALL: tuple[KindInfo, ...] = (
     KindInfo("gral", "Die Jagd nach dem Gral", 2, 8, "companion.gral.kind",
              "hidden influence on eight initiates racing the grail home"),
+    KindInfo("koc", "Knights of Camelot", 1, 8, "companion.koc.kind",
+             "Arthurian knights errant: map, encounters, combat, adventures"),
+    KindInfo("mayhem", "Medieval Mayhem", 2, 6, "companion.mayhem.kind",
+             "set collection with take-that effects and hidden characters"),
+    KindInfo("fluxx", "Monty Python Fluxx", 2, 6, "companion.fluxx.kind",
+             "the card game whose rules change as it is played"),
 )
+KINDS: tuple[KindInfo, ...] = tuple(k for k in _ALL if k.available)
 
 
 def kind_ids() -> list[str]:

@@ -141,6 +141,11 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
              output: Path | None = None) -> TurnOutcome:
     entry = info(kind_id)
     kind = get_kind(entry.id)
+    if not kind.playable:
+        raise CompanionError(f"{entry.title} cannot be played here yet: its rules engine is not "
+                             "built", hint=f"its data, charts and printables are available: "
+                                          f"companion data export {entry.id}, companion print "
+                                          f"{entry.id}")
     check_game_id(game_id)
     if store.has_game(game_id):
         raise StoreError(f"a game '{game_id}' already exists in {store.path}",

@@ -8,7 +8,8 @@ import pytest
 
 VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
          ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
-         ["import"], ["verify"], ["sheet"], ["print"], ["demo"]]
+         ["import"], ["verify"], ["sheet"], ["print"], ["demo"], ["data"], ["data", "export"],
+         ["data", "check"], ["roll"], ["route"]]
 
 
 @pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v) or "companion")
@@ -148,6 +149,21 @@ def test_bad_new_game_input(cli):
     assert result.code == 1
     assert not cli.store.exists() or "g1" not in cli.ok("new", "gral", "g1", "--player", "A",
                                                          "--player", "B").err
+
+
+def test_gral_data_export_and_check(cli, tmp_path):
+    import shutil
+
+    from companion.gral.world import DATA_DIR
+
+    data = json.loads(cli.ok("data", "export", "gral").out)
+    assert len(data["fields"]) == 25 and len(data["initiates"]) == 8
+    copy = tmp_path / "gral-data"
+    shutil.copytree(DATA_DIR, copy)
+    board = copy / "board.toml"
+    board.write_text(board.read_text().replace('headquarters = "Masyaf"', 'headquarters = "Masyf"'))
+    result = cli("data", "check", "gral", str(copy))
+    assert result.code == 1 and "board.toml:" in result.err and "did you mean 'Masyaf'" in result.err
 
 
 def test_corrupt_store(cli):

@@ -155,6 +155,25 @@ class GameKind:
     min_players: int = 2
     max_players: int = 8
     option_specs: tuple[OptionSpec, ...] = COMMON_OPTIONS
+    playable: bool = True
+    """False for a kind whose data, charts and printables exist but whose rules engine does not
+    yet; such a kind cannot start games."""
+
+    # -- data, charts and routes (optional) -----------------------------------------------------
+    def data_export(self) -> dict:
+        """The game's data (cards, boards, charts) as JSON-serialisable data."""
+        raise CompanionError(f"{self.title} has no data to export")
+
+    def data_check(self, folder) -> list:
+        """Validate an edited copy of the game's data folder; the list of DataErrors found."""
+        raise CompanionError(f"{self.title} has no data files to check")
+
+    def roll(self, chart: str, dice: list[int] | None, chance: Chance) -> str:
+        """Resolve ``dice`` (or dice from ``chance``) on a chart; the printed result."""
+        raise CompanionError(f"{self.title} has no charts to roll on")
+
+    def route(self, start: str, goal: str, by: str) -> str:
+        raise CompanionError(f"{self.title} has no map to find routes on")
 
     # -- creation and positions ---------------------------------------------------------------
     def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:

@@ -323,6 +323,33 @@ class GralKind(GameKind):
 
         return report(self, view)
 
+    def data_export(self) -> dict:
+        w = self.world
+        return {
+            "board": {"rows": w.rows, "columns": w.columns, "diagonal": w.diagonal,
+                      "grail_start": w.field[w.grail_start].name},
+            "fields": [{"name": f.name, "short": f.short, "row": f.row, "column": f.column,
+                        "adjacent": [w.field[g].name for g in w.adjacent[f.id]],
+                        "headquarters": w.order[w.hq_of[f.id]].name if f.id in w.hq_of else None}
+                       for f in w.fields],
+            "orders": [{"name": o.name, "headquarters": w.field[o.headquarters].name,
+                        "symbol": o.symbol, "colour": o.colour} for o in w.orders],
+            "initiates": [{"name": i.name, "order": w.order[i.order].name, "size": i.size}
+                          for i in w.initiates],
+            "units": [{"id": u.id, "bar": u.bar, "value": u.value} for u in w.units],
+        }
+
+    def data_check(self, folder) -> list:
+        from companion.errors import DataError, DataErrors
+
+        try:
+            load_world(folder)
+        except DataErrors as errors:
+            return list(errors.errors)
+        except DataError as error:
+            return [error]
+        return []
+
     def print_kit(self):
         from companion.gral.printables import kit
 

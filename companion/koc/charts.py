@@ -44,8 +44,6 @@ DRAW_VALUES = ("monster", "animal", "brigand", "ship", "knight_card", "king_card
 SITE_VALUES = ("local", "local_castle", "local_royal_castle", "random_area", "random_castle",
                "random_royal_castle", "random_shrine", "named", "own_castle", "with_knight",
                "random_wasteland", "rolled")
-CHART_KEYS = ("name", "title", "group", "dice", "optional_dice", "totals", "open_top",
-              "optional", "modifiers", "note", "entries")
 
 
 @dataclass(frozen=True)

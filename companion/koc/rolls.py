@@ -1,7 +1,8 @@
 """The moderator's chart roller: resolve given dice on a named chart, or roll with a callable.
 
 The command line (``companion roll koc CHART [--dice 3,4,...]``) calls ``roll_chart`` with
-the typed chart name and either the parsed dice or the engine's ``roll(sides)`` function.
+the typed chart name and either the dice (parsed by ``companion.engine.chance.parse_dice``) or
+the engine's ``roll(sides)`` function.
 """
 from __future__ import annotations
 
@@ -11,17 +12,6 @@ from companion.errors import CompanionError
 
 from .charts import Resolution
 from .world import World
-
-
-def parse_dice(text: str) -> list[int]:
-    """'3,4,5' (or '3 4 5') -> [3, 4, 5]."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        raise CompanionError("no dice given", hint="write the dice as 3,4 or 3,4,5")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise CompanionError(f"'{text}' is not a list of dice", hint="write the dice as 3,4 or 3,4,5") from None
 
 
 def roll_chart(world: World, name: str, *, dice: Sequence[int] | None = None,

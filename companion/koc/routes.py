@@ -163,14 +163,18 @@ def ship_route(world: World, start: str, goal: str) -> Route:
     return Route("ship", (Step(a.name, "start"),) + tuple(Step(n, h) for n, h in steps))
 
 
-def direct_route(world: World, start: str, goal: str, allowance: int = 3) -> Route:
-    """The most direct route in turns, by land and/or ship (see the module notes)."""
+def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships: bool = True) -> Route:
+    """The most direct route in turns, by land and/or ship (see the module notes).
+
+    ``ships=False`` keeps to land (a walk such as adventure 4:3, the pilgrimage to Canterbury).
+    """
     if allowance < 1:
         raise CompanionError("the movement allowance must be at least 1")
     a, b = world.area(start), world.area(goal)
     if a.otherworld or b.otherworld:
         raise CompanionError("Faerie has no borders: only magic takes a knight there or back")
     full = allowance
+    may_sail = ships
 
     def after_land(t: int, u: int) -> tuple[int, int]:
         return (t, u + 1) if u < full else (t + 1, 1)
@@ -202,7 +206,7 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3) -> Rou
             for other, how in _land_neighbours(world, here):
                 nt, nu = after_land(t, u)
                 nexts.append((nt, nu, ships, moves + 1, other, "land", how))
-            if here.port:
+            if here.port and may_sail:
                 nt, nu = after_board(t, u)
                 nexts.append((nt, nu, ships, moves, name, "ship", "board"))
         elif mode == "ship":
@@ -229,18 +233,23 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3) -> Rou
                 continue
             step = Step(other, how, nt)
             heapq.heappush(heap, (nt, nu, nships, nmoves, key + (fold(other),), other, nmode, steps + (step,)))
-    raise CompanionError(f"no route from {a.name} to {b.name}")
+    raise CompanionError(f"no route from {a.name} to {b.name}",
+                         hint=None if may_sail else "it lies across the sea: allow ships")
 
 
 ROUTE_KINDS = ("direct", "land", "ship")
 
 
-def find_route(world: World, start: str, goal: str, by: str = "direct", allowance: int = 3) -> Route:
-    """Route between two typed area names: ``by`` is "direct" (default), "land" or "ship"."""
+def find_route(world: World, start: str, goal: str, by: str = "direct", allowance: int = 3,
+               ships: bool = True) -> Route:
+    """Route between two typed area names: ``by`` is "direct" (default), "land" or "ship".
+
+    ``allowance`` and ``ships`` apply to the direct route (areas per turn; whether it may sail).
+    """
     if by == "land":
         return land_route(world, start, goal)
     if by == "ship":
         return ship_route(world, start, goal)
     if by == "direct":
-        return direct_route(world, start, goal, allowance)
+        return direct_route(world, start, goal, allowance, ships)
     raise CompanionError(f"unknown kind of route '{by}'", hint=f"use one of {', '.join(ROUTE_KINDS)}")

@@ -18,7 +18,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from companion.engine.datafiles import DataFile
 from companion.engine.names import Match, fold, match_name
@@ -26,7 +26,7 @@ from companion.errors import CompanionError, DataError, DataErrors
 
 from ._source import LIST_OF_STR, Field, Source, check_entry, suggest
 from .charts import (
-    AMOUNT_KEYS, AMOUNT_RE, CHART_KEYS, DRAW_VALUES, ENTRY_KEYS, ENTRY_VALUES, KEY_RE, MAX_LABEL,
+    AMOUNT_KEYS, AMOUNT_RE, DRAW_VALUES, ENTRY_KEYS, ENTRY_VALUES, KEY_RE, MAX_LABEL,
     PER_VALUES, SITE_VALUES, Chart, Die, Entry, Modifier, Span, check_coverage, parse_roll,
     roll_text,
 )
@@ -376,7 +376,8 @@ class World:
 
     def chart(self, typed: str) -> Chart:
         titles = {c.title: c.name for c in self.charts.values()}
-        return self.charts[_settle(match_name(typed, list(self.charts), titles), typed, "chart")]
+        return self.charts[_settle(match_name(typed, list(self.charts), titles), typed, "chart",
+                                   list(self.charts))]
 
     def knight(self, typed: str) -> Knight:
         by = {k.name: k for k in self.knights}
@@ -481,7 +482,7 @@ class World:
         }
 
 
-def _settle(m: Match, typed: str, what: str) -> str:
+def _settle(m: Match, typed: str, what: str, known: list[str] | None = None) -> str:
     if m.ok:
         assert m.name is not None
         return m.name
@@ -489,6 +490,8 @@ def _settle(m: Match, typed: str, what: str) -> str:
         raise CompanionError(f"{what} '{typed}' is ambiguous: it could be {', '.join(m.candidates)}",
                              hint="type more of the name")
     hint = f"did you mean {' or '.join(repr(s) for s in m.suggestions)}?" if m.suggestions else None
+    if hint is None and known:
+        hint = f"the {what}s: {', '.join(known)}"
     raise CompanionError(f"unknown {what} '{typed}'", hint=hint)
 
 
@@ -596,6 +599,7 @@ class _Loader:
         self.charts: dict[str, Chart] = {}
         self.chart_origin: dict[str, tuple[Source, int]] = {}
         self.steps: dict[str, WarStep] = {}
+        self.step_index: dict[str, int] = {}
         self.requests: dict[str, RequestKind] = {}
         self.persons: dict[str, Person] = {}
 
@@ -800,9 +804,10 @@ class _Loader:
                     err(a, f"{a.kind} '{a.name}' needs 'within': the encounter area around it", "kind =")
                 elif self.area_ref(src, "area", self.area_index[a.name], a.within,
                                    f"area '{a.name}', within", a.within, "within ="):
-                    if areas[a.within].kind not in (*TERRAIN, *(k for k in [areas[a.within].kind] if k not in KINDS)):
+                    enclosing = areas[a.within]
+                    if enclosing.kind in KINDS and enclosing.kind not in TERRAIN:
                         err(a, f"area '{a.name}': it must lie within a countryside, forest, river or "
-                            f"wasteland, not the {areas[a.within].kind} '{a.within}'", "within =")
+                            f"wasteland, not the {enclosing.kind} '{a.within}'", "within =")
             elif a.within is not None:
                 err(a, f"area '{a.name}': only towns, castles and shrines lie within another area", "within =")
             for extra in a.also:
@@ -1363,6 +1368,7 @@ class _Loader:
             values = {k: e[k] for k in ("chart", "vp", "vp_loss", "cp", "cp_loss", "count") if k in e}
             step = WarStep(letter, e["key"], e["label"], e.get("roll"), tuple(exits), effects, values, e.get("note"))
             self.steps[letter] = step
+            self.step_index[letter] = i
             pending.append((i, step))
         for i, step in pending:
             for x in step.exits:
@@ -1430,6 +1436,10 @@ class _Loader:
                     src.error("chart", i, f"{where}: unknown chart '{ref}'", needle, hint=suggest(ref, self.charts))
                 if have_map and e.get("area") is not None:
                     self.area_ref(src, "chart", i, e.get("area"), where, needle)
+                if e.get("site") == "named" and e.get("area") is None:
+                    src.error("chart", i, f"{where}: site 'named' needs the area", needle)
+                if e.get("site") == "rolled" and e.get("chart") is None:
+                    src.error("chart", i, f"{where}: site 'rolled' needs the chart to roll on", needle)
                 k = e.get("kingdom")
                 if k is not None and k not in every_kingdom:
                     src.error("chart", i, f"{where}: unknown kingdom '{k}'", needle, hint=suggest(k, every_kingdom))
@@ -1440,6 +1450,13 @@ class _Loader:
                 if e.get("draw") in ("monster", "animal", "brigand", "ship") and self.chit_kinds and \
                         not any(ch.kind == e.get("draw") for ch in self.chits):
                     src.error("chart", i, f"{where}: there are no {e.get('draw')} chits to draw", needle)
+        if "war.toml" in self.sources:
+            wsrc = self.sources["war.toml"]
+            for step in self.steps.values():
+                ref = step.values.get("chart")
+                if ref is not None and ref not in self.charts:
+                    wsrc.error("step", self.step_index[step.letter], f"war step {step.letter}: unknown chart '{ref}'", "chart =",
+                               hint=suggest(ref, self.charts))
         if have_map and self.kingdoms:
             self.check_deployment()
 
