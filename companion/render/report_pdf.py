@@ -56,7 +56,9 @@ def text(value: str) -> str:
 
 
 def figure_flowable(name: str, data: dict[str, Any], width: float):
-    module_name, func = FIGURES[name].split(":")
+    """The flowable of a figure block: ``name`` is a key of FIGURES or ``module:function``;
+    the function takes (data, width in points) and returns a platypus flowable."""
+    module_name, func = (FIGURES.get(name) or name).split(":")
     return getattr(importlib.import_module(module_name), func)(data, width)
 
 
