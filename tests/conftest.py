@@ -69,5 +69,11 @@ def cli(tmp_path: Path) -> Cli:
 
 
 @pytest.fixture
+def make_cli():
+    """Several independent sandboxes in one test: ``make_cli(folder)``."""
+    return Cli
+
+
+@pytest.fixture
 def fixed_date(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)

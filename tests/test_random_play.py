@@ -258,14 +258,12 @@ def test_random_games_through_the_command_line(cli, players, seed, rounds):
     play_cli(cli, players, seed, rounds=rounds if not SOAK else 30)
 
 
-def test_same_seed_same_bytes_through_the_command_line(tmp_path):
-    from conftest import Cli
-
+def test_same_seed_same_bytes_through_the_command_line(tmp_path, make_cli):
     outputs = []
     for run in ("a", "b"):
         root = tmp_path / run
         root.mkdir()
-        cli = Cli(root)
+        cli = make_cli(root)
         play_cli(cli, 4, 77, rounds=3)
         outputs.append({p.relative_to(cli.output): p.read_bytes()
                         for p in sorted(cli.output.rglob("*")) if p.is_file()})
