@@ -1,0 +1,1 @@
+"""Medieval Mayhem: set collection with take-that effects and hidden characters (see docs/mayhem.md)."""
