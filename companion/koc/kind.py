@@ -44,5 +44,12 @@ class KocKind(GameKind):
 
         return find_route(self.world, start, goal, by=by).text()
 
+    def print_kit(self):
+        """The print-and-play kit: the three decks, the chit sheets, the map poster and the
+        reference charts (``companion print koc``)."""
+        from companion.koc.printables import kit
+
+        return kit(self.world)
+
 
 KIND = KocKind()

@@ -66,6 +66,11 @@ REQUIRED_CHARTS = (
 WAR_ENDS = ("home", "coast", "king_castle", "lady_castle", "slain")
 WAR_WHEN = ("now", "next_turn")
 REQUEST_ONLY = ("castellan", "lord", "own_lady", "not_at_castle", "not_at_shrine")
+MAP_WIDTH, MAP_HEIGHT = 56.0, 74.0
+"""The frame of the schematic map in map units (x east, y north, origin at the south-west
+corner); the printed poster shows one map unit as 1 cm."""
+MIN_SPACING = 1.0
+"""Two areas' positions must be at least this far apart (map units)."""
 
 
 # =========================================================================== model
@@ -101,6 +106,8 @@ class Area:
     port: bool = False
     navigable: bool = False
     otherworld: bool = False
+    at: tuple[float, float] | None = None   # its spot on the schematic map (map units)
+    path: tuple[tuple[float, float], ...] = ()  # a sea's course on the map (else just its spot)
     land: tuple[str, ...] = ()
     river: tuple[str, ...] = ()
     ship: tuple[str, ...] = ()
@@ -518,6 +525,10 @@ def _area_json(a: Area) -> dict[str, Any]:
     }
     if a.otherworld:
         out["otherworld"] = True
+    if a.at is not None:
+        out["at"] = list(a.at)
+        if len(a.path) > 1:
+            out["course"] = [list(p) for p in a.path]
     if a.note:
         out["note"] = a.note
     return out
@@ -720,7 +731,7 @@ class _Loader:
                   "port": Field(bool, False), "navigable": Field(bool, False),
                   "otherworld": Field(bool, False), "land": Field(LIST_OF_STR, False),
                   "river": Field(LIST_OF_STR, False), "ship": Field(LIST_OF_STR, False),
-                  "note": Field(str, False)}
+                  "at": Field(list, False), "note": Field(str, False)}
         seen: dict[str, str] = {}
         for i, raw in enumerate(tables.get("area", [])):
             e = check_entry(src, "area", i, raw, schema, _what(raw, "area", i))
@@ -747,9 +758,77 @@ class _Loader:
                 name=name, kind=kind, aliases=tuple(e.get("aliases", [])), kingdom=e.get("kingdom"),
                 castellany=e.get("castellany"), within=e.get("within"), also=tuple(e.get("also", [])),
                 port=e.get("port", False), navigable=e.get("navigable", False),
-                otherworld=e.get("otherworld", False), land=tuple(e.get("land", [])),
-                river=tuple(e.get("river", [])), ship=tuple(e.get("ship", [])), note=e.get("note"))
+                otherworld=e.get("otherworld", False), land=tuple(e.get("land", [])), river=tuple(e.get("river", [])),
+                ship=tuple(e.get("ship", [])), note=e.get("note"))
+            path = self.position(src, i, name, kind, e.get("at"))
+            if path:
+                self.areas[name].path = path
+                self.areas[name].at = _spot(path)
         self.area_alias = {fold(a): ar.name for ar in self.areas.values() for a in ar.aliases}
+        self.check_positions(src, tables.get("area", []))
+
+    def position(self, src: Source, index: int, name: str, kind: str,
+                 raw: Any) -> tuple[tuple[float, float], ...]:
+        """The map position of an area: ``at = [x, y]``, or for a sea the course of its band,
+        ``at = [[x, y], [x, y], ...]``. Empty if absent or wrong (the error is recorded)."""
+        if raw is None:
+            return ()
+        where = f"area '{name}', at"
+        frame = f"map units: x 0-{MAP_WIDTH:g} (west to east), y 0-{MAP_HEIGHT:g} (south to north)"
+
+        def number(v: Any) -> bool:
+            return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+        if raw and all(isinstance(p, list) for p in raw):
+            if kind != "sea":
+                src.error("area", index, f"{where}: only a sea is drawn along a course of points; "
+                          f"give a {kind} one point, at = [x, y]", "at =")
+                return ()
+            points = raw
+            if len(points) < 2:
+                src.error("area", index, f"{where}: a sea's course needs at least two points", "at =",
+                          hint="at = [[x1, y1], [x2, y2]], or one point at = [x, y]")
+                return ()
+        else:
+            points = [raw]
+        out: list[tuple[float, float]] = []
+        for p in points:
+            if not (isinstance(p, list) and len(p) == 2 and all(number(v) for v in p)):
+                src.error("area", index, f"{where}: write two numbers, x (east) and y (north): at = [x, y]",
+                          "at =", hint=frame)
+                return ()
+            x, y = float(p[0]), float(p[1])
+            if not (0.0 <= x <= MAP_WIDTH and 0.0 <= y <= MAP_HEIGHT):
+                src.error("area", index, f"{where}: [{x:g}, {y:g}] lies outside the map", "at =", hint=frame)
+                return ()
+            out.append((x, y))
+        if len(out) > 1 and any(math.dist(a, b) == 0 for a, b in zip(out, out[1:])):
+            src.error("area", index, f"{where}: the course repeats a point", "at =")
+            return ()
+        return tuple(out)
+
+    def check_positions(self, src: Source, raw_areas: list[Any]) -> None:
+        """Positions are all or nothing: once one area has ``at``, every area needs one; no two
+        areas may share a spot."""
+        if not any(isinstance(r, dict) and "at" in r for r in raw_areas):
+            return
+        placed: list[tuple[str, tuple[float, float]]] = []
+        for name, area in self.areas.items():
+            i = self.area_index[name]
+            raw = raw_areas[i] if i < len(raw_areas) and isinstance(raw_areas[i], dict) else {}
+            if area.at is None:
+                if "at" not in raw:
+                    src.error("area", i, f"area '{name}' has no position on the map", "name =",
+                              hint="add at = [x, y] (map units: x east, y north); every area needs one "
+                                   "once any has one")
+                continue
+            for other, spot in placed:
+                if math.dist(area.at, spot) < MIN_SPACING:
+                    src.error("area", i, f"area '{name}' is on the same spot as '{other}' "
+                              f"([{spot[0]:g}, {spot[1]:g}])", "at =",
+                              hint=f"keep areas at least {MIN_SPACING:g} map unit apart")
+                    break
+            placed.append((name, area.at))
 
     def area_ref(self, src: Source, table: str | None, index: int | None, name: str, what: str,
                  *needles: str) -> Area | None:
@@ -1593,6 +1672,20 @@ def link_problem(key: str, a: Area, b: Area) -> str | None:
             if y.kind == "river":
                 return f"ships cannot sail the river '{y.name}' (it is not navigable)"
     return f"no ship can move between '{a.name}' and '{b.name}'"
+
+
+def _spot(path: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The point halfway along a course (the point itself for a course of one point)."""
+    if len(path) == 1:
+        return path[0]
+    lengths = [math.dist(a, b) for a, b in zip(path, path[1:])]
+    half = sum(lengths) / 2
+    for (a, b), d in zip(zip(path, path[1:]), lengths):
+        if half <= d:
+            t = half / d
+            return (round(a[0] + (b[0] - a[0]) * t, 6), round(a[1] + (b[1] - a[1]) * t, 6))
+        half -= d
+    return path[-1]
 
 
 def _what(raw: Any, kind: str, index: int, key: str = "name") -> str:
