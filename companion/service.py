@@ -158,7 +158,7 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
     names = [n for n, _ in players_given]
     if setup_text is not None:
         # the position names the players; --player may repeat them (and add emails)
-        probe = _setup_players(setup_text)
+        probe = kind.setup_players(setup_text)
         if names and [n.casefold() for n in names] != [n.casefold() for n in probe]:
             raise CompanionError(f"--player gives {', '.join(names)} but {setup_name} has the "
                                  f"players {', '.join(probe)}",
@@ -208,15 +208,6 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
         files = publish(staged, output, game.id, 0)
     return TurnOutcome(game_id, 0, [], kind.awaited(state), kind.awaited(state),
                        kind.is_over(state), files)
-
-
-def _setup_players(text: str) -> list[str]:
-    for raw in text.splitlines():
-        content = raw.split("#", 1)[0]
-        m = re.match(r"\s*players\s*:\s*(.*)$", content, re.IGNORECASE)
-        if m:
-            return [p.strip() for p in m.group(1).split(",") if p.strip()]
-    return []
 
 
 # ----------------------------------------------------------------------------------- orders

@@ -57,8 +57,35 @@ class Chance:
         self._dice = list(dice)
         self._dice_used = 0
         self._replay = list(replay) if replay is not None else None
+        self._prefix: list[dict[str, Any]] = []
         self._counter = 0
         self.outcomes: list[Outcome] = []
+
+    def resume(self, earlier: Sequence[dict[str, Any]]) -> None:
+        """Outcomes drawn earlier for a paused piece of play, to be given again (in order, for
+        the same purposes) before anything new is drawn: a resumed turn keeps its dice."""
+        if self._replay is None:
+            self._prefix = list(earlier)
+
+    def mark(self) -> int:
+        """A position in the outcomes, to collect what a piece of play drew (``since``)."""
+        return len(self.outcomes)
+
+    def since(self, mark: int) -> list[dict[str, Any]]:
+        return [o.to_json() for o in self.outcomes[mark:]]
+
+    def _from_prefix(self, kind: str, n: int, purpose: str) -> tuple[bool, Any]:
+        if not self._prefix:
+            return False, None
+        earlier = self._prefix[0]
+        if earlier["kind"] != kind or earlier["n"] != n or earlier["purpose"] != purpose:
+            raise ChanceError(f"a resumed turn asked for {kind}/{n} for {purpose!r} where it "
+                              f"first drew {earlier['kind']}/{earlier['n']} for "
+                              f"{earlier['purpose']!r}")
+        self._prefix.pop(0)
+        self.outcomes.append(Outcome(len(self.outcomes) + 1, kind, n, purpose, earlier["value"],
+                                     earlier["source"]))
+        return True, earlier["value"]
 
     # -- the stream ---------------------------------------------------------------------------
     def _below(self, n: int) -> int:
@@ -99,6 +126,9 @@ class Chance:
         """One die of ``sides`` sides: a supplied die if any is left, else the stream."""
         if self._replay is not None:
             return self._from_replay("die", sides, purpose)
+        found, value = self._from_prefix("die", sides, purpose)
+        if found:
+            return value
         if self._dice_used < len(self._dice):
             value = self._dice[self._dice_used]
             self._dice_used += 1
@@ -113,14 +143,19 @@ class Chance:
         """An index in [0, n), e.g. a random first player or a card drawn at random."""
         if self._replay is not None:
             return self._from_replay("choice", n, purpose)
+        found, value = self._from_prefix("choice", n, purpose)
+        if found:
+            return value
         return self._record("choice", n, purpose, self._below(n), "stream")
 
     def shuffle(self, items: Sequence[Any], purpose: str) -> list[Any]:
         """A shuffled copy of ``items``; the permutation is recorded as one outcome."""
         n = len(items)
+        found, order = (False, None) if self._replay is not None else \
+            self._from_prefix("shuffle", n, purpose)
         if self._replay is not None:
             order = self._from_replay("shuffle", n, purpose)
-        else:
+        elif not found:
             order = list(range(n))
             for i in range(n - 1, 0, -1):
                 j = self._below(i + 1)

@@ -188,6 +188,17 @@ class GameKind:
     def players(self, state: dict) -> list[str]:
         return list(state["players"])
 
+    def setup_players(self, text: str) -> list[str]:
+        """The players a position text names (a ``players: A, B`` line), in seat order; empty
+        if it names none (the position's own reader then reports it)."""
+        import re
+
+        for raw in text.splitlines():
+            m = re.match(r"\s*players\s*:\s*(.*)$", raw.split("#", 1)[0], re.IGNORECASE)
+            if m:
+                return [p.strip() for p in m.group(1).split(",") if p.strip()]
+        return []
+
     # -- orders -------------------------------------------------------------------------------
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> Any:
         """Parse an order text (syntax and names); raise OrdersRejected listing every error."""

@@ -1,18 +1,39 @@
-"""Knights of Camelot as a game kind: world data, chart rolls, routes and printables.
-
-The rules engine (issues "Knights of Camelot rules engine") is not built yet, so the kind is not
-playable: ``companion new koc`` says so.
-"""
+"""Knights of Camelot as a game kind: world data, chart rolls, routes, printables, and the
+rules engine for play by email (docs/koc-engine.md)."""
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any, Sequence
 
 from companion.engine.chance import Chance
-from companion.engine.game import GameKind
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.orders import IllegalOrderError, OrdersRejected
+
+RULES = ("stamina", "stamina_unhorse", "steadfast_companions", "robbing_costs_vp",
+         "shipwreck_saving_throws", "camelot_tournament_once", "special_tournament_once")
+
+
+def _rules(value: str, players: Sequence[str]) -> tuple[str, ...]:
+    if not value.strip():
+        return ()
+    chosen = tuple(v.strip().lower().replace("-", "_") for v in value.split(","))
+    for rule in chosen:
+        if rule not in RULES:
+            raise ValueError(f"'{rule}' is not an optional rule (rules: {', '.join(RULES)})")
+    return chosen
 
 
 class KocKind(GameKind):
-    playable = False
+    option_specs = COMMON_OPTIONS + (
+        OptionSpec("scenario", "the scenario's starting values: basic (50 CP, 5 VP), advanced "
+                   "(40, 4), grail (100, 25, Arthurian knights at Camelot) or campaign (30, 3)",
+                   "basic", ("basic", "advanced", "grail", "campaign")),
+        OptionSpec("first-player", "who plays first each game turn: 'fixed' (the starting "
+                   "player), 'rotate' (the marker passes left) or 'random'", "fixed",
+                   ("fixed", "rotate", "random")),
+        OptionSpec("rules", "optional rules in force, comma-separated: " + ", ".join(RULES),
+                   "", parse=_rules),
+    )
 
     @cached_property
     def world(self):
@@ -20,6 +41,7 @@ class KocKind(GameKind):
 
         return default_world()
 
+    # -- data, charts, routes, printables ---------------------------------------------------
     def data_export(self) -> dict:
         return self.world.to_json()
 
@@ -50,6 +72,89 @@ class KocKind(GameKind):
         from companion.koc.printables import kit
 
         return kit(self.world)
+
+    # -- creation and positions ---------------------------------------------------------------
+    def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:
+        from companion.koc.engine.game import new_state
+        from companion.koc.engine.setup import setup_all
+
+        state = new_state(self.world, players, options, chance)
+        setup_all(self.world, state, chance)
+        return state
+
+    def read_position(self, text: str, filename: str, options: dict[str, Any]) -> dict:
+        from companion.koc.position import read_position
+
+        return read_position(self.world, text, filename)
+
+    def write_position(self, state: dict, viewer: str = "moderator") -> str:
+        from companion.koc.position import write_position
+
+        return write_position(self.world, state, viewer)
+
+    def setup_players(self, text: str) -> list[str]:
+        """A position names its players in seat order (``order = [...]``)."""
+        import tomllib
+
+        try:
+            order = tomllib.loads(text).get("order")
+        except tomllib.TOMLDecodeError:
+            return []                   # read_position reports where the text is broken
+        return [str(p) for p in order] if isinstance(order, list) else []
+
+    def players(self, state: dict) -> list[str]:
+        return list(state["koc"]["order"])
+
+    # -- orders --------------------------------------------------------------------------------
+    def parse_orders(self, state: dict, player: str, text: str, filename: str):
+        from companion.koc.orders import parse_orders
+
+        return parse_orders(self.world, list(state["koc"]["order"]), text, filename)
+
+    def check_orders(self, state: dict, player: str, orders, filename: str) -> None:
+        from companion.koc.checks import check_orders
+
+        check_orders(self.world, state, player, orders, filename)
+
+    def acknowledge(self, state: dict, player: str, orders) -> list[str]:
+        from companion.koc.checks import acknowledge
+
+        return acknowledge(self.world, state, player, orders)
+
+    def options_for(self, state: dict, player: str) -> list[str]:
+        from companion.koc.checks import legal_lines
+
+        return legal_lines(self.world, state, player)
+
+    # -- turns ---------------------------------------------------------------------------------
+    def process(self, state: dict, ctx: TurnContext) -> None:
+        from companion.koc.engine.game import process
+
+        process(self.world, state, ctx)
+
+    def finish_turn(self, state: dict, ctx: TurnContext) -> None:
+        state["events"] = ctx.events
+
+    def is_over(self, state: dict) -> bool:
+        return state["koc"]["over"]
+
+    def awaited(self, state: dict) -> list[str]:
+        if state["koc"]["over"]:
+            return []
+        koc = state["koc"]
+        order = koc["order"]
+        return order[koc["current"]:] + order[:koc["current"]]
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, state: dict, viewer: str) -> dict:
+        from companion.koc.views import view
+
+        return view(self, state, viewer)
+
+    def report(self, view: dict) -> dict:
+        from companion.koc.views import report
+
+        return report(self, view)
 
 
 KIND = KocKind()

@@ -56,7 +56,106 @@ def test_route(cli):
     assert cli("route", "koc", "Camelot", "York", "--by", "air").code == 1
 
 
-def test_koc_is_not_playable_yet(cli):
-    result = cli("new", "koc", "k1", "--player", "A", "--player", "B")
-    assert result.code == 1 and "rules engine is not built" in result.err
-    assert "[data, charts and printables only]" in cli.ok("games").out
+def _state(cli, gid):
+    from companion.store import Store
+
+    store = Store(cli.store)
+    try:
+        return store.turn(gid).state
+    finally:
+        store.close()
+
+
+def test_a_game_by_email_through_the_command_line(cli, tmp_path):
+    """A moderator's whole round: new game, options, orders checked and refused with their
+    line and column, accepted with what was understood, turns adjudicated, reports for each
+    player, views, positions, replay, export and import."""
+    cli.ok("new", "koc", "k1", "--player", "Anna", "--player", "Bert <bert@example.org>",
+           "--player", "Cora", "--seed", "5")
+    assert "[data, charts and printables only]" not in cli.ok("games").out
+    lines = cli.ok("options", "k1", "Anna").out.splitlines()
+    assert "stay" in lines and any(line.startswith("move ") for line in lines)
+    bad = tmp_path / "anna.txt"
+    bad.write_text("stay\nmove Atlantis\non yeld: yes\n")
+    result = cli("orders", "check", "k1", "Anna", str(bad))
+    assert result.code == 1 and "anna.txt:2:" in result.err and "anna.txt:3:" in result.err
+    assert "no orders were accepted" in result.err and "did you mean 'yield'" in result.err
+    result = cli("orders", "submit", "k1", "Anna", str(bad))
+    assert result.code == 1
+    game = {}
+    for turn in range(1, 5):
+        for player in ("Anna", "Bert", "Cora"):
+            options = cli.ok("options", "k1", player).out.splitlines()
+            move = next((o for o in options if o.startswith("move ")), "stay")
+            text = f"{move}\non encounter monster: avoid\non yield wl_left<=1: yes\n"
+            out = cli.ok("orders", "submit", "k1", player, "-", input=text).out
+            assert "step 1:" in out and "standing answer 2: on yield wl_left<=1: yes" in out
+        cli.ok("turn", "k1")
+        folder = cli.output / "k1" / f"turn-{turn:03d}"
+        for name in ("anna", "bert", "cora", "public"):
+            assert (folder / f"{name}.pdf").read_bytes().startswith(b"%PDF")
+            game[name] = (folder / f"{name}.txt").read_text()
+        assert "Your Adventure Journal" in game["anna"] and "Chivalry Points" in game["anna"]
+        assert "Your Adventure Journal" not in game["public"]
+    state = _state(cli, "k1")
+    assert state["koc"]["turn"] == 5
+    view = cli.ok("show", "k1", "--player", "Bert").out
+    assert "Your Adventure Journal" in view and "Report for:   Bert" in view
+    position = tmp_path / "k1.toml"
+    position.write_text(cli.ok("show", "k1", "--position").out)
+    cli.ok("new", "koc", "k2", "--setup", str(position))      # the players come from it
+    assert _state(cli, "k2")["knights"] == state["knights"]
+    # a moderator's repair: one field edited, everything else as it was
+    text = position.read_text()
+    head, _, rest = text.partition("[knight.Anna]")
+    rest = re.sub(r"(?m)^cp = \d+$", "cp = 123", rest, count=1)
+    position.write_text(head + "[knight.Anna]" + rest)
+    cli.ok("new", "koc", "k4", "--setup", str(position))
+    repaired = _state(cli, "k4")
+    assert repaired["knights"]["Anna"]["cp"] == 123
+    assert repaired["knights"]["Bert"] == state["knights"]["Bert"]
+    assert {k: v for k, v in repaired["knights"]["Anna"].items() if k != "cp"} == \
+        {k: v for k, v in state["knights"]["Anna"].items() if k != "cp"}
+    assert "every hash matches" in cli.ok("replay", "k1").out
+    cli.ok("export", "k1", str(tmp_path / "k1.json"))
+    cli.ok("import", str(tmp_path / "k1.json"), "--as", "k3")
+    assert "every hash matches" in cli.ok("replay", "k3").out
+
+
+def test_a_paused_turn_asks_and_resumes(cli, tmp_path):
+    """With missing=wait a question nobody answered pauses the turn; the report asks it, the
+    options list its answers, a new move is refused while the turn waits, and the answer
+    resumes the turn with the same dice."""
+    cli.ok("new", "koc", "w1", "--player", "Anna", "--player", "Bert", "--seed", "11",
+           "--option", "missing=wait")
+    asked = None
+    for _ in range(40):
+        state = _state(cli, "w1")
+        if state["pending"]:
+            asked = next(iter(state["pending"]))
+            break
+        for player in ("Anna", "Bert"):
+            options = cli.ok("options", "w1", player).out.splitlines()
+            move = next((o for o in options if o.startswith("move ")), "stay")
+            cli.ok("orders", "submit", "w1", player, "-", input=move + "\n")
+        cli.ok("turn", "w1")
+    assert asked, "no question was ever asked in 40 turns"
+    question = state["pending"][asked]["question"]
+    from companion.store import Store
+
+    store = Store(cli.store)
+    number = store.turn("w1").number
+    slug = next(p.slug for p in store.game("w1").players if p.name == asked)
+    store.close()
+    report = (cli.output / "w1" / f"turn-{number:03d}" / f"{slug}.txt").read_text()
+    assert " ".join(question["prompt"].split()) in " ".join(report.split())
+    options = cli.ok("options", "w1", asked).out.splitlines()
+    assert options == [f"answer {question['key']}: {o}" for o in question["options"]]
+    result = cli("orders", "submit", "w1", asked, "-", input="stay\n")
+    assert result.code == 1 and "waiting for an answer" in result.err
+    cli.ok("orders", "submit", "w1", asked, "-", input=options[-1] + "\n")
+    cli.ok("turn", "w1")
+    after = _state(cli, "w1")
+    again = after["pending"].get(asked)
+    assert again is None or again["question"] != question, "the answer was not taken"
+    assert "every hash matches" in cli.ok("replay", "w1").out

@@ -1,0 +1,209 @@
+"""Checking Knights of Camelot orders against the position, acknowledging them, and listing the
+order lines legal now."""
+from __future__ import annotations
+
+from companion.engine.orders import IllegalOrderError, Line, OrdersRejected
+from companion.errors import CompanionError
+from companion.koc.engine.questions import CATALOGUE
+
+
+def _err(line_no: int, orders_text_line: Line | None, message: str,
+         suggestion: str | None = None) -> IllegalOrderError:
+    return IllegalOrderError(message, orders_text_line, 1 if orders_text_line else None,
+                             len(orders_text_line.text) if orders_text_line else 1,
+                             suggestion=suggestion)
+
+
+def check_orders(world, state: dict, player: str, orders, filename: str) -> None:
+    """Movement must make sense from where the knight stands now (his own turn cannot be
+    changed by others before it starts, save by what he meets on the way)."""
+    from companion.koc.routes import land_route
+
+    koc = state["koc"]
+    errors = []
+    if koc["over"]:
+        raise OrdersRejected([IllegalOrderError("the game is over; no more orders are taken")],
+                             filename)
+    pk = state["knights"][player]
+    if state["pending"].get(player):
+        fixed = [(x["line"], x.get("src"), "a move") for x in orders.plan] + \
+            [(x["line"], x.get("src"), "a request") for x in orders.requests] + \
+            [(x["line"], x.get("src"), "a prayer") for x in orders.prayers]
+        for number, src, what in fixed:
+            errors.append(_err(number, src, f"{what} cannot be changed now: your turn is "
+                               "waiting for an answer, and it goes on with the moves, requests "
+                               "and prayers it began with",
+                               "send only the answer ('answer ...') and standing answers "
+                               "('on ...')"))
+        if errors:
+            raise OrdersRejected(errors, filename)
+        return
+    where = dict(pk["at"])
+    aboard = where["where"] == "ship"
+    ended = False
+    for step in orders.plan:
+        line = step.get("src")
+        do = step["do"]
+        if ended and do not in ("seek",):
+            errors.append(_err(step["line"], line, "movement has already ended by this point "
+                               "(boarding a ship or landing ends it)"))
+            continue
+        area = world.areas[where["area"]] if where["area"] else None
+        if do == "move":
+            if aboard:
+                errors.append(_err(step["line"], line, f"aboard a ship in {where['area']}: "
+                                   "sail or debark first"))
+                continue
+            links = area.links()
+            if step["area"] not in links["land"] and step["area"] not in links["river"]:
+                near = sorted(set(links["land"]) | set(links["river"]))
+                errors.append(_err(step["line"], line, f"{step['area']} is not next to "
+                                   f"{where['area']}", f"next to it: {', '.join(near)}"))
+                continue
+            where = {"area": step["area"], "where": "area"}
+        elif do == "to":
+            if aboard:
+                errors.append(_err(step["line"], line, "aboard a ship: debark first"))
+                continue
+            try:
+                land_route(world, where["area"], step["area"])
+            except CompanionError:
+                errors.append(_err(step["line"], line, f"there is no way by land from "
+                                   f"{where['area']} to {step['area']}",
+                                   "sail from a port instead"))
+                continue
+            ended = True
+        elif do == "board":
+            if aboard:
+                errors.append(_err(step["line"], line, "already aboard a ship"))
+            elif not area.port:
+                errors.append(_err(step["line"], line, f"{where['area']} has no port"))
+            aboard, ended = True, True
+        elif do == "sail":
+            if not aboard or where["where"] != "ship":
+                errors.append(_err(step["line"], line, "not aboard a ship now (boarding ends "
+                                   "the movement of the turn; sail next turn)"))
+                continue
+            if step["area"] not in area.links()["ship"]:
+                errors.append(_err(step["line"], line, f"a ship cannot sail from "
+                                   f"{where['area']} to {step['area']}",
+                                   "from here: " + ", ".join(sorted(area.links()["ship"]))))
+                continue
+            where = {"area": step["area"], "where": "ship"}
+            ended = True
+        elif do == "debark":
+            if not aboard:
+                errors.append(_err(step["line"], line, "not aboard a ship"))
+            ended = True
+        elif do == "go_inland":
+            if where["where"] != "coast":
+                errors.append(_err(step["line"], line, "'inland' is for a knight who landed on "
+                                   "a coast"))
+            where = {"area": where["area"], "where": "area"}
+        elif do in ("stay", "enter"):
+            ended = True
+    for item in orders.requests:
+        if item["request"] in ("castle",) and item["of"] not in (None, "lord"):
+            errors.append(_err(item["line"], item.get("src"),
+                               "a castle is requested of one's Lord only"))
+        if item["request"] == "token" and item["of"] not in (None, "lady"):
+            errors.append(_err(item["line"], item.get("src"),
+                               "a Token is requested of one's Lady only"))
+    if errors:
+        raise OrdersRejected(errors, filename)
+
+
+def acknowledge(world, state: dict, player: str, orders) -> list[str]:
+    out = []
+    names = {"move": "move into {area}", "to": "go by the most direct land route to {area}",
+             "stay": "stay where he is", "enter": "try the castle gate again",
+             "board": "board a ship", "sail": "sail to {area}", "debark": "debark",
+             "go_inland": "go inland from the coast", "seek": "seek {target}"}
+    for n, step in enumerate(orders.plan, start=1):
+        text = names[step["do"]].format(**{k: v for k, v in step.items() if k != "src"})
+        if step["do"] == "sail" and step.get("then"):
+            text += f" (then {step['then']} with Good Winds)"
+        if step["do"] == "debark" and step.get("area"):
+            text += f" on the coast of {step['area']}"
+        out.append(f"step {n}: {text}")
+    if not orders.plan:
+        out.append("movement: none ordered (he follows his first obligation, if any, or stays)")
+    for r in orders.requests:
+        out.append(f"request: {r['request']}" + (f" of {r['of']}" if r["of"] else
+                                                  " (of whoever can grant it)"))
+    for p in orders.prayers:
+        out.append(f"prayer: for {p['for']}" + (f" to {p['to']}" if p["to"] else ""))
+    for a in orders.answers:
+        out.append(f"this turn: {a['text']}")
+    if orders.standing is None:
+        count = len(state["knights"][player].get("standing", []))
+        out.append(f"standing answers unchanged ({count} in force)")
+    elif not orders.standing:
+        out.append("standing answers: none (defaults apply)")
+    else:
+        for n, line in enumerate(orders.standing, start=1):
+            out.append(f"standing answer {n}: {line['text']}")
+    return out
+
+
+def legal_lines(world, state: dict, player: str) -> list[str]:
+    """Order lines that are legal for the player now (movement from where he stands, the
+    requests that can be made of his company, the answers to a pending question)."""
+    from companion.koc.routes import land_route
+
+    if state["koc"]["over"]:
+        return []
+    pk = state["knights"][player]
+    at = pk["at"]
+    out: list[str] = []
+    pending = state["pending"].get(player)
+    if pending:
+        q = pending["question"]
+        return [f"answer {q['key']}: {option}" for option in q["options"]]
+    if at["where"] == "prison":
+        return out
+    area = world.areas[at["area"]]
+    if at["where"] == "ship":
+        out += [f"sail {a}" for a in sorted(area.links()["ship"])]
+        if area.port or area.kind == "river":
+            out.append("debark")
+        if area.kind == "sea":
+            coasts = sorted(a.name for a in world.areas.values() if at["area"] in a.coast)
+            out += [f"debark {c}" for c in coasts]
+        out.append("stay")
+        return out
+    if at["where"] == "coast":
+        return out + ["inland", "stay"]
+    links = area.links()
+    out += [f"move {a}" for a in sorted(set(links["land"]) | set(links["river"]))]
+    if at["where"] == "gate":
+        out.append("enter")
+    if area.port and (area.kind != "castle" or at["where"] == "inside"):
+        out.append("board")
+    out.append("stay")
+    destinations = set()
+    for task in pk["tasks"]:
+        if task["status"] == "active" and task.get("dest"):
+            destinations.add(task["dest"])
+    for name in sorted(destinations):
+        try:
+            land_route(world, at["area"], name)
+        except CompanionError:
+            continue                    # an island or overseas: by ship, step by step
+        out.append(f"go to {name}")
+    if pk["lord"] and pk["at"]["area"] == pk["lord"].get("castle"):
+        out += ["request men at arms of lord", "request dwarf of lord", "request adventure of lord"]
+    if pk["lady"] and pk["at"]["area"] == pk["lady"].get("castle"):
+        out.append("request token of lady")
+    if at["area"] == "Camelot Castle" and at["where"] == "inside":
+        out.append("request service of arthur")
+    return out
+
+
+def question_help() -> list[str]:
+    """One line per question the game may ask: its answers and default."""
+    from companion.koc.engine.questions import load_all
+
+    load_all()
+    return [f"{spec.key}: {' | '.join(spec.answers)} (default {spec.default}) - {spec.meaning}"
+            for spec in sorted(CATALOGUE.values(), key=lambda s: s.key)]

@@ -1,0 +1,1 @@
+"""The Knights of Camelot rules engine (see docs/koc-engine.md)."""

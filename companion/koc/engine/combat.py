@@ -1,0 +1,966 @@
+"""Combat: fights, battles against knightly foes, challenges, and their outcomes.
+
+A *fighter* is a dict. The player knight's fighter wraps his record; other fighters are built
+with ``foe()`` (creatures and unknightly persons) or ``npk()`` (knights and kings from their
+cards). Every engagement is one against one, fought in passes: both roll their attack dice, the
+higher total inflicts the difference in wounds, a tie is a Combat Event.
+
+Entry points for encounters:
+
+* ``fight(s, foes, *, attacker="foe"|"pk", tags=...)``: an attack by hostile foes, or the PK
+  attacking (he must then fight knightly foes chivalrously);
+* ``challenge(s, foe, *, challenger="pk"|"foe")``: a single combat of three passes;
+* ``party_combat(pk_side_wl, foe_side_wl)``: the quick NPK party combat.
+
+Each returns a ``Result``; the caller applies what the encounter makes of it (a friendly castle,
+a Lady rescued...). Awards, slaying, robbing and Knight's Fate are applied here.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine.session import Question, Session
+
+KNIGHTLY = ("knight", "king", "pk")
+METHODS = ("lance", "mounted sword", "sword", "unarmed")
+RANK = {"lance": 3, "mounted sword": 2, "sword": 1, "unarmed": 0}
+
+
+# ------------------------------------------------------------------------------ fighters
+def foe(kind: str, name: str, wl: int, dice: int, *, bonus: int = 0, shieldless_matters=False,
+        **extra) -> dict:
+    """An unknightly fighter: a monster, animal, brigand, dwarf, hermit, lady, mad knight..."""
+    return {"kind": kind, "name": name, "wl": wl, "wounds": 0, "dice": dice, "bonus": bonus,
+            "knightly": False, "shield": extra.pop("shield", True),
+            "shieldless_matters": shieldless_matters, **extra}
+
+
+def npk(record: dict) -> dict:
+    """A knight or king (a card record) as a fighter with a full set of equipment."""
+    cp = record.get("cp") or 10
+    return {"kind": record["kind"], "name": record["name"], "wl": record.get("wl") or cp // 10,
+            "wounds": record.get("wounds", 0), "vl": record["vl"], "cp": cp,
+            "knightly": True, "arthurian": record.get("arthurian", False),
+            "gear": dict(record.get("gear") or {g: True for g in kn.GEAR}),
+            "mounted": record.get("mounted", True), "method": None, "card": record}
+
+
+def pk_fighter(s: Session) -> dict:
+    pk = s.pk
+    return {"kind": "pk", "name": pk["name"], "player": s.player, "knightly": True,
+            "vl": kn.vl(pk), "cp": pk["cp"], "pk": pk, "method": None}
+
+
+def wl_of(f: dict) -> int:
+    return kn.wl(f["pk"]) if f["kind"] == "pk" else f["wl"]
+
+
+def wounds_of(f: dict) -> int:
+    return f["pk"]["wounds"] if f["kind"] == "pk" else f["wounds"]
+
+
+def add_wounds(f: dict, n: int) -> None:
+    if f["kind"] == "pk":
+        f["pk"]["wounds"] += n
+    else:
+        f["wounds"] += n
+
+
+def left(f: dict) -> int:
+    return max(0, wl_of(f) - wounds_of(f))
+
+
+def gear(f: dict) -> dict:
+    return f["pk"]["gear"] if f["kind"] == "pk" else f.get("gear", {})
+
+
+def is_mounted(f: dict) -> bool:
+    if f["kind"] == "pk":
+        return kn.mounted(f["pk"])
+    return f.get("mounted", False) and f.get("gear", {}).get("horse", False)
+
+
+def has_shield(f: dict) -> bool:
+    if f["kind"] == "pk":
+        return f["pk"]["gear"]["shield"] and f["pk"]["animal"] is None
+    if f["knightly"]:
+        return f["gear"].get("shield", False)
+    return f.get("shield", True)
+
+
+# ------------------------------------------------------------------------------ methods
+def methods_for(f: dict, place: "Place") -> list[str]:
+    """The methods a knightly fighter can use now, best first."""
+    g = gear(f)
+    out = []
+    mounted = is_mounted(f) and place.horses
+    if f["kind"] == "pk" and (f["pk"]["animal"] or "use_no_weapons" in f["pk"]["oaths"]):
+        return ["unarmed"]
+    if mounted and g.get("lance") and place.lances:
+        out.append("lance")
+    if g.get("sword"):
+        if mounted:
+            out.append("mounted sword")
+        out.append("sword")
+    out.append("unarmed")
+    return out
+
+
+@dataclass
+class Place:
+    """What the ground allows: horses and lances (not in towns, wastelands or aboard), combat
+    events (not aboard)."""
+
+    horses: bool = True
+    lances: bool = True
+    events: bool = True
+    name: str = ""
+
+    @classmethod
+    def of(cls, s: Session, *, challenge: bool = False) -> "Place":
+        at = s.pk["at"]
+        area = s.world.areas[at["area"]]
+        if at["where"] == "ship" or area.kind == "sea":
+            return cls(False, False, False, "aboard")
+        if area.kind == "wasteland" or (s.pk["on_foot"] and area.kind != "castle"):
+            return cls(False, False, True, "wasteland")
+        if area.is_town and area.kind != "castle" and not challenge:
+            return cls(False, False, True, "town")
+        return cls(True, True, True, area.name)
+
+
+def attack_dice(f: dict, method: str | None) -> tuple[int, int]:
+    """(dice, flat bonus) of a fighter's method."""
+    if not f["knightly"]:
+        return f["dice"], f.get("bonus", 0)
+    if f["kind"] == "pk" and (f["pk"]["animal"] or f["pk"].get("mad")):
+        return 2, 0      # an animal's two dice; a madman's rage (Mad Knight Encounters)
+    return {"lance": (3, 0), "mounted sword": (2, 1), "sword": (2, 0), "unarmed": (1, 0)}[method]
+
+
+# ------------------------------------------------------------------------------ results
+@dataclass
+class Result:
+    won: bool = False                 # the PK's side won
+    pk_defeated: bool = False
+    fled: bool = False
+    broke_off: bool = False
+    yielded: bool = False
+    slain: bool = False               # the PK was slain
+    defeated: list = field(default_factory=list)   # foes defeated (fighter dicts)
+    remaining: list = field(default_factory=list)
+    unchivalrous: bool = False
+    challenge_winner: str | None = None   # 'pk', 'foe' or None (challenges)
+    wounds_dealt: int = 0
+    wounds_taken: int = 0
+
+
+# ------------------------------------------------------------------------------ the engine
+class Combat:
+    def __init__(self, s: Session, foes: list[dict], *, attacker: str, tags: tuple[str, ...] = (),
+                 challenge: bool = False, awards: bool = True, alone: bool = False,
+                 place: Place | None = None, leader: dict | None = None, steed: bool = False):
+        self.s = s
+        self.pk = s.pk
+        self.me = pk_fighter(s)
+        self.foes = foes
+        self.attacker = attacker
+        self.tags = tags
+        self.is_challenge = challenge
+        self.awards = awards
+        self.alone = alone or challenge
+        self.place = place or Place.of(s, challenge=challenge)
+        self.leader = leader
+        self.result = Result()
+        self.knightly = any(f["knightly"] for f in foes)
+        self.mascot_used = False
+        self.unchivalrous = False
+        self.fair = set()          # foes who agreed to fight with the PK's method
+        # encounters: an animal going for the PK's horse: its wounds fall on the horse (3 kill
+        # it), then on the PK
+        self.steed = {"wounds": 0} if steed and s.pk["gear"]["horse"] else None
+
+    # -- the whole combat -------------------------------------------------------------------
+    def run(self) -> Result:
+        s, pk = self.s, self.pk
+        names = ", ".join(f"{f['name']} (WL {left(f)})" for f in self.foes)
+        s.note(f"Combat: {pk['name']} (WL {left(self.me)}) against {names}.")
+        self.remount_in_wasteland()
+        queue = list(self.foes)
+        first = True
+        while queue and not self.over():
+            opponent = self.pick(queue, first)
+            first = False
+            self.engage(opponent)
+            if left(opponent) <= 0 or opponent.get("gone"):
+                queue.remove(opponent)
+                if left(opponent) <= 0:
+                    self.result.defeated.append(opponent)
+        self.result.remaining = [f for f in self.foes if f not in self.result.defeated
+                                 and not f.get("gone")]
+        if self.result.pk_defeated and self.result.remaining and not self.result.fled:
+            self.party_fights_on()
+        elif not self.result.remaining and not self.result.fled and not self.result.broke_off:
+            self.result.won = True
+        self.result.unchivalrous = self.unchivalrous
+        return self.result
+
+    def over(self) -> bool:
+        r = self.result
+        return r.pk_defeated or r.fled or r.broke_off or r.slain
+
+    def remount_in_wasteland(self) -> None:
+        """Leaving a wasteland the PK is still on foot; attacked, he may remount on a Luck Test."""
+        s, pk = self.s, self.pk
+        area = s.world.areas[pk["at"]["area"]]
+        if pk["on_foot"] and area.kind != "wasteland" and self.attacker == "foe" and \
+                pk["gear"]["horse"] and not self.is_challenge:
+            if s.luck_test("remount before the fight"):
+                pk["on_foot"] = False
+                self.place = Place.of(s)
+
+    def pick(self, queue: list[dict], first: bool) -> dict:
+        """Foes are fought in the order they came, unless a Luck Test lets the PK choose."""
+        s = self.s
+        if len(queue) == 1:
+            return queue[0]
+        q = Question("opponent", f"Several foes face {self.pk['name']}: "
+                     + ", ".join(f["name"] for f in queue)
+                     + ". Try to pick whom to fight (a Luck Test), or take them in order?",
+                     ["in order", "weakest", "strongest"], "in order", tags=self.tags)
+        choice = s.ask(q)
+        if choice != "in order" and s.luck_test("pick an opponent"):
+            key = (lambda f: left(f)) if choice == "weakest" else (lambda f: -left(f))
+            return sorted(queue, key=key)[0]
+        return queue[0]
+
+    # -- one engagement ---------------------------------------------------------------------
+    def engage(self, opponent: dict) -> None:
+        s, pk = self.s, self.pk
+        if self.send_mascot(opponent):
+            if left(opponent) <= 0:
+                return
+        if opponent["knightly"]:
+            self.choose_method(opponent, opening=True)
+        passes = 0
+        while left(opponent) > 0 and not self.over():
+            passes += self.exchange(self.me, opponent)
+            if self.is_challenge and (passes >= 3 or self.lance_broke):
+                break
+            if self.over():
+                return
+            if left(self.me) <= 0:
+                self.defeated_by(opponent)
+                return
+            if opponent["knightly"] and left(opponent) > 0 and self.wants_to_yield(opponent):
+                self.result.yielded = True
+                self.defeated_by(opponent, yielded=True)
+                return
+
+    lance_broke = False
+
+    def exchange(self, a: dict, b: dict) -> int:
+        """One pass between the PK (or his mascot/companion) ``a`` and foe ``b``. Returns 1 if it
+        counts as a pass (0 when it produced a Combat Event)."""
+        s = self.s
+        ra, lance_a = self.roll(a, b)
+        rb, lance_b = self.roll(b, a)
+        if ra > rb:
+            self.wound(b, ra - rb, a)
+        elif rb > ra:
+            self.wound(a, rb - ra, b)
+        s.note(f"Pass: {a['name']} {ra}, {b['name']} {rb}"
+               + ("" if ra != rb else " (a tie)") + f"; {a['name']} WL {left(a)}, "
+               f"{b['name']} WL {left(b)}.")
+        for who, broke in ((a, lance_a), (b, lance_b)):
+            if broke:
+                self.break_lance(who)
+        if ra == rb:
+            if self.place.events and a is self.me:
+                self.combat_event(b)
+            return 0
+        return 1
+
+    def roll(self, f: dict, opponent: dict) -> tuple[int, bool]:
+        s = self.s
+        method = f.get("method")
+        if f["knightly"] and method is None:
+            method = self.best_method(f)
+            f["method"] = method
+        count, bonus = attack_dice(f, method)
+        dice = s.dice(count, f"attack of {f['name']}")
+        total = sum(dice) + bonus
+        broke = method == "lance" and count == 3 and sum(dice) == 11
+        if not has_shield(opponent) and (opponent["knightly"] or opponent.get("shieldless_matters")):
+            total += 2
+        if f["kind"] == "pk":
+            rec = f["pk"]
+            if rec.get("grail"):
+                total += 1
+            if kn.has_item(rec, "valiant_charger") and is_mounted(f):
+                total += 1
+            sword = next((i for i in rec["items"] if i["key"] == "magic_sword"), None)
+            if sword and method in ("mounted sword", "sword"):
+                total += sword.get("bonus", 4)
+            if rec["fasting"] or "do_not_eat" in rec["oaths"]:
+                total //= 2
+        return total, broke
+
+    def wound(self, f: dict, n: int, by: dict) -> None:
+        if f is self.me and self.steed is not None and self.pk["gear"]["horse"]:
+            self.steed["wounds"] += n
+            if self.steed["wounds"] >= 3:
+                self.steed = None
+                self.pk["gear"]["horse"] = False
+                self.pk["on_foot"] = True
+                self.me["method"] = None
+                self.s.note(f"{by['name']} kills {self.pk['name']}'s horse, and turns on him.")
+            return
+        if f["kind"] == "pk":
+            shield = next((i for i in f["pk"]["items"] if i["key"] == "magic_shield"), None)
+            if shield and f["pk"]["gear"]["shield"]:
+                absorbed = min(n, shield.get("absorbs", 2))
+                n -= absorbed
+        add_wounds(f, n)
+        if f is self.me:
+            self.result.wounds_taken += n
+        elif by is self.me:
+            self.result.wounds_dealt += n
+
+    def best_method(self, f: dict) -> str:
+        options = methods_for(f, self.place)
+        if f is self.me or f["kind"] == "pk":
+            return options[0]
+        if f["name"] in self.fair and self.me.get("method"):
+            mine = self.me["method"]
+            if mine in options:
+                return mine
+        return options[0]
+
+    def choose_method(self, opponent: dict, opening: bool = False) -> None:
+        """The PK picks his method; against a knightly foe, using an advantage is unchivalrous.
+        At a disadvantage he may ask the foe to fight with the same method (VL check)."""
+        s, me = self.s, self.me
+        mine = methods_for(me, self.place)
+        theirs = methods_for(opponent, self.place)
+        must_be_fair = (self.attacker == "pk" or self.is_challenge
+                        or "fight_without_advantage" in self.pk["oaths"])
+        best_foe = (opponent.get("method") if opponent["name"] in self.fair else None) \
+            or theirs[0]     # a fair foe who just lost his method takes his best again
+        fair = [m for m in mine if RANK[m] <= RANK[best_foe]]
+        default = fair[0] if (fair and (must_be_fair or self.pk["arthurian"])) else mine[0]
+        q = Question("method", f"Fight {opponent['name']} ({best_foe}) with which method? "
+                     f"Using a better one than your foe is unchivalrous.",
+                     mine, default, tags=(*self.tags, "knightly"))
+        method = s.ask(q) if len(mine) > 1 else mine[0]
+        if must_be_fair and method not in fair and fair:
+            method = fair[0]
+        me["method"] = method
+        if RANK[method] > RANK[best_foe]:
+            if not self.unchivalrous:
+                s.note(f"{self.pk['name']} fights {opponent['name']} unchivalrously "
+                       f"({method} against {best_foe}): no awards for this combat.")
+            self.unchivalrous = True
+        elif RANK[method] < RANK[best_foe] and opponent["name"] not in self.fair:
+            self.appeal_fair(opponent, method)
+
+    def appeal_fair(self, opponent: dict, method: str) -> None:
+        s = self.s
+        q = Question("appeal_chivalry", f"{opponent['name']} has the better method. Ask him to "
+                     f"fight with {method} as you do (he agrees on a VL check of his VL "
+                     f"{opponent['vl']})?", ["yes", "no"], "yes", tags=self.tags)
+        if s.ask(q) == "yes":
+            if s.vl_check(opponent["vl"], "agrees to fight fairly", who=opponent["name"]):
+                self.fair.add(opponent["name"])
+                opponent["method"] = method if method in methods_for(opponent, self.place) \
+                    else methods_for(opponent, self.place)[-1]
+                s.note(f"{opponent['name']} agrees to fight with the same weapons.")
+            else:
+                s.note(f"{opponent['name']} refuses to give up his advantage.")
+
+    # -- equipment during the fight --------------------------------------------------------
+    def break_lance(self, f: dict) -> None:
+        s = self.s
+        if f["kind"] == "pk":
+            if kn.has_item(f["pk"], "unbreakable_lance"):
+                return
+            f["pk"]["gear"]["lance"] = False
+            s.note(f"{f['name']}'s lance breaks (11 on the attack dice).")
+            self.lance_broke = True
+            if not self.from_dwarf("lance"):
+                f["method"] = None
+                foe = self.current_foe()
+                if foe is not None and foe["knightly"]:
+                    self.choose_method(foe)     # else the best he has left (roll picks it)
+        else:
+            f["gear"]["lance"] = False
+            f["method"] = None
+            s.note(f"{f['name']}'s lance breaks (11 on the attack dice).")
+            self.lance_broke = True
+
+    def from_dwarf(self, item: str) -> bool:
+        """A spare from the Dwarf, on a Luck Test."""
+        s, pk = self.s, self.pk
+        dwarf = pk["dwarf"]
+        if not dwarf or item not in dwarf["spares"]:
+            return False
+        if s.luck_test(f"the Dwarf brings a spare {item}"):
+            dwarf["spares"].remove(item)
+            pk["gear"][item] = True
+            if item == "horse":
+                pk["on_foot"] = False
+            s.note(f"{dwarf.get('name', 'The Dwarf')} brings {pk['name']} a spare {item}.")
+            return True
+        return False
+
+    def dwarfs_steed(self) -> bool:
+        """With no spare horse, the knight mounts his Dwarf's own steed (the Dwarf walks until
+        a horse is found for him: the party's movement counts one horse fewer)."""
+        pk = self.pk
+        dwarf = pk["dwarf"]
+        if not dwarf or dwarf.get("no_horse") or not self.place.horses:
+            return False
+        dwarf["no_horse"] = True
+        pk["gear"]["horse"] = True
+        pk["on_foot"] = False
+        self.s.note(f"{pk['name']} mounts his Dwarf's steed.")
+        return True
+
+    _current = None
+
+    def current_foe(self) -> dict:
+        return self._current or self.foes[0]
+
+    # -- combat events ---------------------------------------------------------------------
+    def combat_event(self, opponent: dict) -> None:
+        s, pk = self.s, self.pk
+        self._current = opponent
+        if opponent["kind"] == "pk":
+            who_roll = s.dice(2, "who is the 'player knight' in this combat event")
+        result = s.chart("combat_events")
+        key = result.entry.key
+        mine = key in ("party_leaves", "shield_broken", "weapon_broken", "horse_killed",
+                       "unhorsed")
+        theirs = key in ("opponent_unhorsed", "opponent_horse_killed", "opponent_weapon_broken",
+                         "opponent_shield_broken")
+        if theirs and not opponent["knightly"] and key not in opponent.get("events", ()):
+            s.note(f"{opponent['name']} ignores this event.")
+        elif key == "party_leaves":
+            self.party_leaves()
+        elif key == "shield_broken":
+            pk["gear"]["shield"] = False
+            s.note(f"{pk['name']}'s shield breaks: his foes add 2 to their rolls.")
+            self.from_dwarf("shield")
+        elif key == "weapon_broken":
+            weapon = "lance" if self.me.get("method") == "lance" else "sword"
+            if pk["gear"][weapon]:
+                pk["gear"][weapon] = False
+                s.note(f"{pk['name']}'s {weapon} breaks.")
+                if not self.from_dwarf(weapon):
+                    self.me["method"] = None
+                    if opponent["knightly"]:
+                        self.choose_method(opponent)
+        elif key == "horse_killed":
+            if kn.mounted(pk):
+                charger = next((i for i in pk["items"] if i["key"] == "valiant_charger"), None)
+                if charger:
+                    charger["wounds"] = charger.get("wounds", 0) + 1
+                    s.note("The Valiant Charger takes a wound instead of dying.")
+                else:
+                    pk["gear"]["horse"] = False
+                    pk["on_foot"] = True
+                    s.note(f"{pk['name']}'s horse is killed; he fights on foot.")
+                    if not self.from_dwarf("horse"):
+                        self.dwarfs_steed()
+                self.me["method"] = None
+                if opponent["knightly"]:
+                    self.choose_method(opponent)
+        elif key == "unhorsed":
+            if kn.mounted(pk):
+                if s.options_rule("stamina_unhorse") and pk["cp"] >= (opponent.get("cp") or 0) + 50:
+                    add_wounds(self.me, 1)
+                    s.note(f"{pk['name']} keeps his saddle at the cost of a wound.")
+                else:
+                    s.note(f"{pk['name']} is unhorsed.")
+                    if not s.luck_test("remount"):
+                        pk["on_foot"] = True
+                        self.me["method"] = None
+                        if opponent["knightly"]:
+                            self.choose_method(opponent)
+        elif key == "break_off":
+            self.offer_break_off(opponent)
+        elif key == "opponent_unhorsed":
+            if is_mounted(opponent):
+                opponent["mounted"] = False
+                opponent["method"] = None
+                s.note(f"{opponent['name']} is unhorsed and fights on foot.")
+                self.choose_method(opponent)
+        elif key == "opponent_horse_killed":
+            if is_mounted(opponent):
+                opponent["mounted"] = False
+                opponent["gear"]["horse"] = False
+                opponent["method"] = None
+                s.note(f"{opponent['name']}'s horse is killed.")
+                self.choose_method(opponent)
+        elif key == "opponent_weapon_broken":
+            weapon = "lance" if opponent.get("method") == "lance" else "sword"
+            opponent["gear"][weapon] = False
+            opponent["method"] = None
+            s.note(f"{opponent['name']}'s {weapon} breaks.")
+            self.choose_method(opponent)
+        elif key == "opponent_shield_broken" and not opponent["knightly"]:
+            opponent["shield"] = False
+            s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
+        elif key == "opponent_shield_broken":
+            opponent["gear"]["shield"] = False
+            s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
+        elif key == "reinforcement":
+            card = s.game.draw("knights", "a knight arrives to help")
+            card["joined"] = s.game.state["koc"]["turn"]
+            card["reinforcement"] = True
+            pk["comrades"].append(card)
+            s.note(f"{card['name']} arrives and joins {pk['name']}'s party.")
+        if mine and not opponent["knightly"] and not self.over() and \
+                "never_avoid_encounters" not in pk["oaths"]:
+            q = Question("flee", f"After this combat event, try to flee from {opponent['name']} "
+                         "(a Luck Test; fleeing costs your Dwarf, Men-at-Arms and comrades)?",
+                         ["yes", "no"], "no", tags=(*self.tags, opponent["kind"]),
+                         values={"wl_left": left(self.me), "foe_left": left(opponent)})
+            if s.ask(q) == "yes" and s.luck_test("flee"):
+                self.flee()
+
+    def party_leaves(self) -> None:
+        s, pk = self.s, self.pk
+        gone = [m["name"] for m in pk["men_at_arms"]]
+        pk["men_at_arms"] = []
+        if pk["dwarf"] and not pk["dwarf"].get("arthurian"):
+            gone.append("the Dwarf")
+            pk["dwarf"] = None
+        for comrade in list(pk["comrades"]):
+            if not s.vl_check(comrade["vl"], "stays in the fight", who=comrade["name"]):
+                pk["comrades"].remove(comrade)
+                gone.append(comrade["name"])
+        s.note(f"{pk['name']}'s party leaves him: " + (", ".join(gone) if gone else "nobody")
+               + " deserts.")
+
+    def offer_break_off(self, opponent: dict) -> None:
+        s = self.s
+        if not opponent["knightly"]:
+            return
+        q = Question("break_off", f"You may offer {opponent['name']} to stop the fight (he "
+                     f"agrees on a VL check of his VL {opponent['vl']}).", ["yes", "no"], "no",
+                     tags=self.tags, values={"wl_left": left(self.me),
+                                             "foe_left": left(opponent)})
+        if s.ask(q) == "yes" and s.vl_check(opponent["vl"], "agrees to stop",
+                                            who=opponent["name"]):
+            s.note(f"{opponent['name']} agrees: the fight stops.")
+            self.result.broke_off = True
+
+    def flee(self) -> None:
+        s, pk = self.s, self.pk
+        self.result.fled = True
+        s.note(f"{pk['name']} flees.")
+        lose_followers(s, why="fleeing", keep_arthurian_dwarf=False)
+        if pk["arthurian"]:
+            s.gain_vp(-6, "an Arthurian knight fleeing")
+
+    # -- mascots ---------------------------------------------------------------------------
+    def send_mascot(self, opponent: dict) -> bool:
+        s, pk = self.s, self.pk
+        mascot = pk["mascot"]
+        if not mascot or self.is_challenge or self.result.pk_defeated:
+            return False
+        q = Question("mascot", f"Send {mascot['name']} (WL {mascot['wl']}) to fight "
+                     f"{opponent['name']}?", ["yes", "no"], "no",
+                     tags=(*self.tags, opponent["kind"]))
+        if s.ask(q) != "yes":
+            return False
+        if self.mascot_used and not s.luck_test("command the mascot again"):
+            s.note(f"{mascot['name']} does not obey.")
+            return False
+        self.mascot_used = True
+        beast = foe("mascot", mascot["name"], mascot["wl"], 2)
+        beast["wounds"] = mascot.get("wounds", 0)
+        s.note(f"{mascot['name']} attacks {opponent['name']}.")
+        while left(beast) > 0 and left(opponent) > 0:
+            rb, _ = self.roll(beast, opponent)
+            ro, broke = self.roll(opponent, beast)
+            if rb > ro:
+                add_wounds(opponent, rb - ro)
+            elif ro > rb:
+                add_wounds(beast, ro - rb)
+            s.note(f"Pass: {beast['name']} {rb}, {opponent['name']} {ro}; "
+                   f"{beast['name']} WL {left(beast)}, {opponent['name']} WL {left(opponent)}.")
+            if broke:
+                self.break_lance(opponent)
+        if left(beast) <= 0:
+            s.note(f"{mascot['name']} is killed.")
+            pk["mascot"] = None
+        else:
+            mascot["wounds"] = beast["wounds"]
+            s.note(f"{mascot['name']} defeats {opponent['name']}.")
+        return True
+
+    # -- yielding and defeat ---------------------------------------------------------------
+    def wants_to_yield(self, opponent: dict) -> bool:
+        s, pk = self.s, self.pk
+        if "never_yield" in pk["oaths"] or self.is_challenge or opponent.get("to_death"):
+            return False
+        q = Question("yield", f"Yield to {opponent['name']} now (WL left {left(self.me)}, his "
+                     f"{left(opponent)})? A yielding knight takes a Knight's Fate.",
+                     ["yes", "no"], "no", tags=(*self.tags, opponent["kind"]),
+                     values={"wl_left": left(self.me), "foe_left": left(opponent),
+                             "foe_vl": opponent.get("vl") or 0})
+        return s.ask(q) == "yes"
+
+    def defeated_by(self, opponent: dict, yielded: bool = False) -> None:
+        """The PK is down (or yields). Knightly victors give a Knight's Fate unless the PK will
+        not yield (an NPK then slays him); creatures slay; brigands rob."""
+        s, pk = self.s, self.pk
+        self.result.pk_defeated = True
+        self.victor = opponent
+        if yielded:
+            s.note(f"{pk['name']} yields to {opponent['name']}.")
+        else:
+            s.note(f"{pk['name']} is defeated by {opponent['name']}.")
+
+    def party_fights_on(self) -> None:
+        """The PK is down: against creatures his knights fight on one by one; against knights
+        the rest is NPK party combat."""
+        s, pk = self.s, self.pk
+        helpers = [npk(c) for c in pk["comrades"] + pk["men_at_arms"]]
+        if pk["dwarf"] and pk["dwarf"].get("arthurian"):
+            helpers.append(foe("dwarf", "the Arthurian Dwarf", 1, 2, bonus=1))
+        charger = next((i for i in pk["items"] if i["key"] == "valiant_charger"), None)
+        if charger:
+            helpers.append(foe("horse", "the Valiant Charger", charger.get("wl", 5), 2))
+        if pk["at"]["where"] == "ship" and pk.get("ship"):
+            # aboard, the ship's crew fights once the PK and his party are down
+            helpers.append(foe("crew", f"the crew of the {pk['ship']['name']}",
+                               pk["ship"]["wl"], 2))
+        if self.alone or not helpers:
+            return
+        if self.knightly:
+            mine = sum(left(h) for h in helpers)
+            theirs = sum(left(f) for f in self.result.remaining)
+            won = party_combat(s, mine, theirs)
+            if won:
+                self.result.won = True
+                self.result.defeated.extend(self.result.remaining)
+                self.result.remaining = []
+            return
+        queue = list(self.result.remaining)
+        for helper in helpers:
+            while queue and left(helper) > 0:
+                enemy = queue[0]
+                while left(helper) > 0 and left(enemy) > 0:
+                    rh, _ = self.roll(helper, enemy)
+                    re, _ = self.roll(enemy, helper)
+                    if rh > re:
+                        add_wounds(enemy, rh - re)
+                    elif re > rh:
+                        add_wounds(helper, re - rh)
+                s.note(f"{helper['name']} fights {enemy['name']}: "
+                       + (f"{enemy['name']} falls." if left(enemy) <= 0 else
+                          f"{helper['name']} falls."))
+                if left(enemy) <= 0:
+                    queue.pop(0)
+                    self.result.defeated.append(enemy)
+        self.result.remaining = queue
+        if not queue:
+            self.result.won = True
+
+
+def party_combat(s: Session, mine: int, theirs: int) -> bool:
+    """NPK party combat: each side's remaining WLs plus two dice; higher wins (ties: roll again)."""
+    while True:
+        a = mine + sum(s.dice(2, "NPK party combat: the PK's side"))
+        b = theirs + sum(s.dice(2, "NPK party combat: the foes"))
+        s.note(f"Party combat: the PK's side {a} against the foes' {b}.")
+        if a != b:
+            return a > b
+
+
+# ------------------------------------------------------------------------------ after defeat
+def lose_followers(s: Session, *, why: str, keep_arthurian_dwarf: bool = True) -> None:
+    """Fleeing, going mad, or defeat: Dwarf, Men-at-Arms and comrades go (not a Mascot, nor an
+    Arthurian Dwarf where the rules keep him)."""
+    pk = s.pk
+    gone = [m["name"] for m in pk["men_at_arms"]] + [c["name"] for c in pk["comrades"]]
+    for m in pk["men_at_arms"]:
+        s.game.discard("knights", m["name"])
+    for c in pk["comrades"]:
+        s.game.discard("kings" if c["kind"] == "king" else "knights", c["name"])
+    pk["men_at_arms"] = []
+    pk["comrades"] = []
+    if pk["dwarf"] and not (keep_arthurian_dwarf and pk["dwarf"].get("arthurian")):
+        gone.append("the Dwarf")
+        pk["dwarf"] = None
+    if gone:
+        s.note(f"{pk['name']} loses his followers ({why}): {', '.join(gone)}.")
+
+
+def after_defeat(s: Session) -> None:
+    """End of the turn in which the PK was defeated: Dwarf and Men-at-Arms leave; comrades leave
+    unless they pass a VL check of their VL + 6."""
+    pk = s.pk
+    from companion.koc.engine.turn import leave_or_appeal
+
+    optional = s.options_rule("steadfast_companions") and pk.get("side_won")
+    gone = []
+    for m in list(pk["men_at_arms"]):
+        if optional and s.luck_test(f"{m['name']} stays after the defeat"):
+            continue
+        pk["men_at_arms"].remove(m)
+        s.game.discard("knights", m["name"])
+        gone.append(m["name"])
+    if pk["dwarf"] and not pk["dwarf"].get("arthurian"):
+        if not (optional and s.luck_test("the Dwarf stays after the defeat")):
+            pk["dwarf"] = None
+            gone.append("the Dwarf")
+    if gone:
+        s.note(f"After his defeat {pk['name']} loses {', '.join(gone)}.")
+    for comrade in list(pk["comrades"]):
+        if not s.vl_check(comrade["vl"] + 6, f"{comrade['name']} stays after the defeat",
+                          who=comrade["name"]):
+            pk["comrades"].remove(comrade)
+            s.game.discard("kings" if comrade["kind"] == "king" else "knights", comrade["name"])
+            s.note(f"{comrade['name']} leaves after the defeat.")
+    pk.pop("side_won", None)
+
+
+# ------------------------------------------------------------------------------ outcomes
+UNKNIGHTLY_SLAY = ("monster", "animal", "dwarf", "mad_knight", "sea_monster", "troll")
+
+
+def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[str, ...] = (),
+          awards: bool = True, alone: bool = False, leader: dict | None = None,
+          on_defeat: str | None = None, place: Place | None = None,
+          steed: bool = False) -> Result:
+    """A fight with hostile foes (or the PK attacking), then its outcome: awards, slaying,
+    robbing, Knight's Fate. ``on_defeat`` overrides what happens to a defeated PK ('slay',
+    'rob', 'fate', 'imprison', 'none'). ``steed``: an animal attacking the PK's horse first.
+    A foe marked ``to_death`` (a declared enemy) neither yields nor lets the PK yield: the
+    loser is slain; one marked ``no_cp`` (scornful knights) gives VP but no CP."""
+    combat = Combat(s, foes, attacker=attacker, tags=tags, awards=awards, alone=alone,
+                    leader=leader, place=place, steed=steed)
+    result = combat.run()
+    settle(s, combat, result, on_defeat=on_defeat)
+    return result
+
+
+def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
+              tags: tuple[str, ...] = ()) -> Result:
+    """A challenge: three passes (not counting Combat Events) or until a lance breaks; the one
+    who inflicted more wounds wins; a tie goes on with swords. Only a King's win gives a
+    Knight's Fate. Fought once per game with each person."""
+    pk = s.pk
+    pk["challenged"].append(opponent["name"])
+    combat = Combat(s, [opponent], attacker=challenger, tags=(*tags, "challenge"),
+                    challenge=True)
+    result = combat.run()
+    while not (result.pk_defeated or left(opponent) <= 0 or result.broke_off) and \
+            result.wounds_dealt == result.wounds_taken:
+        s.note("The challenge is even: it goes on with swords.")
+        combat.me["method"] = "sword" if pk["gear"]["sword"] else "unarmed"
+        opponent["method"] = "sword" if opponent["gear"].get("sword") else "unarmed"
+        combat.exchange(combat.me, opponent)
+        if left(combat.me) <= 0:
+            combat.defeated_by(opponent)
+    dealt, taken = result.wounds_dealt, result.wounds_taken
+    if result.broke_off:
+        result.challenge_winner = None
+    elif dealt > taken or left(opponent) <= 0:
+        result.challenge_winner = "pk"
+    else:
+        result.challenge_winner = "foe"
+    s.note(f"Challenge: {pk['name']} inflicted {dealt} wound(s) and took {taken}: "
+           + {"pk": f"{pk['name']} wins.", "foe": f"{opponent['name']} wins.",
+              None: "it ends without a winner."}[result.challenge_winner])
+    if result.challenge_winner == "pk":
+        if not combat.unchivalrous:
+            s.gain_cp(dealt, f"wounds inflicted in the challenge with {opponent['name']}")
+            s.gain_vp(6, f"winning the challenge with {opponent['name']}")
+    elif result.challenge_winner == "foe":
+        s.gain_cp(6, "the lesson of a lost challenge")
+        lose_followers(s, why="losing a challenge")
+        if opponent["kind"] == "king":
+            from companion.koc.engine.fate import suffer_fate
+
+            suffer_fate(s, opponent)
+    if left(pk_fighter(s)) <= 0 and result.challenge_winner == "pk":
+        s.gain_cp(6, "felled in the challenge")
+    if combat.unchivalrous and pk["arthurian"]:
+        s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    return result
+
+
+def settle(s: Session, combat: Combat, result: Result, *, on_defeat: str | None) -> None:
+    pk = s.pk
+    fair = not combat.unchivalrous
+    if combat.unchivalrous and pk["arthurian"] and combat.knightly:
+        s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    give = combat.awards and fair
+    for f in result.defeated:
+        settle_foe(s, combat, f, give)
+    if result.pk_defeated and not result.won:
+        victor = getattr(combat, "victor", None) or (result.remaining or combat.foes)[0]
+        pk_defeated(s, combat, victor, on_defeat)
+    elif result.pk_defeated and result.won:
+        pk["defeated"] = True
+        pk["side_won"] = True
+        s.note(f"{pk['name']} fell, but his side won the day: no Knight's Fate.")
+
+
+def settle_foe(s: Session, combat: Combat, f: dict, give: bool) -> None:
+    pk = s.pk
+    kind = f["kind"]
+    personal = f.get("defeated_by", "pk") == "pk"
+    if kind in ("monster", "animal", "dwarf", "sea_monster", "troll"):
+        amount = f["wl"] if personal else math.ceil(f["wl"] / 2)
+        s.note(f"{f['name']} is slain.")
+        if give:
+            s.gain_cp(amount, f"slaying {f['name']}")
+            if kind in ("monster", "sea_monster", "troll"):
+                s.gain_vp(amount, f"slaying {f['name']}")
+    elif kind in ("brigand", "highwayman", "watchman", "pirate", "crew"):
+        s.note(f"{f['name']} is {'slain' if kind != 'watchman' else 'beaten'}.")
+        if give:
+            s.gain_cp(f["wl"], f"defeating {f['name']}")
+    elif kind == "mad_knight":
+        if give:
+            s.gain_cp(math.ceil(f["wl"] / 2), f"defeating the Mad Knight {f['name']}")
+        from companion.koc.engine.service import defeated_mad_knight
+
+        defeated_mad_knight(s, f)
+    elif kind == "hermit":
+        if f.get("druid"):
+            s.note(f"The Druid {f['name']} is slain.")
+        else:
+            s.note(f"The hermit is slain.")
+            s.gain_vp(-12, "slaying a Goodly Hermit Man")
+    elif kind == "lady":
+        card = f.get("card", {})
+        s.note(f"{f['name']} is slain.")
+        if card.get("enchantress"):
+            s.gain_vp(-(12 - card["vl"]), f"slaying the Enchantress {f['name']}")
+        else:
+            s.gain_cp(-20, f"slaying {f['name']}")
+            s.gain_vp(-12, f"slaying {f['name']}")
+        s.game.remove("ladies", f["name"])
+    elif kind == "king":
+        if give:
+            s.gain_cp(f["wl"], f"defeating King {f['name']}")
+            s.gain_vp(6, f"defeating King {f['name']}")
+        friendly = s.vl_check(f["vl"], "is friendly after his defeat", who=f["name"])
+        s.note(f"King {f['name']} cannot be slain and goes free; he is "
+               f"{'friendly' if friendly else 'neutral'} towards {pk['name']}.")
+        f["card"]["reaction"] = "friendly" if friendly else "neutral"
+    elif kind in ("knight", "raider"):
+        if give and kind == "knight":
+            if not f.get("no_cp"):
+                s.gain_cp(f["wl"], f"defeating {f['name']}")
+            s.gain_vp(6, f"defeating {f['name']}")
+        elif give:
+            s.gain_cp(f["wl"], f"defeating {f['name']}")
+        if f.get("to_death"):
+            s.note(f"{f['name']} dies by {pk['name']}'s hand, as sworn enemies fight.")
+            s.game.remove("knights", f["name"])
+        elif f.get("defeated_by") == "party":
+            s.note(f"{f['name']} flees.")
+            s.game.discard("knights", f["name"])
+        elif kind == "knight":
+            from companion.koc.engine.fate import give_fate
+
+            give_fate(s, f)
+    elif kind == "pk":
+        from companion.koc.engine.fate import give_fate
+
+        give_fate(s, f)
+
+
+def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None) -> None:
+    pk = s.pk
+    pk["defeated"] = True
+    kind = victor["kind"]
+    if victor.get("to_death"):
+        on_defeat = "slay"
+    what = on_defeat or ("fate" if kind in ("knight", "king", "lady", "hermit", "pilgrim", "pk")
+                         else "rob" if kind in ("brigand", "highwayman", "pirate", "watchman",
+                                                "raider")
+                         else "slay")
+    if what == "slay":
+        s.note(f"{victor['name']} slays {pk['name']}.")
+        knight_slain(s)
+        return
+    if what == "rob":
+        robbed(s, by=victor["name"])
+        return
+    if what == "imprison":
+        from companion.koc.engine.resolutions import imprison
+
+        imprison(s, by="castle", jailor=victor["name"])
+        return
+    if what == "none":
+        return
+    s.gain_cp(6, "the lesson of defeat")
+    if not combat.result.yielded and victor["kind"] != "pk":
+        if "never_yield" in pk["oaths"]:
+            q = Question("yield_oath", "You swore never to yield. Yield anyway (breaking the "
+                         "oath costs 12 VP) or be slain?", ["yield", "die"], "yield")
+            if s.ask(q) == "die":
+                s.note(f"{pk['name']} will not yield; {victor['name']} slays him.")
+                knight_slain(s)
+                return
+            from companion.koc.engine.resolutions import break_oath
+
+            break_oath(s, "never_yield")
+        q = Question("yield", f"Defeated by {victor['name']}: yield (and take a Knight's Fate) "
+                     "or refuse (he slays you)?", ["yes", "no"], "yes",
+                     tags=("defeated", victor["kind"]))
+        if s.ask(q) == "no":
+            s.note(f"{pk['name']} refuses to yield; {victor['name']} slays him.")
+            knight_slain(s)
+            return
+    from companion.koc.engine.fate import suffer_fate
+
+    leader = combat.leader or victor
+    suffer_fate(s, leader)
+
+
+def robbed(s: Session, *, by: str) -> None:
+    pk = s.pk
+    pk["gear"] = {g: False for g in kn.GEAR}
+    if pk["dwarf"]:
+        pk["dwarf"]["spares"] = []
+    pk["on_foot"] = True
+    s.note(f"{by} rob{'s' if not by.endswith('s') else ''} {pk['name']} and his party of all "
+           "their equipment.")
+
+
+def knight_slain(s: Session) -> None:
+    """The PK dies; his player starts a new knight at the start of his next turn."""
+    pk = s.pk
+    pk["slain"] = True
+    s.note(f"{pk['name']} is slain. {s.player} will start a new knight.")
+    from companion.koc.engine.setup import replace_slain
+
+    replace_slain(s)
+
+
+def duel(s: Session, a: dict, b: dict) -> dict:
+    """Two creatures fight it out without the PK (a Mascot and a new animal, two Dwarves):
+    passes until one is down; no Combat Events. Returns the winner."""
+    while left(a) > 0 and left(b) > 0:
+        ra = sum(s.dice(a["dice"], f"attack of {a['name']}")) + a.get("bonus", 0)
+        rb = sum(s.dice(b["dice"], f"attack of {b['name']}")) + b.get("bonus", 0)
+        if ra > rb:
+            add_wounds(b, ra - rb)
+        elif rb > ra:
+            add_wounds(a, rb - ra)
+        s.note(f"Pass: {a['name']} {ra}, {b['name']} {rb}; {a['name']} WL {left(a)}, "
+               f"{b['name']} WL {left(b)}.")
+    return a if left(a) > 0 else b

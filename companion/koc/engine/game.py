@@ -1,0 +1,255 @@
+"""Setting up a game and processing game turns (one game turn per processed PBEM turn)."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from companion.engine.game import TurnContext
+from companion.koc.engine import knight as kn
+from companion.koc.engine.session import Pause, Session
+
+SCENARIOS = {
+    # name: (CP, VP, arthurian)
+    "basic": (50, 5, False),
+    "advanced": (40, 4, False),
+    "grail": (100, 25, True),
+    "campaign": (30, 3, False),
+}
+DECKS = ("knights", "kings", "ladies")
+
+
+class Game:
+    """Everything the rules may use while a turn is processed."""
+
+    def __init__(self, world, state: dict, ctx: TurnContext, orders: dict[str, Any]):
+        self.world = world
+        self.state = state
+        self.ctx = ctx
+        self.chance = ctx.chance
+        self.orders = dict(orders)       # a resumed turn swaps in the orders it started with
+        self.options = ctx.options
+        self.wait_for_orders = ctx.wait_for_orders
+
+    # -- decks and cups ---------------------------------------------------------------------
+    def draw(self, deck: str, purpose: str, accept=None) -> dict:
+        """Draw the top card of a deck (Knights, Kings, Ladies); ``accept(card)`` may reject
+        cards (they go to the discards, as when the rules say 'redraw until ...')."""
+        pile = self.state["decks"][deck]
+        cards = self._cards(deck)
+        for _ in range(len(cards) + 1):
+            if not pile["draw"]:
+                self._reshuffle(deck, purpose)
+                if not pile["draw"]:
+                    break
+            name = pile["draw"].pop(0)
+            card = cards[name]
+            if accept is None or accept(card):
+                return self.card_record(deck, card)
+            pile["discard"].append(name)
+            if deck != "knights":
+                self._reshuffle(deck, purpose)
+        raise RuntimeError(f"no card in the {deck} deck fits ({purpose})")
+
+    def card_record(self, deck: str, card) -> dict:
+        kind = {"knights": "knight", "kings": "king", "ladies": "lady"}[deck]
+        record = {"kind": kind, "name": card.name, "vl": card.virtue_level,
+                  "cp": getattr(card, "chivalry_points", None)}
+        if kind == "knight":
+            record["arthurian"] = card.arthurian
+        if kind == "king":
+            record["kingdom"] = card.kingdom
+        if kind == "lady":
+            record.update({"service_award": card.service_award,
+                           "seduction": card.seduction_adjustment,
+                           "enchantress": card.enchantress, "castle": card.home_castle})
+        return record
+
+    def discard(self, deck: str, name: str) -> None:
+        """A card leaves play (not slain): Kings and Ladies are shuffled back at once."""
+        pile = self.state["decks"][deck]
+        if name in pile["removed"] or name in pile["draw"] or name in pile["discard"]:
+            return
+        pile["discard"].append(name)
+        if deck != "knights" or len(pile["discard"]) >= len(pile["draw"]):
+            self._reshuffle(deck, f"reshuffle {deck}")
+
+    def remove(self, deck: str, name: str) -> None:
+        """A slain King, Knight or Lady leaves the game."""
+        pile = self.state["decks"][deck]
+        for where in ("draw", "discard"):
+            if name in pile[where]:
+                pile[where].remove(name)
+        if name not in pile["removed"]:
+            pile["removed"].append(name)
+
+    def _reshuffle(self, deck: str, purpose: str) -> None:
+        pile = self.state["decks"][deck]
+        if pile["discard"]:
+            pile["draw"] = self.chance.shuffle(pile["draw"] + pile["discard"],
+                                               f"reshuffle the {deck} deck")
+            pile["discard"] = []
+
+    def _cards(self, deck: str) -> dict:
+        source = {"knights": self.world.knights, "kings": self.world.kings,
+                  "ladies": self.world.ladies}[deck]
+        return {c.name: c for c in source}
+
+    def draw_chit(self, kind: str, purpose: str) -> dict:
+        """A chit drawn at random from its cup (animals, monsters, brigands, ships); chits in
+        play elsewhere (a Mascot) stay out of the cup."""
+        stacked = self.state.get("draws", {}).get(kind)
+        if stacked:
+            name, _, wl = stacked.pop(0).rpartition(" ")
+            if not wl.isdigit():
+                name, wl = f"{name} {wl}".strip(), ""
+            for chit in self.world.chits:
+                if chit.kind == kind and chit.name == name and (
+                        not wl or int(wl) in (chit.wound_level, chit.crew)):
+                    return {"kind": kind, "name": chit.name,
+                            "wl": chit.wound_level if chit.wound_level is not None else chit.crew,
+                            "dice": self.world.chit_kinds[kind].attack_dice}
+        cup = []
+        for chit in self.world.chits:
+            if chit.kind == kind and not chit.optional:
+                cup.extend([chit] * chit.count)
+        busy = self.state.get("chits_out", {}).get(kind, [])
+        free = list(cup)
+        for name_wl in busy:
+            for i, c in enumerate(free):
+                if [c.name, c.wound_level or c.crew] == name_wl:
+                    del free[i]
+                    break
+        pool = free or cup
+        chit = pool[self.chance.choice(len(pool), purpose)]
+        return {"kind": kind, "name": chit.name,
+                "wl": chit.wound_level if chit.wound_level is not None else chit.crew,
+                "dice": self.world.chit_kinds[kind].attack_dice}
+
+
+# ------------------------------------------------------------------------------ set-up
+def new_state(world, players: list[str], options: dict, chance) -> dict:
+    scenario = options.get("scenario", "basic")
+    cp, vp, arthurian = SCENARIOS[scenario]
+    state: dict[str, Any] = {
+        "kind": "koc",
+        "koc": {"scenario": scenario, "turn": 1, "order": list(players), "current": 0,
+                "first": None, "over": False, "winner": None},
+        "decks": {},
+        "knights": {},
+        "merlin": {"area": None, "who": None},
+        "pending": {},
+        "events": [],
+    }
+    for deck, cards in (("knights", world.knights), ("kings", world.kings),
+                        ("ladies", world.ladies)):
+        names = [c.name for c in cards]
+        state["decks"][deck] = {"draw": chance.shuffle(names, f"shuffle the {deck} deck"),
+                                "discard": [], "removed": []}
+    for player in players:
+        record = kn.new_knight(player, player, cp, vp, arthurian=arthurian)
+        state["knights"][player] = record
+    state["koc"]["order"] = seat_order(players, chance)
+    state["koc"]["first"] = state["koc"]["order"][0]
+    return state
+
+
+def seat_order(players: list[str], chance) -> list[str]:
+    """Everybody rolls three dice; the highest begins (ties roll again); play goes round the
+    table (the order the players were listed in) from there."""
+    contenders = list(players)
+    while len(contenders) > 1:
+        totals = {p: sum(chance.roll(6, f"starting player: {p}") for _ in range(3))
+                  for p in contenders}
+        best = max(totals.values())
+        contenders = [p for p in contenders if totals[p] == best]
+    first = contenders[0]
+    i = players.index(first)
+    return players[i:] + players[:i]
+
+
+# ------------------------------------------------------------------------------ processing
+def process(world, state: dict, ctx: TurnContext) -> None:
+    """Adjudicate the rest of the current game turn, as far as the orders allow."""
+    from companion.koc.engine.turn import end_of_game_turn, player_turn
+
+    state["events"] = []
+    game = Game(world, state, ctx, ctx.orders)
+    for player, orders in ctx.orders.items():
+        if orders is not None and orders.standing is not None:
+            state["knights"][player]["standing"] = [dict(line) for line in orders.standing]
+    koc = state["koc"]
+    order = koc["order"]
+    while not koc["over"] and koc["current"] < len(order):
+        player = order[koc["current"]]
+        if not run_player_turn(game, player):
+            return
+        koc["current"] += 1
+    if not koc["over"]:
+        end_of_game_turn(game)
+
+
+def run_player_turn(game: Game, player: str) -> bool:
+    """One player turn, resumable: False if it now waits for the player's answer."""
+    from companion.koc.engine.turn import player_turn
+
+    state = game.state
+    snapshot = copy.deepcopy(state)
+    pending = state["pending"].pop(player, None)
+    if game.orders.get(player) is not None:
+        game.ctx.use_orders(player)
+    if pending:
+        # the part of the turn already played stays as it was: the same dice, the same
+        # answers and the same orders (moves, requests, prayers); new orders add answers only
+        game.chance.resume(pending["dice"])
+        game.orders[player] = resumed_orders(pending.get("orders"), game.orders.get(player))
+    mark = game.chance.mark()
+    events_mark = len(game.ctx.events)
+    decisions_mark = len(game.ctx.decisions)
+    session = Session(game, player, prior=pending["answers"] if pending else ())
+    try:
+        player_turn(session)
+    except Pause as pause:
+        provisional = [e["text"] for e in game.ctx.events[events_mark:]
+                       if e["to"] == "public" or player in e["to"]]
+        del game.ctx.events[events_mark:]
+        del game.ctx.decisions[decisions_mark:]
+        dice = game.chance.since(mark)
+        state.clear()
+        state.update(snapshot)
+        q = pause.question
+        state["pending"][player] = {
+            "answers": session.answers, "dice": dice,
+            "orders": orders_record(game.orders.get(player)),
+            "question": {"key": q.key, "prompt": q.prompt, "options": q.options,
+                         "default": q.default, "tags": list(q.tags), "values": q.values},
+            "events": provisional,
+        }
+        game.ctx.event(f"{player}'s turn waits for an answer.", kind="koc")
+        game.ctx.await_orders(player)
+        return False
+    finally:
+        game.chance.resume(())
+    return True
+
+
+def orders_record(orders) -> dict | None:
+    """What of a player's orders a paused turn keeps (JSON)."""
+    if orders is None:
+        return None
+    def plain(items: list[dict]) -> list[dict]:      # without the parsed source lines
+        return [{k: copy.deepcopy(v) for k, v in item.items() if k != "src"} for item in items]
+
+    return {"plan": plain(orders.plan), "requests": plain(orders.requests),
+            "prayers": plain(orders.prayers), "answers": plain(orders.answers)}
+
+
+def resumed_orders(kept: dict | None, new):
+    """The orders a resumed turn runs on: the moves, requests and prayers it started with, and
+    the answers of the new orders before the old ones."""
+    from companion.koc.orders import KocOrders
+
+    kept = kept or {"plan": [], "requests": [], "prayers": [], "answers": []}
+    answers = (list(new.answers) if new is not None else []) + list(kept["answers"])
+    return KocOrders(plan=copy.deepcopy(kept["plan"]), requests=copy.deepcopy(kept["requests"]),
+                     prayers=copy.deepcopy(kept["prayers"]), answers=answers,
+                     standing=new.standing if new is not None else None)

@@ -1,0 +1,450 @@
+"""The movement and encounters phase.
+
+The player's orders give a plan: a list of steps (``move`` to an adjacent area, ``to`` a
+destination along the most direct land route, ``stay``, ``board`` a ship in port, ``sail`` one
+sea move, ``debark``, ``enter`` a castle again, ``seek`` somebody). The party moves up to its
+allowance; every area entered needs an encounter roll, and an encounter ends the movement.
+Without orders the knight follows his first obligation with a destination, or stays.
+"""
+from __future__ import annotations
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine.session import Question, Session
+
+QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
+
+
+def movement_phase(s: Session, start: dict) -> None:
+    pk = s.pk
+    from companion.koc.engine import encounters
+
+    # encounters.py: forget earlier turns' meetings, do what earlier encounters set up for this
+    # turn (penances, being led to a castle, a gateway), a lost knight's roll in his forest
+    if encounters.start_of_movement(s):
+        return
+    if in_merlins_reach(s, pk["at"]["area"]) and not pk.get("asleep"):
+        # Merlin/Morgan finds him wherever he is, in prison or held fast too; nothing else
+        # happens (a held turn passes all the same)
+        encounters.merlin_encounter(s, starting=True)
+        if pk["immobile"] and not pk["prison"]:
+            immobilised(s)
+        return
+    if pk["prison"]:
+        from companion.koc.engine.resolutions import prison_phase
+
+        prison_phase(s)
+        return
+    if immobilised(s):
+        return
+    if pk["mad"]:
+        from companion.koc.engine.service import mad_wandering
+
+        mad_wandering(s)
+        return
+    plan = s.game.orders[s.player].plan if s.game.orders.get(s.player) else None
+    if not plan:
+        plan = default_plan(s)
+    Mover(s).run(plan)
+
+
+def immobilised(s: Session) -> bool:
+    """Lost turns: asleep, attending court, amused children, becalmed, resting with a hermit,
+    distracted by a wood nymph, waiting for a flood to fall."""
+    pk = s.pk
+    if not pk["immobile"]:
+        return False
+    hold = pk["immobile"][0]
+    hold["turns"] -= 1
+    s.note(f"{pk['name']} does not move this turn: {hold['why']}"
+           + (f" ({hold['turns']} more turn(s))." if hold["turns"] > 0 else "."))
+    if hold.get("vp_per_turn"):
+        s.gain_vp(hold["vp_per_turn"], hold["why"])
+    if hold["turns"] <= 0:
+        pk["immobile"].pop(0)
+        if hold.get("then"):
+            from companion.koc.engine import resolutions
+
+            resolutions.after_hold(s, hold)
+    return True
+
+
+def in_merlins_reach(s: Session, area: str | None) -> bool:
+    merlin = s.game.state["merlin"]["area"]
+    return bool(area and merlin and area in s.world.merlin_zone(merlin))
+
+
+def default_plan(s: Session) -> list[dict]:
+    """Without orders: head for the first obligation that has a destination, else stay."""
+    from companion.koc.engine.tasks import current_destination
+
+    dest = current_destination(s)
+    if dest:
+        s.tell(f"No orders: {s.pk['name']} keeps on towards {dest}.")
+        return [{"do": "to", "area": dest}]
+    s.tell(f"No orders: {s.pk['name']} stays where he is.")
+    return [{"do": "stay"}]
+
+
+class Mover:
+    """Carries out a movement plan step by step."""
+
+    def __init__(self, s: Session):
+        self.s = s
+        self.pk = s.pk
+        self.allowance = kn.movement_allowance(self.pk)
+        self.moved = 0
+        self.stopped = False
+        self.start_area = self.pk["at"]["area"]
+        self.had_town_encounter = False
+        self.visited: list[str] = []
+
+    @property
+    def left(self) -> int:
+        return self.allowance - self.moved
+
+    def run(self, plan: list[dict]) -> None:
+        s = self.s
+        for step in plan:
+            if self.stopped:
+                break
+            handler = getattr(self, f"do_{step['do']}")
+            handler(step)
+        from companion.koc.engine.tasks import after_movement
+
+        after_movement(s, self.start_area, self.visited, self.stopped)
+
+    # -- land ------------------------------------------------------------------------------
+    def do_move(self, step: dict) -> None:
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        target = step["area"]
+        if here["where"] == "ship":
+            s.tell(f"'move {target}' is not possible aboard a ship (sail or debark first).")
+            self.stopped = True
+            return
+        if here["where"] == "coast" and target != here["area"]:
+            s.tell(f"Having landed on the coast, {pk['name']} must first go inland into "
+                   f"{here['area']}.")
+            self.stopped = True
+            return
+        # castle counters (encounters.py): one is left into the area it stands in, and
+        # entered from that area ('enter', or a step naming it)
+        placed = s.game.state.get("castles", {})
+        if here.get("castle") and here["where"] in ("inside", "gate"):
+            if target != here["area"]:
+                s.tell(f"{pk['name']} must first ride out of {here['castle']} into "
+                       f"{here['area']}.")
+                self.stopped = True
+                return
+            if self.left <= 0:
+                s.tell(f"No movement left to ride out of {here['castle']} this turn.")
+                self.stopped = True
+                return
+            self.enter(target)
+            return
+        if target in placed and placed[target]["area"] == here["area"]:
+            self.enter_castle(target)
+            return
+        links = s.world.areas[here["area"]].links()
+        if target not in links["land"] and target not in links["river"]:
+            s.tell(f"{target} cannot be reached from {here['area']} on land; the move stops.")
+            self.stopped = True
+            return
+        dest = s.world.areas[target]
+        if self.left <= 0:
+            s.tell(f"No movement left to go to {target} this turn.")
+            self.stopped = True
+            return
+        if dest.kind == "sea":
+            s.tell(f"{target} is a sea: board a ship in a port to sail.")
+            self.stopped = True
+            return
+        from companion.koc.engine import encounters
+
+        if s.world.areas[here["area"]].kind == "river" and \
+                encounters.river_crossing(s, here["area"], target):
+            # the turn after an avoided encounter or a flood there (encounters.py)
+            self.stopped = True
+            return
+        wasteland = dest.kind == "wasteland" or s.world.areas[here["area"]].kind == "wasteland"
+        if wasteland:
+            if self.moved > 0:
+                s.tell(f"Wastelands are crossed on foot: {pk['name']} cannot go on into "
+                       f"{target} after riding this turn.")
+                self.stopped = True
+                return
+            pk["on_foot"] = True
+            self.allowance = 1
+        self.enter(target)
+        if dest.kind == "wasteland":
+            self.stopped = True
+
+    def do_to(self, step: dict) -> None:
+        """Along the most direct land route to a destination, as far as the allowance goes."""
+        from companion.koc.routes import land_route
+
+        s, pk = self.s, self.pk
+        goal = step["area"]
+        while not self.stopped and self.left > 0 and pk["at"]["area"] != goal:
+            if pk["at"]["where"] == "ship":
+                s.tell(f"Aboard a ship: 'to {goal}' waits until he has landed.")
+                return
+            try:
+                route = land_route(s.world, pk["at"]["area"], goal)
+            except Exception:
+                s.tell(f"There is no way by land from {pk['at']['area']} to {goal}.")
+                self.stopped = True
+                return
+            self.do_move({"do": "move", "area": route.steps[1].area})
+        if pk["at"]["area"] == goal and not self.stopped and step.get("stop", True):
+            self.stopped = True
+
+    def do_stay(self, step: dict) -> None:
+        """Remaining in place: still an encounter roll (not inside a friendly castle)."""
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        self.stopped = True
+        if here["where"] == "inside":
+            s.note(f"{pk['name']} stays inside {here['area']}.")
+            return
+        if here["where"] == "ship":
+            s.note(f"{pk['name']} stays aboard in {here['area']}.")
+            return
+        s.note(f"{pk['name']} stays in {here['area']}.")
+        from companion.koc.engine import encounters
+
+        if here["where"] == "gate":
+            encounters.castle_encounter(s, here.get("castle") or here["area"], persisting=True)
+            return
+        if encounters.forced_encounter(s, here["area"]):
+            # the town watch comes back for him (encounters.py)
+            return
+        self.encounter_roll(here["area"])
+
+    def do_enter(self, step: dict) -> None:
+        """Try the castle gate again (persistence counts), or ride to a castle counter
+        standing in this area (encounters.castles_in: a friendly one first)."""
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        from companion.koc.engine import encounters
+
+        if here["where"] == "gate":
+            self.stopped = True
+            encounters.castle_encounter(s, here.get("castle") or here["area"], persisting=True)
+            return
+        castles = encounters.castles_in(s, here["area"]) if here["where"] == "area" else []
+        if not castles:
+            s.tell("'enter' needs a castle that has not admitted him yet, or a castle standing "
+                   "in this area.")
+            return
+        self.enter_castle(castles[0])
+
+    def enter_castle(self, castle: str) -> None:
+        """Ride up to a castle counter in the current area: a move, then its castle reaction."""
+        from companion.koc.engine import encounters
+
+        s, pk = self.s, self.pk
+        if self.left <= 0:
+            s.tell(f"No movement left to ride to {castle} this turn.")
+            self.stopped = True
+            return
+        self.moved += 1
+        self.stopped = True
+        s.note(f"{pk['name']} rides up to {castle}.")
+        encounters.castle_encounter(s, castle)
+
+    def enter(self, target: str) -> None:
+        """Step into an area: exile, Merlin, castles and the encounter roll."""
+        from companion.koc.engine import encounters
+
+        s, pk = self.s, self.pk
+        s.came_from = pk["at"]["area"]      # where he came from (encounters: river crossings)
+        self.moved += 1
+        pk["at"] = {"area": target, "where": "area"}
+        self.visited.append(target)
+        s.note(f"{pk['name']} moves into {target}.")
+        check_exile(s, target)
+        area = s.world.areas[target]
+        if in_merlins_reach(s, target):
+            self.stopped = True
+            encounters.merlin_encounter(s)
+            return
+        if area.kind == "castle":
+            self.stopped = True
+            encounters.castle_encounter(s, target)
+            return
+        if self.encounter_roll(target):
+            self.stopped = True
+
+    def encounter_roll(self, target: str) -> bool:
+        """Roll for an encounter on entering (or staying in) an area; resolve it."""
+        from companion.koc.engine import encounters
+
+        s, pk = self.s, self.pk
+        area = s.world.areas[target]
+        if pk.get("asleep"):
+            return False
+        kind = "shrine" if area.is_shrine and area.kind != "castle" else area.kind
+        roll = s.d6(f"encounter roll in {target}")
+        if kind in QUIET or pk["lost"]:
+            value = 3 if pk["lost"] and kind == "forest" else 1
+            happens = roll <= value
+            how = f"an encounter on {value if value > 1 else 1}{' or less' if value > 1 else ''}"
+        else:
+            value = kn.encounter_value(pk)
+            happens = roll <= value
+            how = f"an encounter on {value} or less"
+        s.note(f"Encounter roll in {target}: {roll} ({how}): "
+               f"{'an encounter' if happens else 'nothing'}.")
+        if not happens:
+            if pk["lost"] and kind == "forest":
+                pk["lost"] = False
+                s.note(f"{pk['name']} finds his way out of the forest.")
+            return False
+        if area.is_town:
+            self.had_town_encounter = True
+        encounters.terrain_encounter(s, target)
+        return True
+
+    # -- ships -----------------------------------------------------------------------------
+    def do_board(self, step: dict) -> None:
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        area = s.world.areas[here["area"]]
+        if here["where"] == "ship":
+            s.tell("Already aboard a ship.")
+            return
+        if not area.port:
+            s.tell(f"{here['area']} has no port; ships are boarded in ports only.")
+            self.stopped = True
+            return
+        if area.kind == "castle" and here["where"] != "inside":
+            s.tell(f"The port of {here['area']} is reached only from inside the castle.")
+            self.stopped = True
+            return
+        if self.had_town_encounter:
+            s.note(f"After the encounter in town there is no boarding a ship this turn.")
+            self.stopped = True
+            return
+        ship = s.game.draw_chit("ship", f"ship boarded at {here['area']}")
+        pk["ship"] = ship
+        pk["at"] = {"area": here["area"], "where": "ship"}
+        s.note(f"{pk['name']} boards a ship ({ship['name']}, crew {ship['wl']}) at "
+               f"{here['area']}; movement ends for this turn.")
+        self.stopped = True
+
+    def do_sail(self, step: dict) -> None:
+        """One move by ship, then the sea encounter (if at sea)."""
+        from companion.koc.engine import encounters
+
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        if here["where"] != "ship":
+            s.tell("Not aboard a ship: board one in a port first.")
+            self.stopped = True
+            return
+        target = step["area"]
+        links = s.world.areas[here["area"]].links()["ship"]
+        if target not in links:
+            s.tell(f"A ship cannot sail from {here['area']} to {target}.")
+            self.stopped = True
+            return
+        dest = s.world.areas[target]
+        self.stopped = True
+        if dest.kind == "castle":
+            # a castle's port is entered only after a friendly reaction
+            if not encounters.castle_encounter(s, target, from_ship=True):
+                return
+            pk["at"] = {"area": target, "where": "ship"}
+            s.note(f"The ship puts in at the port of {target}.")
+            return
+        pk["at"] = {"area": target, "where": "ship"}
+        self.visited.append(target)
+        s.note(f"{pk['name']}'s ship sails into {target}.")
+        if dest.kind == "sea":
+            outcome = encounters.sea_encounter(s, target, previous=here["area"])
+            if outcome == "good_winds" and step.get("then"):
+                self.stopped = False
+                self.do_sail({"do": "sail", "area": step["then"], "no_encounter": True})
+        elif in_merlins_reach(s, target) and dest.kind != "river":
+            encounters.merlin_encounter(s)
+
+    def do_debark(self, step: dict) -> None:
+        s, pk = self.s, self.pk
+        here = pk["at"]
+        if here["where"] != "ship":
+            s.tell("Not aboard a ship.")
+            return
+        area = s.world.areas[here["area"]]
+        self.stopped = True
+        if area.port:
+            pk["at"] = {"area": here["area"], "where": "inside" if area.kind == "castle" else "area"}
+            pk.pop("ship", None)
+            s.note(f"{pk['name']} goes ashore at {here['area']}.")
+            if area.is_town and area.kind != "castle":
+                from companion.koc.engine import encounters
+
+                self.had_town_encounter = True
+                encounters.terrain_encounter(s, here["area"])
+            elif in_merlins_reach(s, here["area"]):
+                from companion.koc.engine import encounters
+
+                encounters.merlin_encounter(s)
+            return
+        if area.kind == "river" and area.navigable:
+            pk["at"] = {"area": here["area"], "where": "area"}
+            pk.pop("ship", None)
+            s.note(f"{pk['name']} lands on the bank of {here['area']} (a whole turn; no "
+                   "encounter roll).")
+            return
+        coast = step.get("area")
+        choices = [a for a in s.world.areas.values()
+                   if here["area"] in a.coast and a.kind in ("countryside", "wasteland", "forest")]
+        names = [a.name for a in choices]
+        if coast not in names:
+            s.tell(f"To land on a coast name the land: one of {', '.join(sorted(names))}.")
+            return
+        pk["at"] = {"area": coast, "where": "coast"}
+        pk.pop("ship", None)
+        s.note(f"{pk['name']} lands on the coast of {coast} (a whole turn; no encounter roll). "
+               "Next turn he must first go inland.")
+        if in_merlins_reach(s, coast):
+            from companion.koc.engine import encounters
+
+            encounters.merlin_encounter(s)
+
+    # -- finding ---------------------------------------------------------------------------
+    def do_seek(self, step: dict) -> None:
+        from companion.koc.engine.tasks import seek
+
+        if not self.stopped:
+            seek(self.s, step["target"])
+
+    def do_go_inland(self, step: dict) -> None:
+        s, pk = self.s, self.pk
+        if pk["at"]["where"] == "coast":
+            pk["at"] = {"area": pk["at"]["area"], "where": "area"}
+            self.moved += 1
+            self.visited.append(pk["at"]["area"])
+            s.note(f"{pk['name']} goes inland into {pk['at']['area']}.")
+            if self.encounter_roll(pk["at"]["area"]):
+                self.stopped = True
+
+
+def check_exile(s: Session, area_name: str) -> None:
+    """Entering a land one is exiled from costs 12 VP and lifts the exile (a writ of Free
+    Passage is used instead, if he has one)."""
+    pk = s.pk
+    area = s.world.areas[area_name]
+    lands = {*area.kingdoms, *area.castellanies}
+    for exile in list(pk["exiles"]):
+        if exile in lands:
+            writ = next((i for i in pk["items"] if i["key"] == "free_passage"), None)
+            pk["exiles"].remove(exile)
+            if writ:
+                pk["items"].remove(writ)
+                s.note(f"{pk['name']} enters {exile}, from which he is exiled, with his writ of "
+                       "Free Passage; the exile is lifted.")
+            else:
+                s.note(f"{pk['name']} breaks his exile from {exile}.")
+                s.gain_vp(-12, f"returning to {exile} while exiled")

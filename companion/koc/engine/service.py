@@ -1,0 +1,634 @@
+"""Lord and Lady service, summonses, losing one's Lady or Lord, madness (see
+docs/koc-engine.md).
+
+Contract:
+
+* ``enter_lady_service(s, lady, *, seduced=False)``, ``lose_lady(s, why, *, died=False)``,
+  ``abandon_lord(s, why)``, ``change_lord(s, king)``;
+* ``summons(s, who)`` with who 'lord' or 'lady': a Summons and its penalties;
+* ``answer_summons(s)``: called when the PK reaches the summoner's castle;
+* ``go_mad(s, why)``, ``mad_wandering(s)`` (the movement phase of a mad PK, and the two Luck
+  Tests at the end of the turn), ``defeated_mad_knight(s, foe)``.
+
+More, for the other modules:
+
+* ``enter_lady_service(s, lady, *, seduced=False, courted=False, abandon_vp=0)``: a courted
+  Lady gives 6 VP and her service award; a seductress gives her award and takes VP equal to
+  her VL. A Lady already served is lost: her award goes, plus ``abandon_vp`` (6 for an
+  enchantment; 0 for a Lady's own seduction) and 6 more if under her Summons.
+* ``lose_lady(s, why, *, died=False, vp=0, summons_vp=0)``: she stops being friendly, her
+  castle leaves the board, the award and the Token go; a death costs 12 VP and drives him mad
+  on a 1; otherwise ``vp`` (+ ``summons_vp`` if under her Summons).
+* ``abandon_lord(s, why, *, vp=6, summons_vp=6)``: without a Lord a friendly castle gives only
+  a sword and nothing to the Dwarf (``castle_encounter`` reads ``pk['lord'] is None``); the old
+  Lord is remembered in ``pk['former_lords']`` (no longer automatically friendly).
+* ``mad_reaction(s, whom) -> str``: how a person or creature met treats a mad PK; encounters
+  call it first when ``s.pk['mad']``. ``whom`` is ``{"kind": ..., "card": ...}`` as in
+  ``pk['met']``. Returns 'attacks' (animal, monster: fight as usual), 'avoids' (brigands,
+  common knights, dwarves, peasants: the encounter ends), 'cured' (hermit, wood nymph,
+  Merlin: madness gone, roll their reaction as usual) or 'done' (Arthurian knight, king, lady,
+  enchantress: resolved here).
+* ``mad_recovery(s)``: the two Luck Tests at the end of a turn (requests_phase calls it).
+* ``cure_madness(s, why)``, ``grant_castle(s)`` (a Lord's castle, after its adventure),
+  ``summoner_castle(s, who)``.
+"""
+from __future__ import annotations
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine import tasks
+from companion.koc.engine.questions import Spec, register
+from companion.koc.engine.session import Question, Session
+
+MORGAN = {"kind": "lady", "name": "Morgan Le Fay", "vl": 12, "service_award": 30,
+          "seduction": 5, "enchantress": True, "castle": None, "morgan": True}
+ALWAYS_PRAY = ("Sir Galahad", "King Arthur", "Lady Elaine", "Sir Percival", "King Pellam",
+               "Sir Bors")      # the six whose prayers never fail
+
+register(
+    Spec("mad_knight", "what to do with a Mad Knight you defeated: carry him bound to a shrine "
+         "(Camelot for an Arthurian) to be cured (3 VP), release him, slay him, or pray for "
+         "his sanity now", ("carry", "release", "slay", "pray"), "carry",
+         tags=("arthurian",)),
+)
+
+
+def turn_no(s: Session) -> int:
+    return s.game.state["koc"]["turn"]
+
+
+# ============================================================================== Lady service
+def lady_record(lady: dict) -> dict:
+    return {"name": lady["name"], "castle": lady.get("castle"), "vl": lady.get("vl", 0),
+            "service_award": lady.get("service_award", 0),
+            "seduction": lady.get("seduction", 0),
+            "enchantress": bool(lady.get("enchantress")), "morgan": bool(lady.get("morgan"))}
+
+
+def enter_lady_service(s: Session, lady: dict, *, seduced: bool = False, courted: bool = False,
+                       abandon_vp: int = 0) -> None:
+    pk = s.pk
+    if pk["lady"] and pk["lady"]["name"] == lady["name"]:
+        s.note(f"{pk['name']} already serves {lady['name']}.")
+        return
+    if pk["lady"]:
+        lose_lady(s, f"entering the service of {lady['name']}", vp=abandon_vp, summons_vp=6)
+    record = lady_record(lady)
+    record["seduced"] = seduced
+    pk["lady"] = record
+    if record["castle"] and not record["morgan"]:
+        tasks.place_castle(s, record["castle"], record["name"], "lady")
+        if record["castle"] not in pk["friendly"]:
+            pk["friendly"].append(record["castle"])
+    if seduced and record["enchantress"]:
+        pk["enchantress"] = record["name"]
+    how = "is seduced into" if seduced else "enters"
+    s.note(f"{pk['name']} {how} the service of {record['name']}"
+           + (f" (her castle: {record['castle']})." if record["castle"] else "."))
+    s.gain_cp(record["service_award"], f"the service award of {record['name']}")
+    if courted:
+        s.gain_vp(6, "a successful courtship")
+    if seduced:
+        s.gain_vp(-record["vl"], f"seduced by {record['name']}")
+
+
+def lose_lady(s: Session, why: str, *, died: bool = False, vp: int = 0,
+              summons_vp: int = 0) -> bool:
+    pk = s.pk
+    lady = pk["lady"]
+    if not lady:
+        return False
+    under = pk["lady_summons"] > 0
+    pk["lady"] = None
+    pk["token"] = False
+    pk["lady_summons"] = 0
+    pk.pop("captive_summoner", None) if pk.get("captive_summoner") == "lady" else None
+    if pk.get("enchantress") == lady["name"]:
+        pk["enchantress"] = None
+    castle = lady.get("castle")
+    own = pk.get("own_castle")
+    if castle and castle != own:
+        if castle in pk["friendly"]:
+            pk["friendly"].remove(castle)
+        placed = s.game.state.get("castles", {})
+        if castle in placed and placed[castle].get("owner") == lady["name"]:
+            del placed[castle]
+    for task in tasks.active(s):
+        if task["kind"] == "summons" and task.get("summoner") == "lady":
+            task["status"] = "cancelled"
+    s.note(f"{pk['name']} loses his Lady, {lady['name']} ({why}).")
+    s.gain_cp(-lady.get("service_award", 0), f"losing the service award of {lady['name']}")
+    if died:
+        s.game.remove("ladies", lady["name"])
+        s.gain_vp(-12, f"the death of {lady['name']}")
+        roll = s.d6(f"grief at the death of {lady['name']}")
+        if roll == 1:
+            go_mad(s, f"grief at the death of {lady['name']}")
+        else:
+            s.note(f"Grief-stricken, {pk['name']} keeps his wits (rolled {roll}).")
+    else:
+        loss = vp + (summons_vp if under else 0)
+        if loss:
+            s.gain_vp(-loss, "forsaking his Lady" + (" while under her summons" if under else ""))
+    return True
+
+
+# ============================================================================== Lord service
+def lord_castle(s: Session) -> str | None:
+    pk = s.pk
+    lord = pk["lord"]
+    if not lord:
+        return None
+    if lord.get("castle"):
+        return lord["castle"]
+    if lord.get("kind") == "knight" and pk.get("home") and pk["home"].get("castellany"):
+        return pk["home"]["castle"]
+    return tasks.knight_castle(s, lord["name"])
+
+
+def lady_castle(s: Session) -> str | None:
+    lady = s.pk["lady"]
+    if not lady or lady.get("morgan") or not lady.get("castle"):
+        return None
+    return tasks.place_castle(s, lady["castle"], lady["name"], "lady")
+
+
+def summoner_castle(s: Session, who: str) -> str | None:
+    return lady_castle(s) if who == "lady" else lord_castle(s)
+
+
+def abandon_lord(s: Session, why: str, *, vp: int = 6, summons_vp: int = 6) -> bool:
+    pk = s.pk
+    lord = pk["lord"]
+    if not lord:
+        return False
+    under = pk["lord_summons"] > 0
+    castle = lord_castle(s)
+    pk.setdefault("former_lords", []).append(lord["name"])
+    if castle and castle in pk["friendly"]:
+        pk["friendly"].remove(castle)
+    own = pk.get("own_castle")
+    placed = s.game.state.get("castles", {})
+    if own and placed.get(own, {}).get("granted_by") == lord["name"]:
+        if own in pk["friendly"]:
+            pk["friendly"].remove(own)
+        placed.pop(own, None)
+        pk["own_castle"] = None
+        s.note(f"{lord['name']} takes back the castle he had granted to {pk['name']}.")
+    pk["lord"] = None
+    pk["lord_summons"] = 0
+    if pk.get("captive_summoner") == "lord":
+        pk.pop("captive_summoner")
+    for task in tasks.active(s):
+        if task["kind"] == "summons" and task.get("summoner") == "lord":
+            task["status"] = "cancelled"
+    if lord["name"] == "King Arthur" and pk["arthurian"]:
+        pk["arthurian"] = False
+    s.note(f"{pk['name']} leaves the service of {lord['name']} ({why}).")
+    loss = vp + (summons_vp if under else 0)
+    if loss:
+        s.gain_vp(-loss, "forsaking his Lord" + (" while under his summons" if under else ""))
+    return True
+
+
+def change_lord(s: Session, king: dict) -> bool:
+    """The PK enters a new King's service (his Request for service was granted)."""
+    pk = s.pk
+    from companion.koc.engine.resolutions import oath_binds
+
+    if "serve_only_present_lord" in pk["oaths"] and pk["lord"] and \
+            oath_binds(s, "serve_only_present_lord", "serving another Lord"):
+        return False
+    if pk["lord"]:
+        abandon_lord(s, f"entering the service of {king['name']}", vp=0, summons_vp=6)
+    if king.get("castle"):
+        castle = king["castle"]
+    elif king.get("kingdom"):
+        castle = s.world.kingdoms[king["kingdom"]].royal_castle
+    else:
+        castle = None
+    pk["lord"] = {"kind": king.get("kind", "king") if king.get("kind") != "pk" else "knight",
+                  "name": king["name"], "castle": castle, "vl": king.get("vl", 0)}
+    if castle and castle not in pk["friendly"]:
+        pk["friendly"].append(castle)
+    if king["name"] in pk.get("former_lords", []):
+        pk["former_lords"].remove(king["name"])
+    if king["name"] == "King Arthur":
+        pk["arthurian"] = True
+        s.note(f"{pk['name']} is now a Knight of King Arthur.")
+    s.note(f"{pk['name']} enters the service of {king['name']}.")
+    return True
+
+
+def grant_castle(s: Session) -> str | None:
+    """The Lord grants a castle in his lands (after the castle adventure): friendly, with one
+    Knight (non-Arthurian unless the Lord is King Arthur) as its garrison."""
+    from companion.koc.engine.resolutions import random_province
+
+    pk = s.pk
+    lord = pk["lord"]
+    if not lord:
+        return None
+    castle = lord_castle(s)
+    area = s.world.areas[tasks.castle_area(s, castle)]
+    kingdom = area.kingdoms[0] if area.kingdoms else None
+    castellany = area.castellanies[0] if area.castellanies else None
+    where = random_province(s, kingdom, castellany)
+    name = f"{pk['name']}'s castle"
+    tasks.place_castle(s, name, pk["name"], "pk", area=where)
+    arthur = lord["name"] == "King Arthur"
+    guard = s.game.draw("knights", "the garrison of the granted castle",
+                        accept=lambda c: c.arthurian == arthur)
+    placed = s.game.state["castles"][name]
+    placed["granted_by"] = lord["name"]
+    placed["guards"] = [guard]
+    pk["own_castle"] = name
+    if name not in pk["friendly"]:
+        pk["friendly"].append(name)
+    s.note(f"{lord['name']} grants {pk['name']} a castle in {where}, held by {guard['name']}.")
+    return name
+
+
+# ============================================================================== summonses
+def summons(s: Session, who: str, *, captive: bool = False) -> None:
+    """A Summons from the Lord or the Lady. A second Lord's Summons before the first is
+    answered costs 6 VP (each time); a second Lady's Summons kills her of loneliness."""
+    pk = s.pk
+    if who == "lady":
+        lady = pk["lady"]
+        if not lady:
+            s.note(f"{pk['name']} serves no Lady: the summons means nothing to him.")
+            return
+        if lady.get("morgan"):
+            morgan_summons(s)
+            return
+        if pk["lady_summons"]:
+            s.note(f"A second summons comes before {pk['name']} answered the first: "
+                   f"{lady['name']} dies of loneliness.")
+            lose_lady(s, "she died of loneliness", died=True)
+            return
+        pk["lady_summons"] = 1
+        s.note(f"{lady['name']} summons {pk['name']} to her castle.")
+    else:
+        lord = pk["lord"]
+        if not lord:
+            s.note(f"{pk['name']} serves no Lord: the summons means nothing to him.")
+            return
+        if pk["lord_summons"]:
+            s.gain_vp(-6, "a further summons from his Lord while the first is unanswered")
+        pk["lord_summons"] += 1
+        s.note(f"{lord['name']} summons {pk['name']} to his castle.")
+    if captive:
+        pk["captive_summoner"] = who
+    castle = summoner_castle(s, who)
+    if castle is None:
+        return
+    if any(t["kind"] == "summons" and t.get("summoner") == who for t in tasks.active(s)):
+        return
+    direct = who == "lady" and "always_help_ladies" in pk["oaths"]
+    task = tasks.add(s, "summons", tasks.castle_area(s, castle), awards={},
+                     route="direct" if direct else None, penalty_vp=12 if direct else 0,
+                     why=f"answering the summons of his {who}", on_done="summons",
+                     summoner=who, castle=castle)
+    if direct:
+        pk["tasks"].remove(task)
+        pk["tasks"].insert(0, task)
+        s.note("His oath to help ladies sends him to her at once, by the most direct route.")
+    from companion.koc.engine.resolutions import at_castle
+
+    if at_castle(s, castle) and pk["at"]["where"] in ("inside", "area"):
+        answer_summons(s)
+
+
+def morgan_summons(s: Session) -> None:
+    """Morgan summons her servant: he is carried to her by magic (out of prison too), loses
+    6 VP, and she tries another enchantment (seduction then does nothing)."""
+    from companion.koc.engine.resolutions import enchant
+
+    pk = s.pk
+    area = s.game.state["merlin"]["area"] or pk["at"]["area"]
+    pk["prison"] = None
+    pk["at"] = {"area": area, "where": "area"}
+    s.note(f"Morgan Le Fay summons {pk['name']}: magic carries him to her in {area}.")
+    s.gain_vp(-6, "Morgan's summons")
+    enchant(s, MORGAN, MORGAN["seduction"])
+
+
+def answer_summons(s: Session) -> None:
+    """The PK is at his Lord's or Lady's castle: any Summons from there is answered (a captive
+    Lord or Lady must first be freed by storming the castle)."""
+    from companion.koc.engine.resolutions import at_castle, storm_castle
+
+    pk = s.pk
+    for who in ("lady", "lord"):
+        if not pk[f"{who}_summons"]:
+            continue
+        castle = summoner_castle(s, who)
+        if castle is None or not at_castle(s, castle):
+            continue
+        if pk.get("captive_summoner") == who:
+            name = pk[who]["name"]
+            s.note(f"{castle} is held by enemies and {name} is their prisoner.")
+            if not storm_castle(s, castle, why=f"to free {name}"):
+                s.note(f"{name} is still a prisoner: the summons is not yet answered.")
+                for task in tasks.active(s) + [t for t in pk["tasks"] if t["status"] == "done"]:
+                    if task["kind"] == "summons" and task.get("summoner") == who:
+                        task["status"] = "active"
+                continue
+            pk.pop("captive_summoner")
+            s.note(f"{name} is free.")
+        pk[f"{who}_summons"] = 0
+        for task in pk["tasks"]:
+            if task["kind"] == "summons" and task.get("summoner") == who and \
+                    task["status"] == "active":
+                task["status"] = "done"
+        s.note(f"{pk['name']} answers the summons of his {'Lady' if who == 'lady' else 'Lord'}.")
+
+
+# ============================================================================== madness
+def go_mad(s: Session, why: str) -> None:
+    """Madness: equipment thrown away, companions and comrades flee (not a Mascot; an
+    Arthurian Dwarf tries to subdue him), tasks with a route are abandoned."""
+    from companion.koc.engine.combat import lose_followers
+
+    pk = s.pk
+    if pk["mad"]:
+        return
+    pk["mad"] = {"since": turn_no(s), "tests": 0, "why": why}
+    s.note(f"{pk['name']} goes mad ({why}), throws away his arms and runs wild.")
+    pk["gear"] = {g: False for g in kn.GEAR}
+    pk["on_foot"] = True
+    arthurian_dwarf = pk["dwarf"] if pk["dwarf"] and pk["dwarf"].get("arthurian") else None
+    if pk["dwarf"]:
+        pk["dwarf"]["spares"] = []
+    lose_followers(s, why="his madness", keep_arthurian_dwarf=True)
+    for e in pk["party_extra"]:
+        s.note(f"{e['name']} flees from the madman.")
+    pk["party_extra"] = []
+    for task in tasks.active(s):
+        if task.get("route") == "direct" and not task.get("prophecy"):
+            task["status"] = "failed"
+            s.note(f"His task ({task['kind'].replace('_', ' ')}) is lost in his madness.")
+    if arthurian_dwarf:
+        dwarf_subdues(s)
+
+
+def dwarf_subdues(s: Session) -> None:
+    """The Arthurian Dwarf (WL 1, two dice +1 from horseback) wrestles his mad master (two dice
+    of rage); if he wins he carries him toward the nearest Shrine or Camelot to be cured; if he
+    loses he is slain."""
+    pk = s.pk
+    dwarf_wounds, pk_left = 0, kn.current_wl(pk)
+    while dwarf_wounds < 1 and pk_left > 0:
+        d = sum(s.dice(2, "the Arthurian Dwarf subdues his master")) + 1
+        m = sum(s.dice(2, "the mad knight's rage"))
+        if d > m:
+            pk_left -= d - m
+        elif m > d:
+            dwarf_wounds += m - d
+    if pk_left <= 0:
+        dest = nearest_cure(s, camelot_ok=True)
+        pk["mad"]["carried_to"] = dest
+        s.note(f"The Arthurian Dwarf overpowers {pk['name']} and carries him bound toward "
+               f"{dest}.")
+    else:
+        pk["dwarf"] = None
+        s.note(f"{pk['name']} in his rage slays his faithful Dwarf.")
+
+
+def nearest_cure(s: Session, *, camelot_ok: bool) -> str:
+    """The nearest Shrine (or Camelot Castle when allowed and nearer) by land."""
+    here = s.pk["at"]["area"]
+    options = [a.name for a in s.world.areas.values() if a.is_shrine and a.name != "Rome"]
+    if camelot_ok:
+        options.append("Camelot Castle")
+    best, best_d = options[0], None
+    for name in sorted(options):
+        d = tasks.land_distance(s, here, name)
+        if d is not None and (best_d is None or d < best_d):
+            best, best_d = name, d
+    return best
+
+
+def mad_wandering(s: Session) -> None:
+    """The movement phase of a mad PK: on foot, one area a turn toward the encounter area of
+    his Lady's castle (his Lord's without a Lady), wandering there; encounters as usual."""
+    from companion.koc.engine.movement import Mover
+    from companion.koc.routes import land_route
+
+    pk = s.pk
+    mad = pk["mad"]
+    if mad.get("since") == turn_no(s):
+        return
+    goal = mad.get("carried_to")
+    if goal is None:
+        castle = lady_castle(s) or lord_castle(s)
+        if castle is None:
+            goal = pk["at"]["area"]
+        else:
+            goal = s.world.local_countryside(tasks.castle_area(s, castle)).name
+    here = pk["at"]["area"]
+    if here == goal:
+        if mad.get("carried_to"):
+            cure_madness(s, f"the holy place of {goal}")
+            return
+        Mover(s).run([{"do": "stay"}])
+        return
+    try:
+        route = land_route(s.world, here, goal)
+        step = route.steps[1].area
+    except Exception:
+        Mover(s).run([{"do": "stay"}])
+        return
+    if mad.get("carried_to"):
+        pk["at"] = {"area": step, "where": "area"}
+        s.note(f"The Dwarf carries {pk['name']} into {step}.")
+        if step == goal:
+            cure_madness(s, f"the holy place of {goal}")
+        return
+    s.note(f"{pk['name']} wanders, mad, toward {goal}.")
+    Mover(s).run([{"do": "move", "area": step}])
+
+
+def mad_recovery(s: Session) -> None:
+    """End of a turn after the madness struck: two successful Luck Tests cure it."""
+    pk = s.pk
+    mad = pk["mad"]
+    if not mad or mad.get("since") == turn_no(s):
+        return
+    first = s.luck_test("recover from madness (first test)")
+    second = s.luck_test("recover from madness (second test)")
+    if first and second:
+        cure_madness(s, "his wits return")
+    else:
+        mad["tests"] = mad.get("tests", 0) + 1
+
+
+def cure_madness(s: Session, why: str) -> None:
+    pk = s.pk
+    if not pk["mad"]:
+        return
+    pk["mad"] = None
+    s.note(f"{pk['name']} is cured of his madness ({why}).")
+
+
+def mad_reaction(s: Session, whom: dict) -> str:
+    """How a person or creature met treats a mad PK (see the module docstring)."""
+    pk = s.pk
+    kind = whom.get("kind")
+    card = whom.get("card") or whom
+    if kind in ("animal", "monster", "sea_monster", "troll"):
+        return "attacks"
+    if kind in ("brigands", "brigand", "dwarf", "peasants", "highwayman", "beggars",
+                "watchmen", "children"):
+        s.note(f"The {kind.replace('_', ' ')} keep well away from the madman.")
+        return "avoids"
+    if kind in ("hermit", "priest", "wood_nymph", "merlin"):
+        cure_madness(s, f"the {kind.replace('_', ' ')}'s care")
+        return "cured"
+    if kind == "knight" and not card.get("arthurian"):
+        s.note(f"{card.get('name', 'The knight')} rides around the madman.")
+        return "avoids"
+    if kind in ("knight", "king"):
+        return knight_subdues_madman(s, card)
+    if kind == "lady":
+        from companion.koc.engine.resolutions import enchant
+
+        if card.get("enchantress"):
+            cure_madness(s, f"{card['name']}'s craft")
+            enchant(s, card, card.get("seduction", 0), resistible=False)
+            return "done"
+        if pray(s, card, "for the madman's sanity"):
+            cure_madness(s, f"{card['name']}'s prayer")
+            from companion.koc.engine import encounters
+
+            encounters.meet_lady(s, card, reaction_modifier=1, status=False, ask=False)
+        else:
+            s.note(f"{card['name']} flees from the madman.")
+        return "done"
+    return "attacks"
+
+
+def pray(s: Session, who: dict, why: str) -> bool:
+    """A person's prayer: the six of low VL and hermits always succeed; else a VL test."""
+    name = who.get("name", "")
+    if who.get("kind") == "hermit" or name in ALWAYS_PRAY or (who.get("vl") or 0) <= 0:
+        s.note(f"{name or 'The hermit'} prays {why}; the prayer is answered.")
+        return True
+    return s.vl_test(who.get("vl", 7), f"prayer {why}", who=name)
+
+
+def knight_subdues_madman(s: Session, card: dict) -> str:
+    """An Arthurian knight or a King fights the mad PK (his Mascot stays out of it); if the PK
+    is beaten the victor prays for his sanity: cured, he suffers a Knight's Fate; otherwise he
+    wanders on. A madman who wins slays his foe (a King he cannot slay)."""
+    from companion.koc.engine.combat import Combat, npk
+    from companion.koc.engine.fate import suffer_fate
+
+    pk = s.pk
+    foe = npk(card)
+    s.note(f"{card['name']} attacks the madman {pk['name']}.")
+    mascot, pk["mascot"] = pk["mascot"], None
+    try:
+        result = Combat(s, [foe], attacker="foe", awards=False, alone=True).run()
+    finally:
+        pk["mascot"] = mascot
+    if result.won:
+        if card.get("kind") == "king":
+            s.note(f"King {card['name']} is beaten and withdraws.")
+        else:
+            s.note(f"The madman slays {card['name']}.")
+            s.game.remove("knights", card["name"])
+        return "done"
+    pk["defeated"] = True
+    if pray(s, card, f"for {pk['name']}'s sanity"):
+        cure_madness(s, f"{card['name']}'s prayer")
+        suffer_fate(s, foe)
+    else:
+        s.note(f"{card['name']} lets the madman wander on.")
+    return "done"
+
+
+# ------------------------------------------------------------------------- mad NPKs defeated
+def defeated_mad_knight(s: Session, foe: dict) -> None:
+    """The PK defeated a Mad Knight: slay him (no penalty), release him, pray for his sanity,
+    or carry him bound to the nearest Shrine (Camelot for an Arthurian) to be cured (3 VP)."""
+    pk = s.pk
+    card = foe.get("card") or {"kind": "knight", "name": foe["name"], "vl": foe.get("vl", 7),
+                               "cp": foe.get("cp") or foe["wl"] * 10,
+                               "arthurian": foe.get("arthurian", False)}
+    options = ["carry", "release", "slay"]
+    if pk.get("prayed") != turn_no(s) and not pk["mad"]:
+        options.append("pray")
+    default = "carry"
+    q = Question("mad_knight", f"{foe['name']}, the Mad Knight, lies beaten. Carry him bound to "
+                 "be cured, release him, slay him" + (", or pray for him" if "pray" in options
+                                                      else "") + "?", options, default,
+                 tags=(("arthurian",) if card.get("arthurian") else ()))
+    choice = s.ask(q)
+    if choice == "slay":
+        s.note(f"{pk['name']} slays the Mad Knight {foe['name']}.")
+        s.game.remove("knights", foe["name"])
+        return
+    if choice == "release":
+        s.note(f"{pk['name']} lets {foe['name']} wander on in his madness.")
+        s.game.discard("knights", foe["name"])
+        return
+    if choice == "pray":
+        pk["prayed"] = turn_no(s)
+        if s.vl_test(kn.vl(pk), f"prayer for {foe['name']}'s sanity"):
+            s.gain_vp(6, "a successful prayer (aid rendered)")
+            cured_knight_serves(s, card)
+            return
+        s.note(f"The prayer is not answered; {pk['name']} binds {foe['name']}.")
+    bind_mad_knight(s, card)
+
+
+def bind_mad_knight(s: Session, card: dict) -> None:
+    pk = s.pk
+    dest = "Camelot Castle" if card.get("arthurian") else nearest_cure(s, camelot_ok=False)
+    pk["party_extra"].append({"kind": "bound_mad_knight", "name": card["name"], "card": card,
+                              "rides": True, "horse": False})
+    if dest == "Camelot Castle":
+        from companion.koc.engine.resolutions import temp_friendly
+
+        temp_friendly(s, dest)
+    tasks.add(s, "carry_mad_knight", dest, awards={}, route=None,
+              why=f"carrying the Mad Knight {card['name']} to be cured at {dest}",
+              on_done="mad_knight_cured", person=card)
+    s.note(f"{pk['name']} binds {card['name']} and carries him toward {dest}.")
+
+
+def mad_knight_cured(s: Session, task: dict) -> None:
+    """Arrival with a bound Mad Knight at a Shrine (or Camelot): he is cured (3 VP)."""
+    pk = s.pk
+    card = task["person"]
+    if not any(e.get("kind") == "bound_mad_knight" and e["name"] == card["name"]
+               for e in pk["party_extra"]):
+        s.note(f"{card['name']} is no longer with {pk['name']}.")
+        return
+    pk["party_extra"] = [e for e in pk["party_extra"] if not (
+        e.get("kind") == "bound_mad_knight" and e["name"] == card["name"])]
+    s.note(f"At {task['dest']} {card['name']} is cured of his madness.")
+    s.gain_vp(3, "bringing a Mad Knight to be cured")
+    cured_knight_serves(s, card)
+
+
+def cured_knight_serves(s: Session, card: dict) -> None:
+    """A cured Mad Knight serves as Man-at-Arms if the PK has none, else rides as a comrade
+    (a PK sworn to travel alone lets him go)."""
+    pk = s.pk
+    pk["party_extra"] = [e for e in pk["party_extra"] if not (
+        e.get("kind") == "bound_mad_knight" and e["name"] == card["name"])]
+    if "always_travel_alone" in pk["oaths"]:
+        s.note(f"{card['name']} thanks {pk['name']} and rides away.")
+        s.game.discard("knights", card["name"])
+        return
+    member = dict(card)
+    member["joined"] = turn_no(s)
+    member["wounds"] = 0
+    if not pk["men_at_arms"]:
+        pk["men_at_arms"].append(member)
+        s.note(f"{card['name']}, cured, serves {pk['name']} as a Man-at-Arms.")
+    else:
+        pk["comrades"].append(member)
+        s.note(f"{card['name']}, cured, rides with {pk['name']} as a comrade.")

@@ -1,0 +1,232 @@
+"""Questions and answers, dice, and events: the session of one player's turn.
+
+Rules code calls ``session.ask(Question(...))`` whenever a player must choose. The answer comes
+from earlier answers of a resumed turn, then the player's orders for this turn, then their
+standing orders, then (with ``missing=wait``) the turn pauses, else the documented default. See
+``docs/koc-engine.md``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from companion.engine.names import fold
+from companion.koc.engine import knight as kn
+
+if TYPE_CHECKING:
+    from companion.koc.engine.game import Game
+
+
+# ------------------------------------------------------------------------------ questions
+@dataclass
+class Question:
+    """A choice a player must make now."""
+
+    key: str                      # the kind of choice: 'encounter', 'yield', 'fate', ...
+    prompt: str                   # what is asked, in words
+    options: list[str]            # the legal answers
+    default: str                  # taken when nobody answers (documented per key)
+    tags: tuple[str, ...] = ()    # the situation: 'monster', 'arthurian', 'town', ...
+    values: dict[str, int] = field(default_factory=dict)   # numbers conditions may test
+
+    @property
+    def all_tags(self) -> set[str]:
+        return {self.key, *self.tags}
+
+
+class Pause(Exception):
+    """Raised when a question needs the player's answer and the game waits for it."""
+
+    def __init__(self, question: Question):
+        super().__init__(question.prompt)
+        self.question = question
+
+
+_CONDITION = re.compile(r"^([a-z_]+)(<=|>=|=|<|>)(\d+)$")
+
+
+def condition_holds(text: str, values: dict[str, int]) -> bool:
+    m = _CONDITION.match(text)
+    if not m or m.group(1) not in values:
+        return False
+    value, op, limit = values[m.group(1)], m.group(2), int(m.group(3))
+    return {"<=": value <= limit, ">=": value >= limit, "=": value == limit,
+            "<": value < limit, ">": value > limit}[op]
+
+
+def line_matches(line: dict, q: Question) -> bool:
+    tags = q.all_tags
+    for t in line["tags"]:
+        if _CONDITION.match(t):
+            if not condition_holds(t, q.values):
+                return False
+        elif t not in tags:
+            return False
+    return True
+
+
+def pick_option(answer: str, options: Sequence[str]) -> str | None:
+    """The option an answer names: exact (ignoring case) or a unique beginning."""
+    folded = fold(answer)
+    exact = [o for o in options if fold(o) == folded]
+    if exact:
+        return exact[0]
+    starts = [o for o in options if fold(o).startswith(folded)]
+    return starts[0] if len(starts) == 1 else None
+
+
+# ------------------------------------------------------------------------------ the session
+class Session:
+    """The context of one player's turn (or of a decision another player makes in it)."""
+
+    def __init__(self, game: "Game", player: str, *, prior: Sequence[dict] = (),
+                 parent: "Session | None" = None):
+        self.game = game
+        self.player = player
+        self.pk = game.state["knights"][player]
+        self.world = game.world
+        self.chance = game.chance
+        # a session for another player's part in this turn answers through the turn's own
+        # session (the root): one record of answers, in the order they were given
+        self.root: Session = parent.root if parent is not None else self
+        self.prior = list(prior)
+        self.answers: list[dict] = []
+
+    # -- answers -----------------------------------------------------------------------
+    def ask(self, q: Question) -> str:
+        if self.root is not self:
+            return self.root._answer(self.player, q, active=False)
+        return self._answer(self.player, q, active=True)
+
+    def ask_other(self, player: str, q: Question) -> str:
+        """A decision of another player during this turn: their orders for this game turn, then
+        their standing orders, else the default (the game never waits for a player whose turn
+        it is not)."""
+        return self.root._answer(player, q, active=player == self.root.player)
+
+    def _answer(self, player: str, q: Question, active: bool) -> str:
+        if q.default not in q.options:
+            raise ValueError(f"question {q.key}: default {q.default!r} is not an option")
+        if len(q.options) == 1:
+            answer, source = q.options[0], "only choice"
+        elif self.prior:
+            # a resumed turn: every answer given before the pause, in order, whoever gave it
+            item = self.prior.pop(0)
+            if item["key"] != q.key or item.get("player", self.player) != player:
+                raise RuntimeError(f"resumed turn asked {player} {q.key!r} where it first "
+                                   f"asked {item.get('player', self.player)} {item['key']!r}")
+            answer, source = item["answer"], item["source"]
+        else:
+            answer, source = None, None
+            orders = self.game.orders.get(player)
+            if orders is not None:
+                answer = orders.answer(q)
+                source = "orders" if answer else None
+            if answer is None:
+                for line in self.game.state["knights"][player].get("standing", []):
+                    if line_matches(line, q):
+                        answer = pick_option(line["answer"], q.options)
+                        if answer is not None:
+                            source = "standing"
+                            break
+            if answer is None:
+                if active and self.game.wait_for_orders:
+                    raise Pause(q)
+                answer, source = q.default, "default"
+        if source != "only choice":      # a resumed turn meets those again by itself
+            self.answers.append({"player": player, "key": q.key, "answer": answer,
+                                 "source": source})
+        self.game.ctx.decided(player, q.key, answer, source)
+        return answer
+
+    def options_rule(self, name: str) -> bool:
+        """Whether an optional rule is in force (``--option rules=a,b``)."""
+        return name in self.game.options.get("rules", ())
+
+    def yes(self, q: Question) -> bool:
+        return self.ask(q) == "yes"
+
+    # -- dice ------------------------------------------------------------------------------
+    def d6(self, purpose: str) -> int:
+        return self.chance.roll(6, purpose)
+
+    def dice(self, count: int, purpose: str, sides: int = 6) -> list[int]:
+        return [self.chance.roll(sides, purpose) for _ in range(count)]
+
+    def luck_test(self, purpose: str, bonus: int = 0) -> bool:
+        """One die against the Luck-of-the-Day: success on the luck or more."""
+        luck = self.pk["luck"] if self.pk["luck"] is not None else 4
+        roll = self.d6(f"luck test: {purpose}")
+        ok = roll + bonus >= luck
+        extra = f"+{bonus}" if bonus else ""
+        self.note(f"Luck test ({purpose}): rolled {roll}{extra} against luck {luck}: "
+                  f"{'success' if ok else 'failure'}.")
+        return ok
+
+    def vl_test(self, vl: int, purpose: str, who: str | None = None) -> bool:
+        """One die against a VL: success on the VL or more."""
+        roll = self.d6(f"VL test: {purpose}")
+        ok = roll >= vl
+        self.note(f"VL test of {who or self.pk['name']} ({purpose}): rolled {roll} against VL "
+                  f"{vl}: {'success' if ok else 'failure'}.")
+        return ok
+
+    def vl_check(self, vl: int, purpose: str, who: str | None = None, bonus: int = 0) -> bool:
+        """Two dice against a VL: success on the VL or more."""
+        a, b = self.dice(2, f"VL check: {purpose}")
+        ok = a + b + bonus >= vl
+        extra = f"+{bonus}" if bonus else ""
+        self.note(f"VL check of {who or self.pk['name']} ({purpose}): rolled {a}+{b}{extra} "
+                  f"against {vl}: {'success' if ok else 'failure'}.")
+        return ok
+
+    def chart(self, name: str, *, modifier: int = 0, purpose: str | None = None,
+              optional: bool = False):
+        """Roll on a world chart; the result is noted with its dice and entry."""
+        chart = self.world.charts[name]
+        what = purpose or chart.title
+        result = chart.roll(lambda sides: self.chance.roll(sides, f"{what}"), modifier=modifier,
+                            optional=optional)
+        self.note(result.text())
+        return result
+
+    # -- events ------------------------------------------------------------------------
+    def witnesses(self) -> list[str]:
+        """The players who see what happens to this knight now: himself and every PK in the
+        same place (encounter area and the same side of a castle gate or aboard)."""
+        here = self.pk["at"]
+        out = [self.player]
+        for other, rec in self.game.state["knights"].items():
+            if other != self.player and not rec["slain"] and rec["at"] == here:
+                out.append(other)
+        return out
+
+    def note(self, text: str) -> None:
+        """Something that happened, seen by the witnesses."""
+        self.game.ctx.event(text, to=self.witnesses(), kind="koc")
+
+    def tell(self, text: str) -> None:
+        """Something only this player learns (a secret, a private reckoning)."""
+        self.game.ctx.event(text, to=[self.player], kind="koc")
+
+    def announce(self, text: str) -> None:
+        """News for every player (a tournament, the Merlin counter on the map)."""
+        self.game.ctx.event(text, kind="koc")
+
+    # -- awards ----------------------------------------------------------------------------
+    def gain_vp(self, amount: int, why: str) -> None:
+        if amount == 0 or self.pk.get("mad"):
+            return
+        done = kn.add_vp(self.pk, amount)
+        verb = "gains" if done >= 0 else "loses"
+        self.note(f"{self.pk['name']} {verb} {abs(done)} VP ({why}); VP {self.pk['vp']}, "
+                  f"VL {kn.vl(self.pk)}.")
+
+    def gain_cp(self, amount: int, why: str) -> None:
+        if amount == 0 or self.pk.get("mad"):
+            return
+        done = kn.add_cp(self.pk, amount)
+        verb = "gains" if done >= 0 else "loses"
+        self.note(f"{self.pk['name']} {verb} {abs(done)} CP ({why}); CP {self.pk['cp']}, "
+                  f"WL {kn.wl(self.pk)}, VL {kn.vl(self.pk)}.")

@@ -1,0 +1,207 @@
+"""Tasks: every obligation a knight carries (pilgrimages, penances, escorts, reporting to a
+Lord, messages, leaving a land of exile, King Arthur's tasks, adventures and prophecies).
+
+A task has a destination (or none), a route rule (the most direct route, no detours, perhaps on
+foot), what completes it there (arriving, a friendly castle reaction), awards for success and
+penalties for straying or refusing. Movement checks the route after every movement phase:
+each area entered must bring the knight one step nearer by land; staying put while able to move
+is a delay (adventures allow one turn of grace).
+"""
+from __future__ import annotations
+
+from companion.koc.engine.session import Session
+
+
+def add(s: Session, kind: str, dest: str | None, *, awards: dict | None = None,
+        penalty_vp: int = 0, why: str = "", refusal_vp: int = 0, route: str = "direct",
+        walk: bool = False, needs: str | None = None, grace: int = 0, **extra) -> dict:
+    pk = s.pk
+    pk.setdefault("next_task", 1)
+    task = {"id": pk["next_task"], "kind": kind, "dest": dest, "why": why,
+            "since": s.game.state["koc"]["turn"], "route": route if dest else None,
+            "walk": walk, "needs": needs, "awards": awards or {}, "penalty_vp": penalty_vp,
+            "grace": grace, "delay": 0, "status": "active", **extra}
+    pk["next_task"] += 1
+    pk["tasks"].append(task)
+    where = f" to {dest}" if dest else ""
+    s.note(f"{pk['name']} takes on a task: {kind.replace('_', ' ')}{where} ({why}).")
+    return task
+
+
+def active(s: Session) -> list[dict]:
+    return [t for t in s.pk["tasks"] if t["status"] == "active"]
+
+
+def current_destination(s: Session) -> str | None:
+    """The destination of the first active task that has one (tasks go in the order they came,
+    as the rules require for competing obligations)."""
+    for t in active(s):
+        if t["dest"]:
+            return t["dest"]
+    return None
+
+
+def land_distance(s: Session, a: str, b: str) -> int | None:
+    from companion.koc.routes import land_route
+
+    try:
+        return len(land_route(s.world, a, b).steps) - 1
+    except Exception:
+        return None
+
+
+def after_movement(s: Session, start: str, visited: list[str], stopped: bool) -> None:
+    """Check every task's route after the movement phase, and what arriving completes."""
+    pk = s.pk
+    for task in active(s):
+        if task["kind"] == "leave":
+            check_leaving(s, task)
+            continue
+        dest = task["dest"]
+        if not dest:
+            continue
+        here = pk["at"]["area"]
+        if here == dest:
+            arrive(s, task)
+            continue
+        if task["route"] != "direct" or pk["at"]["where"] == "ship":
+            continue
+        before = land_distance(s, start, dest)
+        if before is None:
+            continue
+        position = start
+        strayed = False
+        for area in visited:
+            now = land_distance(s, area, dest)
+            if now is None or now >= land_distance(s, position, dest):
+                strayed = True
+                break
+            position = area
+        if not visited and not pk["immobile"] and not pk.get("encountered"):
+            task["delay"] += 1
+            if task["delay"] > task["grace"]:
+                strayed = True
+        if strayed:
+            fail(s, task, "it left the most direct route" if visited else "it was delayed")
+    pk.pop("encountered", None)
+
+
+def check_leaving(s: Session, task: dict) -> None:
+    pk = s.pk
+    area = s.world.areas[pk["at"]["area"]]
+    inside = {*area.kingdoms, *area.castellanies} & set(task["leave"])
+    if not inside:
+        task["status"] = "done"
+        s.note(f"{pk['name']} has left the land of his exile.")
+
+
+def arrive(s: Session, task: dict) -> None:
+    pk = s.pk
+    if task["needs"] == "friendly_castle" and not (
+            pk["at"]["where"] == "inside" or pk["at"]["area"] in pk["friendly"]):
+        return
+    task["status"] = "done"
+    s.note(f"{pk['name']} completes his task: {task['kind'].replace('_', ' ')} to "
+           f"{task['dest']}.")
+    vp = task["awards"].get("vp", 0)
+    cp = task["awards"].get("cp", 0)
+    if vp:
+        s.gain_vp(vp, f"completing the {task['kind'].replace('_', ' ')}")
+    if cp:
+        s.gain_cp(cp, f"completing the {task['kind'].replace('_', ' ')}")
+    if task["kind"] == "escort" and task.get("person"):
+        person = task["person"]
+        pk["party_extra"] = [e for e in pk["party_extra"] if e.get("name") != person["name"]]
+    if task.get("on_done"):
+        from companion.koc.engine import resolutions
+
+        resolutions.task_done(s, task)
+
+
+def fail(s: Session, task: dict, why: str) -> None:
+    pk = s.pk
+    task["status"] = "failed"
+    s.note(f"{pk['name']}'s task ({task['kind'].replace('_', ' ')}) fails: {why}.")
+    if task["penalty_vp"]:
+        s.gain_vp(-task["penalty_vp"], f"straying from the {task['kind'].replace('_', ' ')}")
+    if task["kind"] == "escort" and task.get("person"):
+        name = task["person"]["name"]
+        pk["party_extra"] = [e for e in pk["party_extra"] if e.get("name") != name]
+
+
+def escort_turn_award(s: Session) -> None:
+    """An escort earns 1 VP for every turn it lasts."""
+    for task in active(s):
+        if task["kind"] == "escort" and task["awards"].get("per_turn"):
+            s.gain_vp(1, "a turn of escort")
+
+
+# ------------------------------------------------------------------------------ places
+def random_shrine(s: Session) -> str:
+    result = s.chart("random_shrine")
+    return s.world.area(result.entry.label).name
+
+
+def random_royal_castle(s: Session, *, exclude: tuple[str, ...] = ()) -> str:
+    for _ in range(50):
+        result = s.chart("random_kingdom", purpose="a random royal castle")
+        kingdom = result.entry.get("kingdom")
+        castellany = result.entry.get("castellany")
+        castle = s.world.royal_castle(kingdom, castellany).name
+        if castle not in exclude:
+            return castle
+    return castle
+
+
+def deploy_castle_area(s: Session, purpose: str) -> str:
+    result = s.chart("deploy_castle", purpose=purpose)
+    return s.world.area(result.entry.get("area") or result.entry.label).name
+
+
+def place_castle(s: Session, name: str, owner: str, kind: str, *, area: str | None = None) -> str:
+    """Put a castle counter on the map (a Lady's castle, a knight's, a PK's); returns its name."""
+    castles = s.game.state.setdefault("castles", {})
+    if name not in castles:
+        castles[name] = {"area": area or deploy_castle_area(s, f"where {name} stands"),
+                         "owner": owner, "kind": kind}
+        s.note(f"{name} ({owner}'s castle) stands in {castles[name]['area']}.")
+    return name
+
+
+def knight_castle(s: Session, knight: str) -> str:
+    return place_castle(s, f"{knight}'s castle", knight, "knight")
+
+
+def castle_area(s: Session, castle: str) -> str:
+    """The encounter area a castle counter stands in (map castles are areas themselves)."""
+    placed = s.game.state.get("castles", {}).get(castle)
+    return placed["area"] if placed else castle
+
+
+# ------------------------------------------------------------------------------ finding
+def seek(s: Session, target: str) -> bool:
+    """Finding a person or creature in this area: automatic in castles and shrines, otherwise a
+    Luck Test (+1 for each earlier turn of seeking the same thing here)."""
+    pk = s.pk
+    here = pk["at"]["area"]
+    found_in = None
+    for task in active(s):
+        if task.get("find") and task["find"]["what"].lower().startswith(target.lower()):
+            found_in = task
+            break
+    if found_in is None or found_in["find"]["area"] != here:
+        s.tell(f"There is no {target} known to be in {here}.")
+        return False
+    area = s.world.areas[here]
+    key = f"seek:{target}:{here}"
+    bonus = pk["persistence"].get(key, 0)
+    if area.kind == "castle" or area.is_shrine or s.luck_test(f"find {target}", bonus=bonus):
+        s.note(f"{pk['name']} finds {found_in['find']['what']}.")
+        pk["persistence"].pop(key, None)
+        from companion.koc.engine import resolutions
+
+        resolutions.found(s, found_in)
+        return True
+    pk["persistence"][key] = bonus + 1
+    s.note(f"{pk['name']} does not find {found_in['find']['what']} this turn.")
+    return False

@@ -1,0 +1,136 @@
+"""A player turn's five phases, and what happens at the end of a game turn."""
+from __future__ import annotations
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine.session import Question, Session
+
+
+def player_turn(s: Session) -> None:
+    pk = s.pk
+    if pk["slain"]:
+        return
+    pk["turns_played"] += 1
+    start = dict(pk["at"])
+    s.note(f"— {pk['name']}'s turn (game turn {s.game.state['koc']['turn']}), "
+           f"{place_text(s)}.")
+    luck_phase(s)
+    area = s.world.areas[pk["at"]["area"]] if pk["at"]["area"] else None
+    if area is not None and area.otherworld:
+        from companion.koc.engine.faerie import faerie_turn
+
+        faerie_turn(s)
+    else:
+        from companion.koc.engine.movement import movement_phase
+
+        movement_phase(s, start)
+        retention_phase(s)
+        from companion.koc.engine.requests import requests_phase
+
+        requests_phase(s)
+    healing_phase(s)
+
+
+def place_text(s: Session) -> str:
+    at = s.pk["at"]
+    area = at["area"]
+    return {"inside": f"inside {area}", "gate": f"outside the gate of {area}",
+            "ship": f"aboard a ship in {area}", "coast": f"on the coast of {area}",
+            "prison": f"in prison at {area}"}.get(at["where"], f"in {area}" if area else "nowhere")
+
+
+# ------------------------------------------------------------------------------ phase 1
+def luck_phase(s: Session) -> None:
+    """The Luck-of-the-Day: one die (two with the Lucky Charm, keeping the better, lower one)."""
+    if kn.has_item(s.pk, "lucky_charm"):
+        a, b = s.dice(2, "luck of the day (lucky charm)")
+        s.pk["luck"] = min(a, b)
+        s.note(f"{s.pk['name']}'s Luck-of-the-Day: {a} and {b} with the Lucky Charm; "
+               f"{s.pk['luck']} kept.")
+    else:
+        s.pk["luck"] = s.d6("luck of the day")
+        s.note(f"{s.pk['name']}'s Luck-of-the-Day: {s.pk['luck']}.")
+
+
+# ------------------------------------------------------------------------------ phase 3
+def retention_phase(s: Session) -> None:
+    """Comrades (knights and kings who joined) stay on a Luck Test each; not those who joined
+    this turn, nor aboard a ship, at a shrine or in a friendly castle."""
+    pk = s.pk
+    if not pk["comrades"] or pk.get("met_merlin"):
+        return
+    where = pk["at"]
+    area = s.world.areas[where["area"]]
+    if where["where"] == "ship" or area.is_shrine or (where["where"] == "inside"
+                                                      and where["area"] in pk["friendly"]):
+        return
+    turn = s.game.state["koc"]["turn"]
+    for comrade in list(pk["comrades"]):
+        if comrade.get("joined") == turn or comrade.get("kind") == "king" and comrade.get("escort"):
+            continue
+        if s.luck_test(f"{comrade['name']} stays"):
+            continue
+        leave_or_appeal(s, comrade, why="grows restless")
+
+
+def leave_or_appeal(s: Session, comrade: dict, why: str, extra: int = 4) -> bool:
+    """A comrade means to leave; the PK may appeal (VL check of the comrade's VL + extra).
+    Returns True if the comrade stays."""
+    pk = s.pk
+    q = Question("appeal", f"{comrade['name']} {why} and means to leave. Appeal to him to stay "
+                 f"(he stays on a VL check of his VL {comrade['vl']} + {extra})?",
+                 ["yes", "no"], "yes", tags=("comrade",))
+    if s.ask(q) == "yes" and s.vl_check(comrade["vl"] + extra, f"{comrade['name']} stays",
+                                        who=comrade["name"]):
+        s.note(f"{comrade['name']} agrees to ride on with {pk['name']}.")
+        return True
+    pk["comrades"].remove(comrade)
+    s.note(f"{comrade['name']} leaves {pk['name']}.")
+    s.game.discard("kings" if comrade["kind"] == "king" else "knights", comrade["name"])
+    return False
+
+
+# ------------------------------------------------------------------------------ phase 5
+def healing_phase(s: Session) -> None:
+    pk = s.pk
+    if pk["wounds"]:
+        s.note(f"{pk['name']}'s wounds heal; WL back to {kn.wl(pk)}"
+               + (f" ({pk['poison']} poisoned wound(s) remain)." if pk["poison"] else "."))
+    pk["wounds"] = 0
+    pk["on_foot"] = False
+    for extra in pk["men_at_arms"] + pk["comrades"]:
+        extra["wounds"] = 0
+    if pk.pop("defeated", False):
+        from companion.koc.engine.combat import after_defeat
+
+        after_defeat(s)
+    pk.pop("met_merlin", None)
+    pk["luck"] = None
+
+
+# ------------------------------------------------------------------------------ game turn
+def end_of_game_turn(game) -> None:
+    """After every player's turn: Merlin/Morgan moves, the first player may rotate."""
+    koc = game.state["koc"]
+    result = game.world.charts["deploy_countryside"].roll(
+        lambda sides: game.chance.roll(sides, "Merlin/Morgan redeployed"))
+    area = countryside_of(game.world, result.entry)
+    game.state["merlin"] = {"area": area, "who": None}
+    game.ctx.event(f"End of game turn {koc['turn']}: the Merlin/Morgan counter moves to {area}.",
+                   kind="koc")
+    rotation = game.options.get("first-player", "fixed")
+    if rotation != "fixed":
+        order = koc["order"]
+        if rotation == "rotate":
+            koc["order"] = order[1:] + order[:1]
+        else:
+            start = game.chance.choice(len(order), "first player of the next game turn")
+            koc["order"] = order[start:] + order[:start]
+        game.ctx.event(f"{koc['order'][0]} plays first next game turn.", kind="koc")
+    koc["turn"] += 1
+    koc["current"] = 0
+
+
+def countryside_of(world, entry) -> str:
+    """The area a deployment entry names (its label is the area's name)."""
+    name = entry.get("area") or entry.label
+    return world.area(name).name

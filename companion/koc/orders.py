@@ -1,0 +1,250 @@
+"""The Knights of Camelot order grammar.
+
+Movement for this turn (steps are carried out in order, until the allowance is spent or an
+encounter stops the party)::
+
+    move <area>[, <area> ...]       step by step through adjacent areas
+    go to <area>                    along the most direct land route
+    stay                            remain (an encounter roll all the same)
+    enter                           try the castle gate again
+    board                           board a ship in this port
+    sail <area> [then <area>]       one sea move (the second with Good Winds)
+    debark [<area>]                 land in port or on a river; or on the coast of <area>
+    inland                          from the coast into the land
+    seek <someone>                  try to find someone known to be here
+
+Prayers and requests (the fourth phase)::
+
+    request <request> [of <person>]     e.g. request men at arms of king; request token of lady
+    pray for <someone> [to <effect>]    e.g. pray for Bert to heal; pray for the relative
+
+Answers to the questions the turn may raise (see the question catalogue)::
+
+    on <question> [<tag> ...] [<name><op><number> ...]: <answer>     kept until replaced
+    answer <question> [<tag> ...]: <answer>                           this turn only
+    on none                                                           forget all 'on' lines
+
+Example: ``on encounter monster: avoid``, ``on yield wl_left<=2: yes``, ``on fate: robs``.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from companion.engine.orders import (
+    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, order_lines,
+    resolve_name, span_text, unknown_keyword,
+)
+from companion.koc.engine.questions import CATALOGUE, load_all
+from companion.koc.engine.session import Question, _CONDITION, line_matches, pick_option
+
+KEYWORDS = ("move", "go", "stay", "enter", "board", "sail", "debark", "inland", "seek",
+            "request", "pray", "on", "answer")
+REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf", "escort",
+            "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
+            "release from enchantress", "release from oath", "service", "token", "welcome")
+PERSONS = ("king", "arthur", "lord", "lady", "hermit", "knight", "dwarf", "castle owner",
+           "comrade")
+
+
+@dataclass
+class KocOrders:
+    plan: list[dict] = field(default_factory=list)
+    requests: list[dict] = field(default_factory=list)
+    prayers: list[dict] = field(default_factory=list)
+    answers: list[dict] = field(default_factory=list)     # this turn only
+    standing: list[dict] | None = None                    # None: unchanged
+
+    def answer(self, q: Question) -> str | None:
+        for line in self.answers:
+            if line_matches(line, q):
+                found = pick_option(line["answer"], q.options)
+                if found:
+                    return found
+        return None
+
+
+class Parser:
+    def __init__(self, world, players: list[str]):
+        self.world = world
+        self.players = players
+        self.area_names = list(world.areas)
+        self.aliases = world.area_aliases
+
+    def area(self, cur: Cursor, stops: tuple[str, ...]) -> str:
+        span = cur.span_until(stops, "an area's name")
+        return resolve_name(cur.line, span, self.area_names, "area", self.aliases)
+
+    def parse(self, text: str) -> tuple[KocOrders, list[OrderError]]:
+        orders = KocOrders()
+        errors: list[OrderError] = []
+        for line in order_lines(text):
+            cur = Cursor(line)
+            head = cur.next()
+            try:
+                if head.kind != "word" or head.key not in KEYWORDS:
+                    raise unknown_keyword(line, head, KEYWORDS)
+                getattr(self, f"p_{head.key}")(cur, orders)
+            except OrderError as err:
+                errors.append(err)
+        return orders, errors
+
+    # -- movement ------------------------------------------------------------------------------
+    def p_move(self, cur: Cursor, orders: KocOrders) -> None:
+        while True:
+            orders.plan.append({"do": "move", "area": self.area(cur, ()), "line": cur.line.number, "src": cur.line})
+            if cur.at_end():
+                break
+            token = cur.next()
+            if token.text != ",":
+                raise cur.syntax("expected ',' between areas", token)
+
+    def p_go(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("to", "after 'go' (go to <area>)")
+        orders.plan.append({"do": "to", "area": self.area(cur, ()), "line": cur.line.number, "src": cur.line})
+        cur.finish()
+
+    def p_stay(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        orders.plan.append({"do": "stay", "line": cur.line.number, "src": cur.line})
+
+    def p_enter(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        orders.plan.append({"do": "enter", "line": cur.line.number, "src": cur.line})
+
+    def p_board(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        orders.plan.append({"do": "board", "line": cur.line.number, "src": cur.line})
+
+    def p_inland(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        orders.plan.append({"do": "go_inland", "line": cur.line.number, "src": cur.line})
+
+    def p_sail(self, cur: Cursor, orders: KocOrders) -> None:
+        step = {"do": "sail", "area": self.area(cur, ("then",)), "line": cur.line.number, "src": cur.line}
+        if cur.accept("then"):
+            step["then"] = self.area(cur, ())
+        cur.finish()
+        orders.plan.append(step)
+
+    def p_debark(self, cur: Cursor, orders: KocOrders) -> None:
+        step = {"do": "debark", "line": cur.line.number, "src": cur.line}
+        if not cur.at_end():
+            step["area"] = self.area(cur, ())
+        orders.plan.append(step)
+
+    def p_seek(self, cur: Cursor, orders: KocOrders) -> None:
+        span = cur.span_until((), "whom or what to seek")
+        orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
+
+    # -- requests and prayers --------------------------------------------------------------------
+    def p_request(self, cur: Cursor, orders: KocOrders) -> None:
+        span = cur.span_until(("of",), "what to request")
+        typed = span_text(span).replace("'", "").replace("-", " ")
+        found = pick_option(typed, REQUESTS)
+        if found is None:
+            close = difflib.get_close_matches(typed.lower(), REQUESTS, n=1)
+            raise OrderSyntaxError(f"'{span_text(span)}' is not a request",
+                                   cur.line, span[0].col, span[-1].end - span[0].col,
+                                   suggestion=(f"did you mean '{close[0]}'?" if close else
+                                               "requests: " + ", ".join(REQUESTS)))
+        item = {"request": found, "of": None, "line": cur.line.number, "src": cur.line}
+        if cur.accept("of"):
+            span = cur.span_until((), "of whom")
+            whom = span_text(span)
+            person = pick_option(whom.split()[0], PERSONS)
+            item["of"] = whom if person is None else whom.lower()
+        orders.requests.append(item)
+
+    def p_pray(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("for", "after 'pray' (pray for <someone>)")
+        span = cur.span_until(("to",), "for whom to pray")
+        item = {"for": span_text(span), "to": None, "line": cur.line.number, "src": cur.line}
+        if cur.accept("to"):
+            item["to"] = span_text(cur.span_until((), "what the prayer asks"))
+        orders.prayers.append(item)
+
+    # -- answers --------------------------------------------------------------------------------
+    def p_on(self, cur: Cursor, orders: KocOrders) -> None:
+        if cur.accept("none"):
+            cur.finish()
+            orders.standing = orders.standing if orders.standing is not None else []
+            orders.standing.clear()
+            return
+        line = self.policy(cur)
+        if orders.standing is None:
+            orders.standing = []
+        orders.standing.append(line)
+
+    def p_answer(self, cur: Cursor, orders: KocOrders) -> None:
+        orders.answers.append(self.policy(cur))
+
+    def policy(self, cur: Cursor) -> dict:
+        """<key> [<tag>...] [<cond>...] ':' <answer>, checked against the question catalogue."""
+        token = cur.peek()
+        if token is None:
+            raise cur.syntax("expected a question (e.g. 'encounter', 'yield', 'fate')")
+        key = token.key.replace(" ", "_")
+        spec = CATALOGUE.get(key)
+        if spec is None:
+            close = difflib.get_close_matches(key, list(CATALOGUE), n=1)
+            raise OrderSyntaxError(f"'{token.text}' is not a question the game asks", cur.line,
+                                   token.col, token.end - token.col,
+                                   suggestion=(f"did you mean '{close[0]}'?" if close else
+                                               "questions: " + ", ".join(sorted(CATALOGUE))))
+        cur.next()
+        tags: list[str] = []
+        while not cur.at_end() and cur.peek().text != ":":
+            tok = cur.peek()
+            raw, count = tok.text.lower(), 1
+            for k in (4, 3, 2):          # 'wl_left<=2' and 'wl_left <= 2' arrive in pieces
+                pieces = [cur.peek(i) for i in range(k)]
+                if all(p is not None and p.text != ":" for p in pieces):
+                    joined = "".join(p.text for p in pieces).lower()
+                    found = _CONDITION.match(joined)
+                    if found and found.group(1) == pieces[0].text.lower().rstrip("<>="):
+                        raw, count = joined, k
+                        break
+            for _ in range(count):
+                cur.next()
+            if _CONDITION.match(raw):
+                name = _CONDITION.match(raw).group(1)
+                if name not in spec.values:
+                    raise OrderSyntaxError(
+                        f"'{name}' cannot be tested for '{key}'", cur.line, tok.col,
+                        tok.end - tok.col,
+                        suggestion=(f"numbers for '{key}': {', '.join(spec.values)}"
+                                    if spec.values else f"'{key}' has no numbers to test"))
+                tags.append(raw)
+                continue
+            tag = raw.replace("-", "_")
+            if tag not in spec.tags:
+                close = difflib.get_close_matches(tag, list(spec.tags), n=1)
+                raise OrderSyntaxError(
+                    f"'{tok.text}' is not a situation of '{key}'", cur.line, tok.col,
+                    tok.end - tok.col,
+                    suggestion=(f"did you mean '{close[0]}'?" if close else
+                                f"situations of '{key}': {', '.join(spec.tags) or 'none'}"))
+            tags.append(tag)
+        if cur.at_end():
+            raise cur.syntax(f"expected ':' and an answer ({', '.join(spec.answers)})")
+        cur.next()
+        span = cur.span_until((), "an answer")
+        typed = span_text(span)
+        answer = pick_option(typed, spec.answers)
+        if answer is None:
+            raise OrderSyntaxError(f"'{typed}' is not an answer to '{key}'", cur.line,
+                                   span[0].col, span[-1].end - span[0].col,
+                                   suggestion=f"answers: {', '.join(spec.answers)}")
+        return {"tags": tags, "key": key, "answer": answer,
+                "text": f"on {key}{''.join(' ' + t for t in tags)}: {answer}"}
+
+
+def parse_orders(world, players: list[str], text: str, filename: str) -> KocOrders:
+    load_all()
+    orders, errors = Parser(world, players).parse(text)
+    for line in orders.answers + (orders.standing or []):
+        line["tags"] = [line["key"], *line["tags"]]
+    if errors:
+        raise OrdersRejected(errors, filename, partial=orders)
+    return orders

@@ -1,0 +1,197 @@
+"""What each viewer may see of a Knights of Camelot game, and the report built from it.
+
+A player sees his own knight's whole record (the Adventure Journal), the events his knight
+witnessed, where every knight's counter stands on the map and where the Merlin/Morgan counter
+is (counters on the table are public), and the questions and options before him. Nobody sees
+another knight's journal.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.game import MODERATOR, PUBLIC, visible
+from companion.koc.engine import knight as kn
+from companion.render import document as d
+
+PLACES = {"inside": "inside", "gate": "outside the gate of", "ship": "aboard a ship at",
+          "coast": "on the coast of", "prison": "in prison at", "area": "in"}
+
+
+def place(at: dict) -> str:
+    where = at.get("castle") and f"{at['castle']} ({at['area']})" or at["area"]
+    return f"{PLACES.get(at['where'], 'in')} {where}"
+
+
+def journal(rec: dict) -> dict[str, Any]:
+    return {
+        "name": rec["name"], "cp": rec["cp"], "vp": rec["vp"], "vl": kn.vl(rec),
+        "wl": kn.wl(rec), "poison": rec["poison"], "held_wl": rec["held_wl"],
+        "arthurian": rec["arthurian"], "place": place(rec["at"]),
+        "gear": [g for g in kn.GEAR if rec["gear"][g]],
+        "items": [i["key"].replace("_", " ") for i in rec["items"]],
+        "dwarf": None if not rec["dwarf"] else (
+            ("an Arthurian Dwarf" if rec["dwarf"]["arthurian"] else "a Dwarf")
+            + (f" carrying a spare {', '.join(rec['dwarf']['spares'])}" if rec["dwarf"]["spares"]
+               else "")),
+        "mascot": rec["mascot"]["name"] if rec["mascot"] else None,
+        "men_at_arms": [m["name"] for m in rec["men_at_arms"]],
+        "comrades": [c["name"] for c in rec["comrades"]],
+        "others": [e.get("name", e.get("kind", "")) for e in rec["party_extra"]],
+        "lord": rec["lord"]["name"] if rec["lord"] else None,
+        "lady": rec["lady"]["name"] if rec["lady"] else None,
+        "summonses": {"lord": rec["lord_summons"], "lady": rec["lady_summons"]},
+        "token": rec["token"],
+        "home": rec["home"]["castle"] if rec["home"] else None,
+        "friendly": list(rec["friendly"]), "exiles": list(rec["exiles"]),
+        "enemies": list(rec["enemies"]), "oaths": [o.replace("_", " ") for o in rec["oaths"]],
+        "enchantments": [e["key"].replace("_", " ") for e in rec["enchantments"]],
+        "enchantress": rec["enchantress"], "mad": bool(rec["mad"]), "animal": rec["animal"],
+        "immobile": [f"{h['why']} ({h['turns']} turn(s))" for h in rec["immobile"]],
+        "lost": rec["lost"], "prison": rec["prison"],
+        "tasks": [{"kind": t["kind"].replace("_", " "), "dest": t.get("dest"), "why": t["why"],
+                   "status": t["status"]} for t in rec["tasks"]],
+        "arthur": dict(rec["arthur"]), "challenged": list(rec["challenged"]),
+        "standing": [line["text"] for line in rec.get("standing", [])],
+        "fasting": rec["fasting"],
+    }
+
+
+def view(kind, state: dict, viewer: str) -> dict:
+    koc = state["koc"]
+    players = list(koc["order"])
+    v: dict[str, Any] = {
+        "viewer": viewer, "players": players, "turn": koc["turn"],
+        "next": players[koc["current"]] if koc["current"] < len(players) else players[0],
+        "scenario": koc["scenario"], "over": koc["over"], "winner": koc.get("winner"),
+        "merlin": state["merlin"]["area"],
+        "counters": [{"player": p, "knight": state["knights"][p]["name"],
+                      "place": place(state["knights"][p]["at"]),
+                      "arthurian": state["knights"][p]["arthurian"]} for p in players],
+        "castles": {name: c["area"] for name, c in state.get("castles", {}).items()},
+        "events": [e["text"] for e in state["events"] if visible(e, viewer)],
+        "waiting": [p for p in players if p in state["pending"]],
+    }
+    if viewer in players:
+        rec = state["knights"][viewer]
+        v["journal"] = journal(rec)
+        area = kind.world.areas[rec["at"]["area"]]
+        links = area.links()
+        v["neighbours"] = {"land": sorted(links["land"]), "river": sorted(links["river"]),
+                           "ship": sorted(links["ship"])}
+        pending = state["pending"].get(viewer)
+        v["question"] = dict(pending["question"]) if pending else None
+        v["so_far"] = list(pending["events"]) if pending else []
+        v["options"] = kind.options_for(state, viewer)
+    if viewer == MODERATOR:
+        v["journals"] = {p: journal(state["knights"][p]) for p in players}
+    return v
+
+
+ORDER_HELP = [
+    "move <area>[, <area>...]     go to <area>     stay     enter     board",
+    "sail <area> [then <area>]    debark [<coast>]  inland   seek <someone>",
+    "request <request> [of <person>]        pray for <someone> [to <effect>]",
+    "on <question> [<situation>...] [<number><op><n>]: <answer>   (kept until replaced)",
+    "answer <question> [<situation>...]: <answer>                  (this turn only)",
+]
+
+
+def report(kind, v: dict) -> dict:
+    from companion.koc.checks import question_help
+
+    env = v["envelope"]
+    viewer = v["viewer"]
+    mine = "journal" in v
+    header = [["Game", env["game_id"]], ["Game turn", str(v["turn"])],
+              ["Report for", viewer if mine else "everybody (public report)"],
+              ["Processed", env["date"]], ["Scenario", v["scenario"]],
+              ["Seat order", ", ".join(v["players"]) + f" (next: {v['next']})"]]
+    sections = []
+    events = v["events"] or ["Nothing your knight witnessed."]
+    sections.append(d.section("What happened", d.bullet_list(events)))
+    if mine and v["question"]:
+        q = v["question"]
+        blocks = [d.para(f"Your turn waits for your answer: {q['prompt']}"),
+                  d.para("Answers: " + ", ".join(q["options"]) + f" (default {q['default']})."),
+                  d.para("Send for example: 'answer " + q["key"] + ": " + q["options"][0]
+                         + "'. Your turn is then played again from its start with the same "
+                           "dice and the answers already given, and goes on.")]
+        if v["so_far"]:
+            blocks.append(d.para("So far this turn (it will happen the same way again):"))
+            blocks.append(d.bullet_list(v["so_far"]))
+        sections.append(d.section("Your turn is waiting", *blocks))
+    if mine:
+        j = v["journal"]
+        rows = [["Chivalry Points", str(j["cp"])], ["Virtue Points", str(j["vp"])],
+                ["Virtue Level", str(j["vl"])],
+                ["Wound Level", str(j["wl"]) + (f" ({j['poison']} poisoned wound(s); WL held at "
+                                                f"{j['held_wl']})" if j["poison"] else "")],
+                ["Where", j["place"]],
+                ["Equipment", ", ".join(j["gear"]) or "none"],
+                ["Magic", ", ".join(j["items"]) or "-"],
+                ["Lord", j["lord"] or "none" + (
+                    f" (summoned {j['summonses']['lord']}x)" if j["summonses"]["lord"] else "")],
+                ["Lady", (j["lady"] or "none") + (" (her Token)" if j["token"] else "") + (
+                    f" (summoned {j['summonses']['lady']}x)" if j["summonses"]["lady"] else "")],
+                ["Arthurian knight", "yes" if j["arthurian"] else "no"],
+                ["Home castle", j["home"] or "-"],
+                ["Friendly castles", ", ".join(j["friendly"]) or "-"],
+                ["Dwarf", j["dwarf"] or "-"], ["Mascot", j["mascot"] or "-"],
+                ["Men-at-Arms", ", ".join(j["men_at_arms"]) or "-"],
+                ["Comrades", ", ".join(j["comrades"]) or "-"],
+                ["Travelling with", ", ".join(j["others"]) or "-"],
+                ["Exiled from", ", ".join(j["exiles"]) or "-"],
+                ["Enemies", ", ".join(j["enemies"]) or "-"],
+                ["Oaths", ", ".join(j["oaths"]) or "-"],
+                ["Enchantments", ", ".join(j["enchantments"])
+                 + (f"; in the service of {j['enchantress']}" if j["enchantress"] else "") or "-"],
+                ["State", ", ".join(filter(None, [
+                    "mad" if j["mad"] else "", f"in the form of a {j['animal']}" if j["animal"]
+                    else "", "lost in the forest" if j["lost"] else "",
+                    *j["immobile"]])) or "well"],
+                ["King Arthur", ("favour of a friend; " if j["arthur"]["favour"] else "")
+                 + f"bonus +{j['arthur']['bonus']}"
+                 + (f"; task: {j['arthur']['task']}" if j["arthur"]["task"] else "")],
+                ["Challenges fought", ", ".join(j["challenged"]) or "-"]]
+        sections.append(d.section("Your Adventure Journal", d.table(["", ""], rows, [1.3, 4])))
+        tasks = [[t["kind"], t["dest"] or "-", t["why"], t["status"]] for t in j["tasks"]]
+        if tasks:
+            sections.append(d.section("Tasks and obligations",
+                                      d.table(["Task", "To", "Why", "State"], tasks,
+                                              [1.3, 1.5, 3, 0.8])))
+        n = v["neighbours"]
+        sections.append(d.section("Around you", d.table(
+            ["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
+                               ["across rivers", ", ".join(n["river"]) or "-"],
+                               ["by ship", ", ".join(n["ship"]) or "-"]], [1, 5])))
+    counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else ""), c["place"]]
+                for c in v["counters"]]
+    blocks = [d.table(["Knight", "Where"], counters, [2, 4]),
+              d.para(f"The Merlin/Morgan counter stands in {v['merlin']}."
+                     if v["merlin"] else "The Merlin/Morgan counter is not on the map.")]
+    if v["castles"]:
+        blocks.append(d.para("Castles placed on the map: " + ", ".join(
+            f"{name} ({area})" for name, area in v["castles"].items()) + "."))
+    sections.append(d.section("The map", *blocks))
+    if mine:
+        if v["options"]:
+            sections.append(d.section("What you can order now", d.options(
+                [("Legal order lines now (movement, requests, answers)", v["options"])])))
+        standing = v["journal"]["standing"]
+        sections.append(d.section(
+            "Order form", d.code(ORDER_HELP),
+            d.para("Your standing answers: " + ("; ".join(standing) if standing else
+                                                "none, so the defaults apply.")),
+            d.para("The questions the game may ask, their answers and defaults:"),
+            d.code(question_help()),
+            d.form(8, "Write one order per line and send it to the moderator. Area names may "
+                      "be shortened to any unambiguous beginning; case and accents do not "
+                      "matter. '#' starts a comment.")))
+    elif v["waiting"]:
+        sections.append(d.section("Waiting", d.para(
+            "The game waits for answers from: " + ", ".join(v["waiting"]) + ".")))
+    footer = (f"Knights of Camelot - game {env['game_id']} - game turn {v['turn']} - "
+              + (f"private report for {viewer}" if mine else "public report"))
+    return {"title": "Knights of Camelot", "pdf_title": f"{env['game_id']} turn {env['turn']}",
+            "subject": "turn report", "header": header, "qr": env["link"],
+            "qr_label": env["link_label"], "footer": footer, "sections": sections}

@@ -1,0 +1,85 @@
+"""Core of the Knights of Camelot engine: knight values, movement, encounter rolls, combat."""
+from __future__ import annotations
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine.combat import Combat, foe, npk
+
+BASIC = """
+game = "koc"
+order = ["Anna"]
+[merlin]
+area = "Argyll"
+[knight.Anna]
+cp = 50
+vp = 5
+at = "Hampshire"
+lord = "King Arthur"
+"""
+
+
+def test_derived_values():
+    rec = kn.new_knight("A", "A", 165, 20)
+    assert kn.vl(rec) == 9 and kn.wl(rec) == 16
+    kn.poison(rec, 2)
+    kn.add_cp(rec, 40)
+    assert kn.wl(rec) == 14            # WL held at 16 while poisoned, less 2
+    kn.cure_poison(rec)
+    assert kn.wl(rec) == 20
+    kn.add_cp(rec, 500)
+    kn.add_vp(rec, -500)
+    assert rec["cp"] == 300 and rec["vp"] == 1
+
+
+def test_encounter_value_sir_bernard():
+    """Rules example: the knight, his Dwarf and three Men-at-Arms: encounter value 3."""
+    rec = kn.new_knight("B", "Sir Bernard", 60, 6)
+    rec["dwarf"] = {"arthurian": False, "spares": []}
+    rec["men_at_arms"] = [{"kind": "knight", "name": f"M{i}", "vl": 5} for i in range(3)]
+    assert kn.encounter_value(rec) == 3
+
+
+def test_movement_allowance_sir_alfred():
+    """Rules example (MOVEMENT): Alfred, Boldric his Dwarf and Sir Phelot his Man-at-Arms. Alfred's
+    horse and the Dwarf's are slain; Alfred takes his beaten foe's horse. Two horses for three
+    travellers: two share a horse, so the party moves 2. With one horse left, somebody walks: 1."""
+    rec = kn.new_knight("A", "Sir Alfred", 60, 6)
+    rec["dwarf"] = {"arthurian": False, "spares": []}
+    rec["men_at_arms"] = [{"kind": "knight", "name": "Sir Phelot", "vl": 5}]
+    assert kn.movement_allowance(rec) == 3          # before the fight: a horse each
+    rec["dwarf"]["no_horse"] = True                 # the Dwarf's steed was slain under Alfred
+    rec["gear"]["horse"] = True                     # the horse he demanded of Sir Trian
+    assert kn.movement_allowance(rec) == 2
+    rec["gear"]["horse"] = False                    # only Phelot's horse is left
+    assert kn.movement_allowance(rec) == 1
+
+
+def test_moving_without_encounter(table):
+    t = table(BASIC, dice=[4, 6, 6, 6], orders={"Anna": "move Somerset"})
+    t.play()
+    assert t.knight()["at"]["area"] == "Somerset"
+    assert t.saw("Encounter roll in Somerset: 6")
+
+
+def test_luck_of_the_day_edgewick(table):
+    """Sir Edgewick's luck: Luck-of-the-Day 5; a 3 fails the test, a 5 passes."""
+    t = table(BASIC, dice=[5, 3, 5])
+    s = t.session()
+    from companion.koc.engine.turn import luck_phase
+
+    luck_phase(s)
+    assert t.knight()["luck"] == 5
+    assert not s.luck_test("avoid the ogre")
+    assert s.luck_test("the dwarf brings a lance")
+
+
+def test_fight_passes_geoffrey(table):
+    """Sir Geoffrey's pass: 9 against 13 inflicts 4 wounds; WL 5 leaves 1."""
+    t = table(BASIC, dice=[3, 3, 3, 4, 4, 5])
+    s = t.session()
+    rec = t.knight()
+    bryan = npk({"kind": "knight", "name": "Sir Bryan", "vl": 5, "cp": 80})
+    c = Combat(s, [bryan], attacker="foe", challenge=True)
+    c.me["method"] = "lance"
+    bryan["method"] = "lance"
+    c.exchange(c.me, bryan)
+    assert rec["wounds"] == 4 and kn.current_wl(rec) == 1

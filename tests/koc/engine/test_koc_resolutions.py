@@ -1,0 +1,1029 @@
+"""Aids, enchantments, imprisonment and appeals, messages, oaths and tricks: a casebook (rules:
+ENCOUNTERS: MISCELLANEOUS, Mad Player Knights, Poisoned Wounds, ADVENTURES). Dice are
+explicit; 2d6 chart results are given as two dice adding up to the entry."""
+from __future__ import annotations
+
+from kocpos import card, pos
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine import resolutions as rs
+from companion.koc.engine import tasks
+from companion.koc.engine.movement import immobilised
+
+# two dice for each 2d6 total
+D = {2: [1, 1], 3: [1, 2], 4: [2, 2], 5: [2, 3], 6: [3, 3], 7: [3, 4], 8: [4, 4], 9: [4, 5],
+     10: [5, 5], 11: [5, 6], 12: [6, 6]}
+WEAK = ["Sir Belleus", "Sir Gauter", "Sir Hemison", "Sir Miles of the Launds"]   # 40-50 CP
+DECK_WEAK = '[decks]\nknights = ["Sir Belleus", "Sir Gauter", "Sir Hemison"]\n'
+BEAT = [6, 6, 6, 1, 1, 1]        # a lance pass of 18 against 3: one weak knight falls
+
+
+def lady_pos(**kw):
+    return pos(anna='lady = "Lady Lyonesse"', extra=kw.pop("extra", "")
+               + '\n[castles]\n"Castle Perilous" = {area = "Somerset", owner = "Lady Lyonesse",'
+               ' kind = "lady"}\n', **kw)
+
+
+# ============================================================================== aids
+def test_r01_aid_rescue_from_pursuit(table):
+    """Aids 2: the pursued person stays as a comrade; the PK meets the monster next turn and, if
+    victorious, the person is friendly. Undertaking the aid earns 6 VP."""
+    t = table(pos(extra='[draws]\nmonster = ["Lion 5"]\n'), dice=D[2] + BEAT)
+    s = t.session()
+    kay = card("Sir Belleus")
+    assert rs.request_aid(s, kay)
+    rec = t.knight()
+    assert rec["vp"] == 26 and rec["comrades"][0]["name"] == "Sir Belleus"
+    assert rec["immobile"][0]["then"] == "pursuit"
+    immobilised(s)                       # next turn: the lion catches up and is slain
+    assert t.saw("catches up") and "Sir Belleus" in rec["friendly_persons"]
+    assert rec["cp"] == 105 and rec["vp"] == 31
+
+
+def test_r02_aid_rescue_from_prison(table):
+    """Aids 3: an NPK is held in a local castle (here Camelot Castle, in Hampshire); the PK sets
+    out to free him by appeal or storm; the attempt itself is the aid (6 VP)."""
+    t = table(pos(extra=DECK_WEAK), dice=D[3])
+    s = t.session()
+    assert rs.request_aid(s, card("King Mark", "king"))
+    task = t.knight()["tasks"][0]
+    assert task["kind"] == "rescue" and task["castle"] == "Camelot Castle"
+    assert task["prisoner"]["name"] == "Sir Belleus" and task["penalty_vp"] == 6
+
+
+def test_r03_aid_rescue_from_captors(table):
+    """Aids 4: three knights detain the person; beating all three makes him friendly."""
+    t = table(pos(cp=300, vp=60, extra=DECK_WEAK), dice=D[4] + BEAT * 3 + [6, 6] * 3,
+              orders={"Anna": "on method: lance"})
+    s = t.session()
+    assert rs.request_aid(s, card("Lady Lyonesse", "lady"))
+    rec = t.knight()
+    assert "Lady Lyonesse" in rec["friendly_persons"]
+    assert t.saw("Sir Hemison yields") or t.saw("Sir Hemison")
+
+
+def test_r04_aid_court_a_lady(table):
+    """Aids 5: approach a local friendly castle and seek the service of its Lady owner."""
+    t = table(pos(extra='[decks]\nladies = ["Lady Enid"]\n'), dice=D[5])
+    s = t.session()
+    assert rs.request_aid(s, card("Sir Belleus"))
+    rec = t.knight()
+    assert rec["vp"] == 26 and "Castle Cardigan" in rec["friendly"]
+    assert t.state["castles"]["Castle Cardigan"]["area"] == "Hampshire"
+    assert rec["tasks"][0]["kind"] == "court"
+
+
+def test_r05_aid_court_a_lady_refused_when_serving(table):
+    """Aids 5: a PK already serving a Lady must refuse (the usual 6 VP)."""
+    t = table(lady_pos(), dice=D[5])
+    assert not rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["vp"] == 14
+
+
+def test_r06_aid_give_shield(table):
+    """Aids 6: give away a shield: 6 VP."""
+    t = table(pos(), dice=D[6])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert not t.knight()["gear"]["shield"] and t.knight()["vp"] == 26
+
+
+def test_r07_aid_give_dwarf(table):
+    """Aids 7: the Dwarf goes, with what he carries."""
+    t = table(pos(anna="dwarf = true"), dice=D[7])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["dwarf"] is None and t.knight()["vp"] == 26
+
+
+def test_r08_aid_give_sword_spare_first(table):
+    """Aids 8: a sword may be the Dwarf's spare one (given by default)."""
+    t = table(pos(anna='dwarf = {arthurian = false, spares = ["sword"]}'), dice=D[8])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["gear"]["sword"] and t.knight()["dwarf"]["spares"] == []
+
+
+def test_r09_aid_give_horse(table):
+    """Aids 9: giving his own horse leaves him on foot."""
+    t = table(pos(), dice=D[9])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert not t.knight()["gear"]["horse"] and t.knight()["on_foot"]
+
+
+def test_r10_aid_escort_home(table):
+    """Aids 10: a King's home is his royal castle; the escort is a task (6 VP on arrival, 1 VP a
+    turn), and the King rides along."""
+    t = table(pos(), dice=D[10])
+    assert rs.request_aid(t.session(), card("King Mark", "king"))
+    task = t.knight()["tasks"][0]
+    assert task["kind"] == "escort" and task["dest"] == "Tintagel"
+    assert task["awards"] == {"vp": 6, "per_turn": True} and task["penalty_vp"] == 6
+    assert t.knight()["party_extra"][0]["name"] == "King Mark"
+
+
+def test_r11_aid_deliver_message(table):
+    """Aids 11: a message to a random royal castle (9: Cornwall), delivered on a friendly
+    castle reaction."""
+    t = table(pos(), dice=D[11] + D[9])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    task = t.knight()["tasks"][0]
+    assert task["dest"] == "Tintagel" and task["needs"] == "friendly_castle"
+    assert task["awards"]["vp"] == 6
+
+
+def test_r12_aid_give_directions(table):
+    """Aids 12: automatically fulfilled: 6 VP."""
+    t = table(pos(), dice=D[12])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["vp"] == 26
+
+
+def test_r13_aid_impossible_no_penalty(table):
+    """Aids: a request that cannot be fulfilled (a sword of a knight who has none) costs
+    nothing."""
+    t = table(pos(anna='gear = ["horse", "shield", "lance"]'), dice=D[8])
+    assert not rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["vp"] == 20 and t.saw("no penalty")
+
+
+def test_r14_aid_refused(table):
+    """Aids: refusing costs 6 VP."""
+    t = table(pos(), dice=D[6], orders={"Anna": "on aid: refuse"})
+    assert not rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["vp"] == 14 and t.knight()["gear"]["shield"]
+
+
+def test_r15_oath_always_grant_requests(table):
+    """Oaths 5: sworn to grant every request, the PK cannot refuse aid (he lacks the VP to
+    break the oath)."""
+    t = table(pos(vp=10, anna='oaths = ["always_grant_requests"]'), dice=D[6],
+              orders={"Anna": "on aid: refuse"})
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert not t.knight()["gear"]["shield"]
+
+
+# ============================================================================== enchantments
+def test_e01_enchantment_resisted(table):
+    """Enchantments: a VL check of VL + the seduction adjustment resists (VL 5 + 4: 9 or
+    more)."""
+    t = table(pos(), dice=[4, 5])
+    assert rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    assert t.saw("resists")
+
+
+def test_e02_enchantment_talisman(table):
+    """Merlin's gifts: the Magic Talisman adds 2 to the dice resisting an enchantment."""
+    t = table(pos(anna='items = [{key = "magic_talisman"}]'), dice=[3, 4])
+    assert rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+
+
+def test_e03_abandon_lady(table):
+    """Enchantments 2: forsake the Lady: 6 VP (12 under her summons) and the service award."""
+    t = table(lady_pos(cp=125, anna_extra=None) if False else lady_pos(cp=125),
+              dice=[1, 1] + D[2])
+    t.knight()["lady_summons"] = 1
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["lady"] is None and rec["vp"] == 8 and rec["cp"] == 100
+    assert "Castle Perilous" not in t.state.get("castles", {})
+
+
+def test_e04_abandon_lady_without_lady_seduces(table):
+    """Enchantments 2: with no Lady the result is Seduce: her service award is gained and VP
+    equal to her VL lost."""
+    t = table(pos(), dice=[1, 1] + D[2] + [1, 1, 1])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["lady"]["name"] == "Queen of North Wales" and rec["enchantress"]
+    assert rec["cp"] == 120 and rec["vp"] == 11
+
+
+def test_e05_abandon_lord(table):
+    """Enchantments 3: the Lord is forsaken (6 VP), his castle no longer friendly; only a sword
+    at friendly castles until a new Lord."""
+    t = table(pos(lord="King Mark", anna='friendly = ["Tintagel"]'), dice=[1, 1] + D[3])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["lord"] is None and rec["vp"] == 14 and "Tintagel" not in rec["friendly"]
+    assert "King Mark" in rec["former_lords"]
+
+
+def test_e06_change_into_animal(table):
+    """Enchantments 4: an animal; equipment, companions and comrades lost (a bound Mad Knight
+    breaks loose); lifted, the lost Mascot returns at the next animal encounter."""
+    t = table(pos(anna='mascot = "Brachet"\ndwarf = true\ncomrades = ["Sir Kay"]',
+                  extra='[draws]\nanimal = ["Hart 4"]\n'), dice=[1, 1] + D[4])
+    s = t.session()
+    rec = t.knight()
+    rec["party_extra"].append({"kind": "bound_mad_knight", "name": "Sir Gauter"})
+    rs.enchant(s, card("Queen of North Wales", "lady"), 4)
+    assert rec["animal"] == "Hart" and not any(rec["gear"].values())
+    assert rec["comrades"] == [] and rec["dwarf"] is None and rec["mascot"] is None
+    assert rec["party_extra"] == [] and kn.movement_allowance(rec) == 2
+    rs.lift_enchantment(s, rec["enchantments"][0])
+    assert rec["animal"] is None and rec["reunite"]["mascot"]["name"] == "Brachet"
+
+
+def test_e07_imprison(table):
+    """Enchantments 5: prison in a local castle, and no direct appeal to the jailor."""
+    t = table(pos(), dice=[1, 1] + D[5])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["prison"]["castle"] == "Camelot Castle" and not rec["prison"]["direct"]
+    assert rec["at"]["where"] == "prison"
+
+
+def test_e08_seduce_replaces_lady(table):
+    """Enchantments 6-8: seduced while serving a Lady: 6 VP (12 under summons) and her award
+    lost, the Enchantress's award gained, VP equal to her VL lost; prayer cannot lift it."""
+    t = table(lady_pos(cp=125), dice=[1, 1] + D[7])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["lady"]["name"] == "Queen of North Wales" and rec["enchantress"]
+    assert rec["cp"] == 125 - 25 + 20 and rec["vp"] == 20 - 6 - 9
+
+
+def test_e09_seduce_already_served(table):
+    """Enchantments 6-8: already in her service: she ignores him."""
+    t = table(pos(anna='lady = "Queen of North Wales"'), dice=[1, 1] + D[8])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    assert t.saw("ignores him") and t.knight()["vp"] == 20
+
+
+def test_e10_poisoned_wound(table):
+    """Enchantments 9 and Poisoned Wounds: one poisoned wound; WL held."""
+    t = table(pos(), dice=[1, 1] + D[9])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    assert t.knight()["poison"] == 1 and kn.wl(t.knight()) == 9
+
+
+def test_e11_rob_and_reappear(table):
+    """Enchantments 10: equipment and Dwarf vanish; they reappear when the spell is lifted."""
+    t = table(pos(anna="dwarf = true"), dice=[1, 1] + D[10])
+    s = t.session()
+    rs.enchant(s, card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert not any(rec["gear"].values()) and rec["dwarf"] is None
+    rs.lift_enchantment(s, rec["enchantments"][0])
+    assert all(rec["gear"].values()) and rec["dwarf"] is not None
+
+
+def test_e12_madness(table):
+    """Enchantments 11: he goes mad and abandons equipment, companions and comrades."""
+    t = table(pos(anna='comrades = ["Sir Kay"]'), dice=[1, 1] + D[11])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["mad"] and not any(rec["gear"].values()) and rec["comrades"] == []
+
+
+def test_e13_sleep(table):
+    """Enchantments 12: asleep 1-6 turns (die 3); companions and comrades depart, equipment
+    stays, no encounters while asleep."""
+    t = table(pos(anna='comrades = ["Sir Kay"]\ndwarf = true'), dice=[1, 1] + D[12] + [3])
+    s = t.session()
+    rs.enchant(s, card("Queen of North Wales", "lady"), 4)
+    rec = t.knight()
+    assert rec["asleep"] and rec["immobile"][0]["turns"] == 3
+    assert rec["comrades"] == [] and rec["dwarf"] is None and all(rec["gear"].values())
+    for _ in range(3):
+        immobilised(s)
+    assert not rec.get("asleep") and not rec["enchantments"]
+
+
+def test_e14_druid_seduction(table):
+    """Enchantments 6-8 by a Druid: he seduces the PK with a randomly drawn Lady."""
+    t = table(pos(extra='[decks]\nladies = ["Lady Enid"]\n[castles]\n"Castle Cardigan" = '
+                  '{area = "Somerset", owner = "Lady Enid", kind = "lady"}\n'),
+              dice=[1, 1] + D[6])
+    rs.enchant(t.session(), {"kind": "hermit", "name": "the Druid"}, 3, druid=True)
+    assert t.knight()["lady"]["name"] == "Lady Enid" and t.knight()["vp"] == 17
+
+
+def test_e15_unresistable(table):
+    """Mad Player Knights: an Enchantress cures a madman and enchants him; he cannot resist."""
+    t = table(pos(), dice=D[9])
+    assert not rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4,
+                          resistible=False)
+    assert t.knight()["poison"] == 1
+
+
+# ============================================================================== imprisonment
+def test_i01_imprisoned_by_king(table):
+    """Imprisonment: equipment, companions and comrades lost; a King's prisoner may appeal to
+    his jailor."""
+    t = table(pos(anna='comrades = ["Sir Kay"]\ndwarf = true\nmen_at_arms = ["Sir Gauter"]',
+                  at="Tintagel", where="inside"))
+    rs.imprison(t.session(), by="king", jailor="King Mark")
+    rec = t.knight()
+    assert rec["prison"]["castle"] == "Tintagel" and rec["prison"]["direct"]
+    assert rec["comrades"] == [] and rec["men_at_arms"] == [] and rec["dwarf"] is None
+    assert not any(rec["gear"].values()) and rec["prison"]["gear"]["lance"]
+
+
+def prisoner(table, dice, orders=None, by="king", **kw):
+    t = table(pos(at="Tintagel", where="inside", **kw), dice=dice, orders=orders or {})
+    s = t.session()
+    rs.imprison(s, by=by, jailor="King Mark")
+    return t, s
+
+
+def test_i02_jailor_tortured(table):
+    """Appeals to Jailor 2: no release; the PK is tortured (one poisoned wound)."""
+    t, s = prisoner(table, D[2])
+    rs.prison_phase(s)
+    assert t.knight()["prison"] and t.knight()["poison"] == 1
+
+
+def test_i03_jailor_exile(table):
+    """Appeals to Jailor 3: freed if he accepts exile from the land of the castle."""
+    t, s = prisoner(table, D[3])
+    rs.prison_phase(s)
+    rec = t.knight()
+    assert rec["prison"] is None and "Cornwall" in rec["exiles"]
+    assert rec["tasks"][0]["kind"] == "leave" and rec["gear"]["lance"]
+
+
+def test_i04_jailor_oath(table):
+    """Appeals to Jailor 4: freed on swearing a random oath (11: do not eat)."""
+    t, s = prisoner(table, D[4] + D[11])
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is None and t.knight()["oaths"] == ["do_not_eat"]
+
+
+def test_i05_jailor_fight_three(table):
+    """Appeals to Jailor 5: a full set of equipment and three knights to beat; no Knight's Fate
+    either way; victorious, he keeps the unbroken equipment."""
+    t, s = prisoner(table, D[5] + BEAT * 3 + [6, 6] * 3, cp=300, vp=60, extra=DECK_WEAK)
+    rs.prison_phase(s)
+    rec = t.knight()
+    assert rec["prison"] is None and all(rec["gear"].values())
+
+
+def test_i06_jailor_ignored_then_persisting(table):
+    """Appeals to Jailor 6-8, persistence: the first ignored appeal is not rerolled; the same
+    appeal next turn is rolled again once when ignored (12: released)."""
+    t, s = prisoner(table, D[7] + D[6] + D[12])
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is not None
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is None and t.saw("Persisting")
+
+
+def test_i07_jailor_challenge(table):
+    """Appeals to Jailor 9: freed by winning a challenge against the jailor's champion."""
+    t, s = prisoner(table, D[9] + [6, 6, 6, 1, 1, 1], cp=300, vp=60, extra=DECK_WEAK)
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is None and "Sir Belleus" in t.knight()["challenged"]
+
+
+def test_i08_jailor_no_equipment(table):
+    """Appeals to Jailor 10: released stripped of all equipment."""
+    t, s = prisoner(table, D[10])
+    rs.prison_phase(s)
+    rec = t.knight()
+    assert rec["prison"] is None and not any(rec["gear"].values())
+    assert rec["at"] == {"area": "Tintagel", "where": "gate"}
+
+
+def test_i09_jailor_no_horse_lance(table):
+    """Appeals to Jailor 11: released without horse or lance."""
+    t, s = prisoner(table, D[11])
+    rs.prison_phase(s)
+    gear = t.knight()["gear"]
+    assert gear == {"horse": False, "shield": True, "lance": False, "sword": True}
+
+
+def test_i10_jailor_full_equipment(table):
+    """Appeals to Jailor 12: released with all normal equipment (not a Dwarf)."""
+    t, s = prisoner(table, D[12], anna='gear = ["sword"]\ndwarf = true')
+    rs.prison_phase(s)
+    rec = t.knight()
+    assert all(rec["gear"].values()) and rec["dwarf"] is None
+
+
+def passer(table, dice, orders=None, **kw):
+    return prisoner(table, dice, orders=orders, by="knight", **kw)
+
+
+def test_p01_passerby_abandon_lady(table):
+    """Appeals to Passer-by 2: he must forsake his Lady first (6 VP and her award), then the
+    passer-by appeals (12: freed)."""
+    t, s = passer(table, D[2] + D[12], orders={"Anna": "on passerby_terms: accept"},
+                  anna='lady = "Lady Lyonesse"', cp=125)
+    assert not t.knight()["prison"]["direct"]
+    rs.prison_phase(s)
+    rec = t.knight()
+    assert rec["lady"] is None and rec["cp"] == 100 and rec["vp"] == 14
+    assert rec["prison"] is None
+
+
+def test_p02_passerby_oath(table):
+    """Appeals to Passer-by 3: freed, he must swear an oath (2: never yield)."""
+    t, s = passer(table, D[3] + D[12] + D[2])
+    rs.prison_phase(s)
+    assert t.knight()["oaths"] == ["never_yield"]
+
+
+def test_p03_passerby_fight(table):
+    """Appeals to Passer-by 4: freed (10: stripped), his own equipment comes back for a fight
+    with a random knight at once."""
+    t, s = passer(table, D[4] + D[10] + BEAT + [6, 6], cp=300, vp=60, extra=DECK_WEAK)
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is None and t.saw("Combat: Anna")
+
+
+def test_p04_passerby_prison_rescue(table):
+    """Appeals to Passer-by 5: freed, he must try to free a prisoner from a random castle."""
+    t, s = passer(table, D[5] + D[12] + [1, 1, 1], extra=DECK_WEAK)
+    rs.prison_phase(s)
+    task = t.knight()["tasks"][-1]
+    assert task["kind"] == "rescue" and task["dest"] == "Surluise"
+    assert task["prisoner"]["name"] == "Sir Belleus" and task["penalty_vp"] == 12
+
+
+def test_p05_passerby_ignored_persisting(table):
+    """Appeals to Passer-by 6-8: ignored; persisting next turn, one reroll (again ignored)."""
+    t, s = passer(table, D[6] + D[8] + D[7])
+    rs.prison_phase(s)
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is not None and t.saw("once more")
+
+
+def test_p06_passerby_message(table):
+    """Appeals to Passer-by 9: freed, he must carry a message to a random royal castle."""
+    t, s = passer(table, D[9] + D[12] + D[9])
+    rs.prison_phase(s)
+    task = t.knight()["tasks"][-1]
+    assert task["kind"] == "message" and task["dest"] == "Tintagel"
+
+
+def test_p07_passerby_pilgrims(table):
+    """Appeals to Passer-by 10: freed, he escorts pilgrims to a random shrine without reward;
+    they walk."""
+    t, s = passer(table, D[10] + D[12] + [1])
+    rs.prison_phase(s)
+    task = t.knight()["tasks"][-1]
+    assert task["dest"] == "Canterbury" and task["awards"] == {} and task["walk"]
+    assert kn.movement_allowance(t.knight()) == 1
+
+
+def test_p08_passerby_adventure(table):
+    """Appeals to Passer-by 11: freed, he owes an adventure, as a Prophecy, without awards (a
+    local result is rolled again: 2:3 then 4:3)."""
+    t, s = passer(table, D[11] + D[12] + [2, 3, 4, 3])
+    rs.prison_phase(s)
+    task = t.knight()["tasks"][-1]
+    assert task["prophecy"] and task["adventure"]["key"] == "pilgrimage_canterbury"
+    assert task["adventure"]["awards"] is False
+
+
+def test_p09_passerby_free_appeal(table):
+    """Appeals to Passer-by 12: the passer-by appeals for nothing (jailor 12: freed)."""
+    t, s = passer(table, D[12] + D[12])
+    rs.prison_phase(s)
+    assert t.knight()["prison"] is None
+
+
+def test_i11_pk_jailor(table):
+    """Player Knight Jailors: the jailor decides on direct appeals and loses 3 VP a turn for
+    each imprisoned PK."""
+    t = table(pos(at="Tintagel", where="inside",
+                  others={"Bert": 'cp = 100\nvp = 20\nat = "Hampshire"\nlord = "King Arthur"'
+                          '\nstanding = [{tags = ["allow_direct_appeal"], key = '
+                          '"allow_direct_appeal", answer = "yes"}]'}), dice=D[7])
+    t.state["knights"]["Bert"]["name"] = "Bert"
+    s = t.session()
+    rs.imprison(s, by="knight", jailor="Bert")
+    rec = t.knight()
+    assert rec["prison"]["by"] == "pk" and rec["prison"]["direct"]
+    rs.prison_phase(s)
+    assert t.state["knights"]["Bert"]["vp"] == 17
+
+
+def test_i12_storm_castle(table):
+    """Rescuing a Prisoner: storming means beating 1-6 knights (die 1); defeated, the stormer
+    is imprisoned; victorious, the prisoners (a PK here) go free."""
+    t = table(pos(cp=300, vp=60, extra=DECK_WEAK,
+                  others={"Bert": 'cp = 100\nvp = 20\nat = "Tintagel"\nlord = "King Arthur"'}),
+              dice=[1] + BEAT + [6, 6])
+    bert = t.session("Bert")
+    rs.imprison(bert, by="king", jailor="King Mark", castle="Tintagel")
+    s = t.session()
+    assert rs.storm_castle(s, "Tintagel")
+    assert t.state["knights"]["Bert"]["prison"] is None
+
+
+def test_i13_rescue_attempt_storm(table):
+    """Aids 3 / Rescuing a Prisoner: at the castle the PK storms; the attempt is the aid (6 VP)
+    and the freed knight and the one aided become friendly."""
+    t = table(pos(cp=300, vp=60, at="Camelot Castle", where="inside", extra=DECK_WEAK),
+              dice=D[3] + [1] + BEAT + [6, 6], orders={"Anna": "on rescue: storm"})
+    s = t.session()
+    rs.request_aid(s, card("King Mark", "king"))
+    task = t.knight()["tasks"][0]
+    tasks.arrive(s, task)
+    rec = t.knight()
+    assert task["status"] == "done" and "King Mark" in rec["friendly_persons"]
+
+
+# ============================================================================== messages
+def test_m01_lady_imprisoned(table):
+    """Messages 2: a Lady Summons; at her castle the PK must storm it (1-6 knights) to free her
+    before the summons is answered."""
+    t = table(lady_pos(cp=300, vp=60, extra=DECK_WEAK), dice=D[2] + [1] + BEAT + [6, 6])
+    s = t.session()
+    rs.message(s)
+    rec = t.knight()
+    assert rec["lady_summons"] == 1 and rec["captive_summoner"] == "lady"
+    task = rec["tasks"][0]
+    assert task["dest"] == "Somerset"
+    rec["at"] = {"area": "Somerset", "where": "area"}
+    tasks.arrive(s, task)
+    assert rec["lady_summons"] == 0 and "captive_summoner" not in rec
+
+
+def test_m02_relative_near_death(table):
+    """Messages 3: to the original home castle at once; there he prays each turn (a success
+    earns 6 VP and ends the vigil)."""
+    t = table(pos(anna='original_home = {castle = "Tintagel"}'), dice=D[3] + [6])
+    s = t.session()
+    rs.message(s)
+    rec = t.knight()
+    task = rec["tasks"][0]
+    assert task["dest"] == "Tintagel" and "Tintagel" in rec["temp_friendly"]
+    rec["at"] = {"area": "Tintagel", "where": "inside"}
+    tasks.arrive(s, task)
+    assert rec["vigil"] and rec["immobile"]
+    from companion.koc.engine.requests import requests_phase
+
+    requests_phase(s)
+    assert rec["vigil"] is None and rec["vp"] == 26 and not rec["immobile"]
+
+
+def test_m03_relative_dies_after_three_turns(table):
+    """Messages 3: three unanswered prayers and the kinsman dies, ending the vigil."""
+    t = table(pos(vp=10), dice=[1, 1, 1])
+    s = t.session()
+    rec = t.knight()
+    rec["vigil"] = {"castle": "Tintagel", "prayers": 0}
+    from companion.koc.engine.requests import vigil_prayer
+
+    for _ in range(3):
+        rec["prayed"] = None
+        vigil_prayer(s)
+    assert rec["vigil"] is None and t.saw("kinsman dies")
+
+
+def test_m04_outlawed(table):
+    """Messages 4: the PK picks a friendly castle that outlaws him (never his Lord's)."""
+    t = table(pos(lord="King Mark", anna='friendly = ["Tintagel", "Jagent", "Caerleon"]'),
+              dice=D[4], orders={"Anna": "on outlaw: first"})
+    rs.message(t.session())
+    rec = t.knight()
+    assert rec["friendly"] == ["Tintagel", "Caerleon"] and rec["outlawed"] == ["Jagent"]
+
+
+def test_m05_outlawed_none_eligible(table):
+    """Messages 4: with no eligible castle, another message is rolled (12: the Beast)."""
+    t = table(pos(lord="King Mark", anna='friendly = ["Tintagel"]'), dice=D[4] + D[12] + D[9],
+              orders={"Anna": "on questing_beast: give up"})
+    rs.message(t.session())
+    assert t.saw("another message") and t.saw("Questing Beast has been seen in Cornwall")
+
+
+def test_m06_wedding_attend(table):
+    """Messages 5: a wedding of state in a random castle; shortest path; temporarily friendly;
+    a turn there; 3 VP; then a request of the castle's lord."""
+    t = table(pos(extra=DECK_WEAK), dice=D[5] + [1, 1, 1])
+    s = t.session()
+    rs.message(s)
+    rec = t.knight()
+    task = rec["tasks"][0]
+    assert task["dest"] == "Surluise" and task["penalty_vp"] == 6
+    assert "Sir Belleus's castle" in rec["temp_friendly"]
+    rec["at"] = {"area": "Surluise", "where": "area"}
+    tasks.arrive(s, task)
+    assert rec["vp"] == 23 and rec["immobile"][0]["then"] == "wedding"
+    immobilised(s)
+    assert rec["host"]["person"]["name"] == "Sir Belleus"
+
+
+def test_m07_wedding_refused(table):
+    """Messages 5: refusing to attend costs 6 VP."""
+    t = table(pos(), dice=D[5], orders={"Anna": "on wedding: refuse"})
+    rs.message(t.session())
+    assert t.knight()["vp"] == 14 and not t.knight()["tasks"]
+
+
+def test_m08_insult_challenged_and_won(table):
+    """Messages 6: the insulting knight (VL 6 or worse) is challenged; victory earns 6 VP."""
+    t = table(lady_pos(cp=300, vp=60, extra=DECK_WEAK), dice=D[6] + [6, 6, 6, 1, 1, 1])
+    rs.message(t.session())
+    rec = t.knight()
+    assert rec["lady"] and "Sir Belleus" in rec["challenged"]
+    assert t.saw("defending Lady Lyonesse's honour")
+
+
+def test_m09_insult_ignored(table):
+    """Messages 6: ignoring the insult loses the Lady (her award; 6 VP more under summons)."""
+    t = table(lady_pos(cp=125, extra=DECK_WEAK), dice=D[6], orders={"Anna": "on insult: ignore"})
+    t.knight()["lady_summons"] = 1
+    rs.message(t.session())
+    rec = t.knight()
+    assert rec["lady"] is None and rec["cp"] == 100 and rec["vp"] == 14
+
+
+def test_m10_lord_summons_twice(table):
+    """Messages 7: a Lord Summons; another before it is answered costs 6 VP."""
+    t = table(pos(lord="King Mark"), dice=D[7] + D[7])
+    s = t.session()
+    rs.message(s)
+    assert t.knight()["lord_summons"] == 1 and t.knight()["tasks"][0]["dest"] == "Tintagel"
+    rs.message(s)
+    assert t.knight()["lord_summons"] == 2 and t.knight()["vp"] == 14
+    assert len(t.knight()["tasks"]) == 1
+
+
+def test_m11_lady_summons_twice_kills_her(table):
+    """Messages 8: a second Lady Summons before the first is answered: she dies of
+    loneliness; 12 VP and her award lost; madness on a 1."""
+    t = table(lady_pos(cp=125), dice=D[8] + D[8] + [1])
+    s = t.session()
+    rs.message(s)
+    rs.message(s)
+    rec = t.knight()
+    assert rec["lady"] is None and rec["cp"] == 100 and rec["vp"] == 8 and rec["mad"]
+    assert "Lady Lyonesse" in t.state["decks"]["ladies"]["removed"]
+
+
+def test_m12_lady_summons_without_lady(table):
+    """Messages 8: with no Lady the summons is ignored."""
+    t = table(pos(), dice=D[8])
+    rs.message(t.session())
+    assert t.knight()["lady_summons"] == 0 and not t.knight()["tasks"]
+
+
+def test_m13_informed_of_adventure(table):
+    """Messages 9: an adventure, gone unless pursued at once (one turn's grace)."""
+    t = table(pos(), dice=D[9] + [4, 3])
+    rs.message(t.session())
+    task = t.knight()["tasks"][0]
+    assert task["adventure"]["key"] == "pilgrimage_canterbury" and task["dest"] == "Canterbury"
+    assert task["route"] == "direct" and task["grace"] == 1 and task["walk"]
+
+
+def test_m14_raiders(table):
+    """Messages 10: raiders on a random coast (Logres: Lincoln); ridden to at once, their
+    leader (a knight who fights unchivalrously with a sword from horseback) is beaten for 6 VP
+    and CP equal to his WL."""
+    t = table(pos(cp=300, vp=60, extra=DECK_WEAK), dice=D[10] + [3, 4, 1] + [6, 6, 1, 1])
+    s = t.session()
+    rs.message(s)
+    task = t.knight()["tasks"][0]
+    assert task["dest"] == "Lincoln" and task["grace"] == 0
+    t.knight()["at"] = {"area": "Lincoln", "where": "area"}
+    tasks.arrive(s, task)
+    assert t.knight()["vp"] == 66 and t.knight()["cp"] == 300
+
+
+def test_m15_special_tournament(table):
+    """Messages 11: every PK hears of the great tournament at Camelot three turns on; the state
+    keeps it for the tournament code."""
+    t = table(pos(others={"Bert": 'cp = 50\nvp = 5\nat = "Kent"\nlord = "King Arthur"'}),
+              dice=D[11])
+    rs.message(t.session())
+    st = t.state["special_tournament"]
+    assert st["turn"] == 4 and st["npks"] == 5
+    assert t.state["knights"]["Bert"]["tasks"][0]["dest"] == "Camelot Castle"
+    assert any("great tournament" in e["text"] and e["to"] == "public" for e in t.ctx.events) \
+        or t.saw("great tournament")
+
+
+def test_m16_special_tournament_once(table):
+    """Messages 11, optional rule: only once a game (another message is rolled)."""
+    t = table(pos(), dice=D[11] + D[8], options={"rules": ("special_tournament_once",)})
+    t.state["special_tournament"] = {"announced": 0, "turn": 3}
+    rs.message(t.session())
+    assert t.saw("already been proclaimed")
+
+
+def test_m17_questing_beast(table):
+    """Messages 12: sighted in a random kingdom (Cornwall); by the shortest route, found on a
+    Luck Test for 12 VP; then it moves on (another kingdom) and may be pursued for 6 VP."""
+    t = table(pos(), dice=D[12] + D[9] + [1] + [5] + D[3] + [1])
+    s = t.session()
+    rs.message(s)
+    rec = t.knight()
+    task = rec["tasks"][0]
+    assert task["dest"] == "Cornwall" and task["grace"] == 0
+    rec["luck"] = 4
+    rec["at"] = {"area": "Cornwall", "where": "area"}
+    tasks.arrive(s, task)
+    assert rec["vp"] == 32
+    new = rec["tasks"][-1]
+    assert new["kind"] == "questing_beast" and new["land"] == "Scotland"
+    assert new["status"] == "active" and new["sightings"] == 1
+
+
+# ============================================================================== oaths
+def test_o01_every_oath_of_the_chart(table):
+    """Oaths chart 2-12: each total gives its oath."""
+    for total, key in zip(range(2, 13), rs.OATH_KEYS):
+        t = table(pos(), dice=D[total])
+        assert rs.swear_oath(t.session(), "test") == key
+
+
+def test_o02_duplicate_rerolled(table):
+    """Oaths: a duplicate oath is rolled again."""
+    t = table(pos(anna='oaths = ["never_yield"]'), dice=D[2] + D[3])
+    assert rs.swear_oath(t.session(), "test") == "use_no_weapons"
+
+
+def test_o03_break_costs_12(table):
+    """Oaths: breaking an oath costs 12 VP and strikes it off."""
+    t = table(pos(anna='oaths = ["do_not_eat"]'))
+    rs.break_oath(t.session(), "do_not_eat")
+    assert t.knight()["vp"] == 8 and t.knight()["oaths"] == []
+
+
+def test_o04_cannot_break_without_vp(table):
+    """Oaths: no willing break without VP to pay; Never Break Oaths forbids it altogether."""
+    t = table(pos(vp=12, anna='oaths = ["always_travel_alone"]'),
+              orders={"Anna": "on break_oath: break"})
+    assert rs.oath_binds(t.session(), "always_travel_alone", "a comrade")
+    t = table(pos(vp=40, anna='oaths = ["always_travel_alone", "never_break_oaths"]'),
+              orders={"Anna": "on break_oath: break"})
+    assert rs.oath_binds(t.session(), "always_travel_alone", "a comrade")
+    t = table(pos(vp=40, anna='oaths = ["always_travel_alone"]'),
+              orders={"Anna": "on break_oath: break"})
+    assert not rs.oath_binds(t.session(), "always_travel_alone", "a comrade")
+    assert t.knight()["vp"] == 28
+
+
+def test_o05_release_needs_never_break_first(table):
+    """Oaths 9: to be released from any oath, Never Break Oaths must go first."""
+    t = table(pos(anna='oaths = ["do_not_eat", "never_break_oaths"]'))
+    assert rs.release_oath(t.session()) == "never_break_oaths"
+    assert t.knight()["oaths"] == ["do_not_eat"] and t.knight()["vp"] == 20
+
+
+def test_o06_travel_alone_sends_company_away(table):
+    """Oaths 10: sworn to travel alone, he parts from Dwarf, Mascot, Men-at-Arms and
+    comrades."""
+    t = table(pos(anna='comrades = ["Sir Kay"]\ndwarf = true\nmascot = "Brachet"'), dice=D[10])
+    rs.swear_oath(t.session(), "test")
+    rec = t.knight()
+    assert rec["comrades"] == [] and rec["dwarf"] is None and rec["mascot"] is None
+
+
+def test_o07_use_no_weapons_and_fasting_read_by_combat(table):
+    """Oaths 3 and 11: no weapons means one die (unarmed); not eating halves combat rolls."""
+    from companion.koc.engine.combat import Combat, Place, methods_for, npk
+
+    t = table(pos(anna='oaths = ["use_no_weapons", "do_not_eat"]'), dice=[6, 5, 1, 1, 1])
+    s = t.session()
+    c = Combat(s, [npk(card("Sir Belleus"))], attacker="foe")
+    assert methods_for(c.me, Place()) == ["unarmed"]
+    total, _ = c.roll(c.me, c.foes[0])
+    assert total == 3
+
+
+def test_o08_spare_knights_and_no_advantage(table):
+    """Oaths 6 and 7: fighting without advantage forces a fair method; sparing knights removes
+    'slay' from the fates he may give."""
+    from companion.koc.engine.combat import Combat, npk
+
+    t = table(pos(anna='oaths = ["fight_without_advantage", "spare_knights"]'),
+              orders={"Anna": "on method: lance"})
+    s = t.session()
+    foe = npk(card("Sir Belleus"))
+    foe["mounted"] = False
+    c = Combat(s, [foe], attacker="foe")
+    c.choose_method(foe)
+    assert c.me["method"] == "sword" and not c.unchivalrous
+
+
+def test_o09_serve_only_present_lord(table):
+    """Oaths 8: he may never change Lords."""
+    from companion.koc.engine import service
+
+    t = table(pos(vp=10, lord="King Mark", anna='oaths = ["serve_only_present_lord"]'))
+    assert not service.change_lord(t.session(), card("King Ban", "king"))
+    assert t.knight()["lord"]["name"] == "King Mark"
+
+
+def test_o10_always_help_ladies_summons(table):
+    """Oaths 4: a Lady Summons sends him at once by the shortest route (straying breaks the
+    oath: 12 VP)."""
+    t = table(lady_pos(anna=None) if False else lady_pos(), dice=D[8])
+    t.knight()["oaths"] = ["always_help_ladies"]
+    rs.message(t.session())
+    task = t.knight()["tasks"][0]
+    assert task["route"] == "direct" and task["penalty_vp"] == 12
+
+
+def test_o11_never_yield_read_by_combat(table):
+    """Oaths 2: sworn never to yield, he is never offered to yield during a fight."""
+    from companion.koc.engine.combat import Combat, npk
+
+    t = table(pos(anna='oaths = ["never_yield"]'), orders={"Anna": "on yield: yes"})
+    c = Combat(t.session(), [npk(card("Sir Belleus"))], attacker="foe")
+    assert not c.wants_to_yield(c.foes[0])
+
+
+# ============================================================================== tricks
+def test_t01_trick_escaped_hermit(table):
+    """Tricks: escaped on a Luck Test; escaping a Hermit's trick earns 6 VP (the only case)."""
+    t = table(pos(), dice=[5])
+    t.knight()["luck"] = 4
+    assert rs.trick(t.session(), {"kind": "hermit", "name": "the hermit"}, hermit=True)
+    assert t.knight()["vp"] == 26
+
+
+def trick(table, dice, orders=None, **kw):
+    t = table(pos(**kw), dice=[1] + dice, orders=orders or {})
+    t.knight()["luck"] = 4
+    assert not rs.trick(t.session(), card("King Mark", "king"))
+    return t
+
+
+def test_t02_trick_abandon_lady(table):
+    """Tricks 2: tricked into forsaking his Lady: 6 VP for the trick, 6 more and her award."""
+    t = table(lady_pos(cp=125), dice=[1] + D[2])
+    t.knight()["luck"] = 4
+    rs.trick(t.session(), card("King Mark", "king"))
+    assert t.knight()["lady"] is None and t.knight()["vp"] == 8 and t.knight()["cp"] == 100
+
+
+def test_t03_trick_abandon_lord_without_lady(table):
+    """Tricks 2: with no Lady, his Lord is forsaken."""
+    t = trick(table, D[2], lord="King Mark")
+    assert t.knight()["lord"] is None and t.knight()["vp"] == 8
+
+
+def test_t04_trick_imprisonment(table):
+    """Tricks 3: a castle is placed where he stands and he is imprisoned in it; no appeal
+    until next turn."""
+    t = trick(table, D[3], at="Somerset")
+    rec = t.knight()
+    assert rec["prison"]["castle"] == "King Mark's castle"
+    assert t.state["castles"]["King Mark's castle"]["area"] == "Somerset"
+
+
+def test_t05_trick_fight_unarmed(table):
+    """Tricks 4: a random knight fought bare-handed, without awards."""
+    t = trick(table, D[4] + [6, 1, 1] + [6, 6], cp=300, vp=60, extra=DECK_WEAK)
+    assert t.saw("unarmed") or t.saw("Combat")
+    assert "use_no_weapons" not in t.knight()["oaths"] and t.knight()["cp"] == 300
+
+
+def test_t06_trick_break_oath(table):
+    """Tricks 5: one sworn oath is broken (12 VP); with none, one is sworn."""
+    t = trick(table, D[5], anna='oaths = ["do_not_eat"]', vp=30)
+    assert t.knight()["oaths"] == [] and t.knight()["vp"] == 12
+    t = trick(table, D[5] + D[11])
+    assert t.knight()["oaths"] == ["do_not_eat"]
+
+
+def test_t07_trick_lose_horses(table):
+    """Tricks 6: his horse and the Dwarf's spare horse are given away."""
+    t = trick(table, D[6], anna='dwarf = {arthurian = false, spares = ["horse", "lance"]}')
+    assert not t.knight()["gear"]["horse"] and t.knight()["dwarf"]["spares"] == ["lance"]
+
+
+def test_t08_trick_lie(table):
+    """Tricks 7: a lie: only 1 VP lost."""
+    t = trick(table, D[7])
+    assert t.knight()["vp"] == 19
+
+
+def test_t09_trick_fight_enemy_alone(table):
+    """Tricks 8: a random knight fought alone (companions and comrades do not help)."""
+    t = trick(table, D[8] + BEAT + [6, 6], cp=300, vp=60, extra=DECK_WEAK,
+              anna='comrades = ["Sir Kay"]')
+    assert t.saw("Combat: Anna")
+
+
+def test_t10_trick_lose_lance(table):
+    """Tricks 9: his lance and the spare one are given away."""
+    t = trick(table, D[9], anna='dwarf = {arthurian = false, spares = ["lance"]}')
+    assert not t.knight()["gear"]["lance"] and t.knight()["dwarf"]["spares"] == []
+
+
+def test_t11_trick_escort_pilgrims(table):
+    """Tricks 10: pilgrims to a random shrine, no award; refusing or a detour costs 12 VP."""
+    t = trick(table, D[10] + [3])
+    task = t.knight()["tasks"][0]
+    assert task["dest"] == "Llanthony" and task["penalty_vp"] == 12 and task["awards"] == {}
+    t = trick(table, D[10], orders={"Anna": "on trick_task: refuse"})
+    assert t.knight()["vp"] == 2
+
+
+def test_t12_trick_message(table):
+    """Tricks 11: a message to a random royal castle, no award, 12 VP for refusing or a
+    detour."""
+    t = trick(table, D[11] + D[9])
+    task = t.knight()["tasks"][0]
+    assert task["dest"] == "Tintagel" and task["penalty_vp"] == 12
+
+
+def test_t13_trick_prophecy(table):
+    """Tricks 12: an adventure as a Prophecy, with its awards (6:4 trolls at a lady's
+    castle)."""
+    t = trick(table, D[12] + [6, 4, 1, 1, 1], extra='[decks]\nladies = ["Lady Enid"]\n')
+    task = t.knight()["tasks"][0]
+    assert task["prophecy"] and task["adventure"]["awards"] is True
+    assert task["adventure"]["castle"] == "Castle Cardigan" and task["dest"] == "Surluise"
+
+
+# ============================================================================== adventures
+def test_a01_sir_robert_hightower(table):
+    """Pursuing Adventures, the rules' example: Sir Robert is inside Tintagel after a friendly
+    reaction, has a Luck-of-the-Day of 3 and tests 4: King Mark tells him of an adventure. He
+    may stay one turn (to ask for Men-at-Arms) but must set off the turn after, or it
+    vanishes."""
+    t = table(pos(cp=60, vp=8, at="Tintagel", where="inside", anna='name = "Sir Robert"'),
+              dice=[3, 4, 4, 3], orders={"Anna": "stay\nrequest adventure of king"})
+    rec = t.knight()
+    rec["met"] = [{"kind": "king", "card": card("King Mark", "king"), "attitude": "friendly"}]
+    assert t.play()
+    assert t.saw("rolled 4 against luck 3: success")
+    task = rec["tasks"][0]
+    assert task["adventure"]["id"] == "4:3" and task["status"] == "active"
+    s = t.session()
+    tasks.after_movement(s, "Tintagel", [], True)         # next turn: he stays, asking
+    assert task["status"] == "active"
+    tasks.after_movement(s, "Tintagel", [], True)         # and again: the adventure vanishes
+    assert task["status"] == "failed"
+
+
+def test_a02_decline_requested_adventure(table):
+    """Explanation of Requests, Adventure: turning it down makes the host unfriendly (not the
+    Lord); from his Lady, he is dismissed."""
+    t = table(pos(at="Tintagel", where="inside", anna='friendly = ["Tintagel"]'),
+              dice=[1, 1], orders={"Anna": "on adventure: decline"})
+    s = t.session()
+    rs.adventure_news(s, card("King Mark", "king"), requested=True)
+    assert "Tintagel" not in t.knight()["friendly"]
+
+
+def test_a03_prophecy_matching_adventure(table):
+    """Prophecies: a Prophecy matching an adventure he pursues turns it into a Prophecy."""
+    t = table(pos(), dice=[4, 3, 4, 3])
+    s = t.session()
+    rs.adventure_news(s, {"kind": "hermit", "name": "a hermit"})
+    rs.adventure_news(s, {"kind": "merlin", "name": "Merlin"}, prophecy=True)
+    rec = t.knight()
+    assert len(rec["tasks"]) == 1 and rec["tasks"][0]["prophecy"]
+
+
+def test_a04_arthur_adds_one_and_sends_a_man(table):
+    """Adventure from King Arthur: each die +1 (7 counts 6), no grace, and one Arthurian
+    Man-at-Arms if he has none."""
+    t = table(pos(extra='[decks]\nknights = ["Sir Belleus", "Sir Gareth"]\n'), dice=[3, 2])
+    rs.adventure_news(t.session(), card("King Arthur", "king"))
+    rec = t.knight()
+    task = rec["tasks"][0]
+    assert task["adventure"]["id"] == "4:3" and task["grace"] == 0
+    assert rec["men_at_arms"][0]["name"] == "Sir Gareth"
+
+
+def test_a05_lord_rerolls(table):
+    """Explanation of Requests: from the Lord a 2:2 is rolled again, and 6:5 is Save your Lady
+    (rolled again without a Lady)."""
+    t = table(pos(lord="King Mark"), dice=[2, 2, 6, 5, 4, 3])
+    rs.adventure_news(t.session(), card("King Mark", "king"), requested=True)
+    assert t.knight()["tasks"][0]["adventure"]["key"] == "pilgrimage_canterbury"
+
+
+def test_a06_own_lady_dismisses_on_decline(table):
+    """Explanation of Requests, Adventure: turning down his own Lady's adventure, the PK is
+    dismissed from her service and loses her award."""
+    t = table(lady_pos(cp=125), dice=[4, 3], orders={"Anna": "on adventure: decline"})
+    rs.adventure_news(t.session(), card("Lady Lyonesse", "lady"), requested=True)
+    assert t.knight()["lady"] is None and t.knight()["cp"] == 100
+
+
+def test_a07_enchantress_adventure_cannot_be_declined(table):
+    """Explanation of Requests, Adventure: from the Enchantress he serves, an adventure cannot
+    be turned down."""
+    t = table(pos(anna='lady = "Queen of North Wales"\nenchantress = "Queen of North Wales"'),
+              dice=[4, 3], orders={"Anna": "on adventure: decline"})
+    task = rs.adventure_news(t.session(), card("Queen of North Wales", "lady"), requested=True)
+    assert task is not None and t.knight()["lady"] is not None
+
+
+def test_i14_storm_lost_means_prison(table):
+    """Rescuing a Prisoner: a knight beaten storming the castle is imprisoned there."""
+    t = table(pos(cp=20, vp=5, at="Tintagel", where="gate",
+                  extra='[decks]\nknights = ["Sir Lancelot"]\n'),
+              dice=[1, 1, 1, 1, 6, 6, 6], orders={"Anna": "on yield: no"})
+    assert not rs.storm_castle(t.session(), "Tintagel")
+    assert t.knight()["prison"]["castle"] == "Tintagel"
+
+
+def test_o12_conflicting_oaths_first_sworn_holds(table):
+    """Oaths / Competing Obligations: sworn first to travel alone, then to grant every request,
+    an escort asked as aid breaks the later oath (12 VP) and is refused (6 VP)."""
+    t = table(pos(vp=40, anna='oaths = ["always_travel_alone", "always_grant_requests"]'),
+              dice=D[10])
+    assert not rs.request_aid(t.session(), card("King Mark", "king"))
+    assert t.knight()["oaths"] == ["always_travel_alone"] and t.knight()["vp"] == 22
