@@ -102,7 +102,8 @@ def report(kind, v: dict) -> dict:
     env = v["envelope"]
     viewer = v["viewer"]
     mine = "journal" in v
-    header = [["Game", env["game_id"]], ["Game turn", str(v["turn"])],
+    header = [["Game", env["game_id"]],
+              ["Game turn", str(v["turn"]) + (" (under way)" if v["waiting"] else " (next)")],
               ["Report for", viewer if mine else "everybody (public report)"],
               ["Processed", env["date"]], ["Scenario", v["scenario"]],
               ["Seat order", ", ".join(v["players"]) + f" (next: {v['next']})"]]
@@ -153,7 +154,8 @@ def report(kind, v: dict) -> dict:
                  + f"bonus +{j['arthur']['bonus']}"
                  + (f"; task: {j['arthur']['task']}" if j["arthur"]["task"] else "")],
                 ["Challenges fought", ", ".join(j["challenged"]) or "-"]]
-        sections.append(d.section("Your Adventure Journal", d.table(["", ""], rows, [1.3, 4])))
+        sections.append(d.section("Your Adventure Journal",
+                                  d.table(["Entry", "Now"], rows, [1.3, 4])))
         tasks = [[t["kind"], t["dest"] or "-", t["why"], t["status"]] for t in j["tasks"]]
         if tasks:
             sections.append(d.section("Tasks and obligations",
