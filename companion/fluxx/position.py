@@ -27,12 +27,11 @@ other hands and the draw pile appear as counts ("hand: Bert: 4 cards") and canno
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
 from companion.engine.names import match_name
-from companion.errors import DataError, DataErrors
+from companion.engine.positions import LineReader
 from companion.fluxx.cards import Deck, norm
 from companion.fluxx.rules import Run, new_game_state
 
@@ -97,17 +96,12 @@ def write_position(deck: Deck, state: dict[str, Any], viewer: str = "moderator")
     return "\n".join(lines) + "\n"
 
 
-class _Reader:
+class _Reader(LineReader):
     def __init__(self, deck: Deck, filename: str):
+        super().__init__(filename)
         self.deck = deck
-        self.filename = filename
-        self.errors: list[DataError] = []
         self.keys = [norm(c.name) for c in deck.cards]
         self.by_key = {norm(c.name): c for c in deck.cards}
-
-    def error(self, number: int, col: int, message: str, hint: str | None = None) -> None:
-        self.errors.append(DataError(message, path=self.filename, line=number, column=col,
-                                     hint=hint))
 
     def player(self, number: int, col: int, typed: str, players: list[str]) -> str | None:
         found = match_name(typed.strip(), players)
@@ -151,27 +145,8 @@ class _Reader:
 def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any]) -> dict[str, Any]:
     """Parse and validate a position; raise DataError(s) with file, line and column."""
     r = _Reader(deck, filename)
-    entries: dict[str, list[tuple[int, int, str]]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        content = _strip_comment(raw).rstrip()
-        if not content.strip():
-            continue
-        m = re.match(r"\s*([A-Za-z_-]+)\s*:\s*(.*)$", content)
-        if not m:
-            r.error(number, 1, "expected 'key: value'")
-            continue
-        key = m.group(1).lower()
-        if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1)
-            r.error(number, 1, f"unknown key '{key}'",
-                    f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(KEYS)}")
-            continue
-        if key in entries and key not in REPEATABLE:
-            r.error(number, 1, f"'{key}' is given twice (first on line {entries[key][0][0]})")
-            continue
-        entries.setdefault(key, []).append((number, m.start(2) + 1, m.group(2).strip()))
-    if r.errors:
-        raise _errors(r)
+    entries = r.scan(text, KEYS, REPEATABLE, quotes=True)
+    r.raise_if_errors()
 
     def single(key: str, required: bool = False):
         if key in entries:
@@ -189,8 +164,7 @@ def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any])
         r.error(pe[0], pe[1], "Fluxx needs 2 to 6 players, separated by commas")
     if pe and len({p.casefold() for p in players}) != len(players):
         r.error(pe[0], pe[1], "a player is listed twice")
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
 
     waiting: list[str] = []
     we = single("waiting")
@@ -202,8 +176,7 @@ def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any])
                     waiting.append(p)
         if len(players) - len(waiting) < 2:
             r.error(we[0], we[1], "at least two players must be seated")
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
     g = new_game_state(deck, players, waiting)
     g["deck"] = []
     ae = single("active")
@@ -352,21 +325,9 @@ def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any])
             line = ge[0] if ge else 1
             r.error(line, 1, f"{winners[0]} already meets the Goal, so the game would be over")
         g["tied"] = winners if len(winners) > 1 else []
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
     g["start_rules"] = list(g["rules"]) if g["stage"] == "play" else []
     return {"game": g, "standing": standing}
 
 
-def _strip_comment(raw: str) -> str:
-    inside = False
-    for i, ch in enumerate(raw):
-        if ch == '"':
-            inside = not inside
-        elif ch == "#" and not inside:
-            return raw[:i]
-    return raw
 
-
-def _errors(r: _Reader) -> Exception:
-    return r.errors[0] if len(r.errors) == 1 else DataErrors(r.errors)

@@ -30,8 +30,7 @@ import re
 from typing import Any
 
 from companion.engine.names import match_name
-from companion.engine.orders import Line, OrderError, tokenize
-from companion.errors import DataError, DataErrors
+from companion.engine.positions import LineReader
 from companion.gral.orders import Parser, objection_text
 from companion.gral.rules import influence, new_state, pick_units
 
@@ -94,54 +93,17 @@ def _roster(world, initiate: str) -> int:
     return [i.id for i in world.initiates].index(initiate)
 
 
-class _Reader:
+class _Reader(LineReader):
     def __init__(self, world, filename: str):
+        super().__init__(filename)
         self.world = world
-        self.filename = filename
-        self.errors: list[DataError] = []
-
-    def error(self, number: int, col: int, message: str, hint: str | None = None) -> None:
-        self.errors.append(DataError(message, path=self.filename, line=number, column=col,
-                                     hint=hint))
-
-    def name(self, number: int, col: int, typed: str, known: list[str], what: str) -> str | None:
-        found = match_name(typed, known)
-        if found.ok:
-            return found.name
-        if found.ambiguous:
-            self.error(number, col, f"'{typed}' could be any of: {', '.join(found.candidates)}")
-        else:
-            hint = ("did you mean " + " or ".join(f"'{s}'" for s in found.suggestions) + "?"
-                    if found.suggestions else f"known {what}s: {', '.join(known)}")
-            self.error(number, col, f"no {what} called '{typed}'", hint)
-        return None
 
 
 def read_position(world, text: str, filename: str) -> dict[str, Any]:
     """Parse and validate a position; raise DataError(s) with file, line and column."""
     r = _Reader(world, filename)
-    entries: dict[str, list[tuple[int, int, str]]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        content = raw.split("#", 1)[0].rstrip()
-        if not content.strip():
-            continue
-        m = re.match(r"\s*([A-Za-z_-]+)\s*:\s*(.*)$", content)
-        if not m:
-            r.error(number, 1, "expected 'key: value'")
-            continue
-        key = m.group(1).lower()
-        if key not in KEYS:
-            import difflib
-            close = difflib.get_close_matches(key, KEYS, n=1)
-            r.error(number, 1, f"unknown key '{key}'",
-                    f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(KEYS)}")
-            continue
-        if key in entries and key not in REPEATABLE:
-            r.error(number, 1, f"'{key}' is given twice (first on line {entries[key][0][0]})")
-            continue
-        entries.setdefault(key, []).append((number, m.start(2) + 1, m.group(2).strip()))
-    if r.errors:
-        raise _errors(r)
+    entries = r.scan(text, KEYS, REPEATABLE)
+    r.raise_if_errors()
 
     def single(key: str, required: bool = True) -> tuple[int, int, str] | None:
         if key in entries:
@@ -159,8 +121,7 @@ def read_position(world, text: str, filename: str) -> dict[str, Any]:
         r.error(players_entry[0], players_entry[1], "gral needs 2 to 8 players, separated by commas")
     if len({p.casefold() for p in players}) != len(players):
         r.error(players_entry[0], players_entry[1], "a player is listed twice")
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
 
     def player_ref(entry: tuple[int, int, str], typed: str) -> str | None:
         return r.name(entry[0], entry[1], typed.strip(), players, "player")
@@ -310,8 +271,7 @@ def read_position(world, text: str, filename: str) -> dict[str, Any]:
 
     if not r.errors:
         _consistency(world, state, r, entries)
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
     return state
 
 
@@ -346,5 +306,4 @@ def _consistency(world, state: dict, r: _Reader, entries: dict) -> None:
         r.error(line("phase"), 1, "a game cannot start from a finished position")
 
 
-def _errors(r: _Reader) -> Exception:
-    return r.errors[0] if len(r.errors) == 1 else DataErrors(r.errors)
+

@@ -31,12 +31,11 @@ only; other hands are written as a count and cannot be read back.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
-from companion.engine.names import match_name
-from companion.errors import CompanionError, DataError, DataErrors
+from companion.engine.positions import LineReader
+from companion.errors import CompanionError
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import Parser, defend_text, hand_text
 from companion.mayhem.rules import BARRACKS
@@ -124,28 +123,10 @@ def write_position(kind, state: dict, viewer: str = "moderator") -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-class _Reader:
-    def __init__(self, filename: str):
-        self.filename = filename
-        self.errors: list[DataError] = []
-
-    def error(self, number: int, col: int, message: str, hint: str | None = None) -> None:
-        self.errors.append(DataError(message, path=self.filename, line=number, column=col,
-                                     hint=hint))
-
-    def name(self, number: int, col: int, typed: str, known: list[str], what: str) -> str | None:
-        found = match_name(typed, known)
-        if found.ok:
-            return found.name
-        if found.ambiguous:
-            self.error(number, col, f"'{typed}' could be any of: {', '.join(found.candidates)}",
-                       "type more of the name")
-        else:
-            hint = ("did you mean " + " or ".join(f"'{s}'" for s in found.suggestions) + "?"
-                    if found.suggestions else
-                    (f"known {what}s: {', '.join(known)}" if len(known) < 12 else None))
-            self.error(number, col, f"no {what} called '{typed}'", hint)
-        return None
+class _Reader(LineReader):
+    def name(self, number: int, col: int, typed: str, known: list[str], what: str,
+             **kw) -> str | None:
+        return super().name(number, col, typed, known, what, list_known=11)
 
 
 def _items(text: str, start_col: int) -> list[tuple[str, int]]:
@@ -165,27 +146,8 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
 
     cat = kind.catalogue
     r = _Reader(filename)
-    entries: dict[str, list[tuple[int, int, str]]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        content = raw.split("#", 1)[0].rstrip()
-        if not content.strip():
-            continue
-        m = re.match(r"\s*([A-Za-z_-]+)\s*:\s*(.*)$", content)
-        if not m:
-            r.error(number, 1, "expected 'key: value'")
-            continue
-        key = m.group(1).lower()
-        if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1)
-            r.error(number, m.start(1) + 1, f"unknown key '{key}'",
-                    f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(KEYS)}")
-            continue
-        if key in entries and key not in REPEATABLE:
-            r.error(number, 1, f"'{key}' is given twice (first on line {entries[key][0][0]})")
-            continue
-        entries.setdefault(key, []).append((number, m.start(2) + 1, m.group(2).strip()))
-    if r.errors:
-        raise _errors(r)
+    entries = r.scan(text, KEYS, REPEATABLE)
+    r.raise_if_errors()
 
     def single(key: str, required: bool = True):
         if key in entries:
@@ -204,13 +166,12 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 "separated by commas")
     if pe and len({p.casefold() for p in players}) != len(players):
         r.error(pe[0], pe[1], "a player is listed twice")
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
     try:
         kind.check_players(players, options)
     except CompanionError as exc:
         r.error(pe[0], pe[1], exc.message, exc.hint)
-        raise _errors(r)
+        r.raise_if_errors()
     rules = kind.rules_from(options)
     if rules["chaos"]:
         r.error(pe[0], 1, "Chaos Theory draws its rules when a game is created; a position "
@@ -389,8 +350,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 base = st["hand"] or {"give": [], "keep": []}
                 st["hand"] = {"give": base["give"] + orders.hand["give"],
                               "keep": base["keep"] + orders.hand["keep"]}
-    if r.errors:
-        raise _errors(r)
+    r.raise_if_errors()
     state["box"] = [c.id for c in cat.characters if c.id not in chars_seen]
     state["setup_rest"] = rest
     state["phase"] = "play"
@@ -400,5 +360,4 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
     return state
 
 
-def _errors(r: _Reader) -> Exception:
-    return r.errors[0] if len(r.errors) == 1 else DataErrors(r.errors)
+
