@@ -83,3 +83,64 @@ def test_fight_passes_geoffrey(table):
     bryan["method"] = "lance"
     c.exchange(c.me, bryan)
     assert rec["wounds"] == 4 and kn.current_wl(rec) == 1
+
+
+def _adventures(rec: dict) -> list[dict]:
+    return [t for t in rec["tasks"] if isinstance(t.get("adventure"), dict)]
+
+
+def test_fate_charges_with_adventure_cannot_be_declined(table):
+    """Knight's Fate 9: the loser must undertake a random adventure (5:6 rerolled), with the
+    usual awards for success and none for failure; an order to decline does not apply."""
+    from companion.koc.engine.fate import apply_fate
+
+    t = table(BASIC, orders={"Anna": "on adventure: decline"})
+    apply_fate(t.session(), "charges_with_adventure",
+               {"kind": "knight", "name": "Sir Kay", "vl": 4, "arthurian": True}, None)
+    found = _adventures(t.knight())
+    assert len(found) == 1 and t.saw("Sir Kay charges Anna with an adventure")
+    adv = found[0]["adventure"]
+    assert adv["no_failure_award"] and adv["awards"] and adv["key"] != "tournament_at_camelot"
+
+
+def test_fate_demands_company_rides_without_awards(table):
+    """Knight's Fate 7 from an NPK: the loser rides as his Man-at-Arms on a random adventure,
+    the victor leading, with no awards for the loser."""
+    from companion.koc.engine.fate import apply_fate
+
+    t = table(BASIC)
+    victor = {"kind": "knight", "name": "Sir Kay", "vl": 4, "arthurian": True,
+              "card": {"kind": "knight", "name": "Sir Kay", "vl": 4}}
+    apply_fate(t.session(), "demands_company", victor, None)
+    task = _adventures(t.knight())[0]
+    assert task["leader"]["name"] == "Sir Kay" and task["adventure"]["awards"] is False
+    assert task["penalty_vp"] == 12
+
+
+def test_go_to_is_offered_only_where_land_leads():
+    """The order options offer 'go to' a task's destination only when a land route exists."""
+    from companion.koc.checks import legal_lines
+    from companion.koc.kind import KIND
+    from companion.koc.position import read_position
+
+    state = read_position(KIND.world, BASIC, "case.toml")
+    rec = state["knights"]["Anna"]
+    rec["tasks"] = [{"kind": "message", "dest": "York", "why": "a message", "status": "active"},
+                    {"kind": "message", "dest": "Tara", "why": "a message", "status": "active"}]
+    lines = legal_lines(KIND.world, state, "Anna")
+    assert "go to York" in lines and "go to Tara" not in lines
+
+
+def test_a_knight_whose_horse_dies_mounts_his_dwarfs_steed(table):
+    """The Sir Alfred example in combat: with no spare horse, the Dwarf's steed carries him on,
+    and the Dwarf's pony counts as lost for movement afterwards."""
+    t = table(BASIC)
+    s = t.session()
+    rec = t.knight()
+    rec["dwarf"] = {"arthurian": False, "spares": []}
+    c = Combat(s, [npk({"kind": "knight", "name": "Sir Trian", "vl": 5, "cp": 60})],
+               attacker="foe")
+    rec["gear"]["horse"] = False
+    assert c.dwarfs_steed() and rec["gear"]["horse"] and rec["dwarf"]["no_horse"]
+    assert not c.dwarfs_steed()                       # only once
+    assert t.saw("mounts his Dwarf's steed")
