@@ -29,6 +29,10 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         fixed = [(x["line"], x.get("src"), "a move") for x in orders.plan] + \
             [(x["line"], x.get("src"), "a request") for x in orders.requests] + \
             [(x["line"], x.get("src"), "a prayer") for x in orders.prayers]
+        if orders.join:
+            fixed.append((orders.join_line.number, orders.join_line, "joining a party"))
+        if orders.leave:
+            fixed.append((orders.leave_line.number, orders.leave_line, "leaving a party"))
         for number, src, what in fixed:
             errors.append(_err(number, src, f"{what} cannot be changed now: your turn is "
                                "waiting for an answer, and it goes on with the moves, requests "
@@ -38,6 +42,14 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         if errors:
             raise OrdersRejected(errors, filename)
         return
+    if orders.join == player:
+        errors.append(_err(orders.join_line.number, orders.join_line,
+                           "a knight cannot join his own party",
+                           "name the player whose party to join"))
+    elif orders.join and orders.leave:
+        errors.append(_err(orders.leave_line.number, orders.leave_line,
+                           "'leave party' and 'join' in the same orders",
+                           "to change parties, leave this turn and join the next"))
     where = dict(pk["at"])
     aboard = where["where"] == "ship"
     ended = False
@@ -133,6 +145,16 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
                                                   " (of whoever can grant it)"))
     for p in orders.prayers:
         out.append(f"prayer: for {p['for']}" + (f" to {p['to']}" if p["to"] else ""))
+    if orders.join:
+        out.append(f"join the party of {orders.join} (if he agrees and you stand together)")
+    if orders.leave:
+        out.append("leave the party and ride alone")
+    from companion.koc.engine.party import leader_of
+
+    leader = leader_of(state, player)
+    if leader not in (None, player) and not orders.leave and orders.plan:
+        out.append(f"note: you ride in {leader}'s party, who leads it; your moves are used only "
+                   "if you leave it ('leave party')")
     for a in orders.answers:
         out.append(f"this turn: {a['text']}")
     if orders.standing is None:
@@ -197,6 +219,16 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         out.append("request token of lady")
     if at["area"] == "Camelot Castle" and at["where"] == "inside":
         out.append("request service of arthur")
+    from companion.koc.engine.party import leader_of
+
+    if leader_of(state, player) is not None:
+        out.append("leave party")
+    else:
+        for other in state["koc"]["order"]:
+            rec = state["knights"][other]
+            if other != player and not rec["slain"] and rec["at"] == at and \
+                    leader_of(state, other) in (None, other):
+                out.append(f"join {other}")
     return out
 
 

@@ -13,6 +13,12 @@ encounter stops the party)::
     inland                          from the coast into the land
     seek <someone>                  try to find someone known to be here
 
+Travelling with other player knights (settled at the start of the turn)::
+
+    join <player>                   ride in that player's party, with him leading (he agrees
+                                    with 'answer party: yes' or 'on party: yes')
+    leave party                     ride alone again (a leader's leaving breaks the party up)
+
 Prayers and requests (the fourth phase)::
 
     request <request> [of <person>]     e.g. request men at arms of king; request token of lady
@@ -30,16 +36,17 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.engine.orders import (
     Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, order_lines,
     resolve_name, span_text, unknown_keyword,
 )
-from companion.koc.engine.questions import CATALOGUE, load_all
+from companion.koc.engine.questions import CATALOGUE, answers_for, load_all
 from companion.koc.engine.session import Question, _CONDITION, line_matches, pick_option
 
 KEYWORDS = ("move", "go", "stay", "enter", "board", "sail", "debark", "inland", "seek",
-            "request", "pray", "on", "answer")
+            "request", "pray", "join", "leave", "on", "answer")
 REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf", "escort",
             "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
             "release from enchantress", "release from oath", "service", "token", "welcome")
@@ -53,6 +60,10 @@ class KocOrders:
     requests: list[dict] = field(default_factory=list)
     prayers: list[dict] = field(default_factory=list)
     answers: list[dict] = field(default_factory=list)     # this turn only
+    join: str | None = None                               # the player whose party to join
+    leave: bool = False                                   # leave the party
+    join_line: Any = None                                 # the lines, for error messages
+    leave_line: Any = None
     standing: list[dict] | None = None                    # None: unchanged
 
     def answer(self, q: Question) -> str | None:
@@ -136,6 +147,22 @@ class Parser:
     def p_seek(self, cur: Cursor, orders: KocOrders) -> None:
         span = cur.span_until((), "whom or what to seek")
         orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
+
+    # -- parties -----------------------------------------------------------------------------
+    def p_join(self, cur: Cursor, orders: KocOrders) -> None:
+        span = cur.span_until((), "whose party to join (a player's name)")
+        name = resolve_name(cur.line, span, self.players, "player")
+        if orders.join is not None:
+            raise IllegalOrderError("only one 'join' order a turn", cur.line, span[0].col,
+                                    span[-1].end - span[0].col)
+        orders.join = name
+        orders.join_line = cur.line
+
+    def p_leave(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("party", "after 'leave' (leave party)")
+        cur.finish()
+        orders.leave = True
+        orders.leave_line = cur.line
 
     # -- requests and prayers --------------------------------------------------------------------
     def p_request(self, cur: Cursor, orders: KocOrders) -> None:
@@ -231,11 +258,17 @@ class Parser:
         cur.next()
         span = cur.span_until((), "an answer")
         typed = span_text(span)
-        answer = pick_option(typed, spec.answers)
+        answers = answers_for(spec, self.world)       # with the places some questions name
+        answer = pick_option(typed, answers)
         if answer is None:
+            hint = f"answers: {', '.join(answers)}"
+            if len(answers) > 20:
+                folded = {a.lower(): a for a in answers}
+                close = difflib.get_close_matches(typed.lower(), list(folded), n=1)
+                hint = (f"did you mean '{folded[close[0]]}'?" if close else
+                        f"answers: {', '.join(spec.answers)} or a place's name")
             raise OrderSyntaxError(f"'{typed}' is not an answer to '{key}'", cur.line,
-                                   span[0].col, span[-1].end - span[0].col,
-                                   suggestion=f"answers: {', '.join(spec.answers)}")
+                                   span[0].col, span[-1].end - span[0].col, suggestion=hint)
         return {"tags": tags, "key": key, "answer": answer,
                 "text": f"on {key}{''.join(' ' + t for t in tags)}: {answer}"}
 

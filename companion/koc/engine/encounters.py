@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass
 
 from companion.koc.engine import knight as kn
+from companion.koc.engine import party
 from companion.koc.engine import tasks
 from companion.koc.engine.combat import Result, fight, foe, lose_followers, npk
 from companion.koc.engine.questions import FOES, PLACES, Spec, register
@@ -146,12 +147,6 @@ def _svc():
 def attitude_of(total: int) -> str:
     """6 or less unfriendly, 7 neutral, 8 or more friendly."""
     return UNFRIENDLY if total <= 6 else NEUTRAL if total == 7 else FRIENDLY
-
-
-def party_knights(pk: dict) -> int:
-    """Knights in the PK's party, himself included (a King's escort matches it)."""
-    return 1 + sum(1 for c in pk["comrades"] if c.get("kind") in ("knight", "king")) + \
-        len(pk["men_at_arms"])
 
 
 def place_kind(s: Session, area_name: str) -> str:
@@ -253,9 +248,12 @@ class Meeting:
         pk = self.pk
         keep: list[str] = []
         if not pk["slain"] and self.s.pk is pk:
-            for group in (pk["comrades"], pk["men_at_arms"], pk["party_extra"],
-                          pk.get("prisoners", []), pk.get("guards", []), pk.get("met", [])):
-                keep.extend(x.get("name") or (x.get("card") or {}).get("name") for x in group)
+            for rec in party.records(self.s):
+                for group in (rec["comrades"], rec["men_at_arms"], rec["party_extra"],
+                              rec.get("prisoners", []), rec.get("guards", []),
+                              rec.get("met", [])):
+                    keep.extend(x.get("name") or (x.get("card") or {}).get("name")
+                                for x in group)
             block = pk.get("river_block")
             if block and block.get("knight"):
                 keep.append(block["knight"]["name"])
@@ -274,12 +272,14 @@ class Meeting:
         """Record a person met and his final attitude (None: he left)."""
         if self.over():
             return
-        met = self.pk.setdefault("met", [])
-        met[:] = [e for e in met if not (e["kind"] == kind and e["card"].get("name") ==
-                                          card.get("name"))]
-        if attitude is not None:
-            met.append({"kind": kind, "card": card, "attitude": attitude, "turn": self.turn,
-                        **extra})
+        # the reaction is towards the whole party: every knight of it met him
+        for rec in party.records(self.s):
+            met = rec.setdefault("met", [])
+            met[:] = [e for e in met if not (e["kind"] == kind and e["card"].get("name") ==
+                                              card.get("name"))]
+            if attitude is not None:
+                met.append({"kind": kind, "card": card, "attitude": attitude,
+                            "turn": self.turn, **extra})
 
     # -- fighting -------------------------------------------------------------------------
     def fight(self, foes: list[dict], *, attacker: str = "foe", out: Outcome | None = None,
@@ -1375,7 +1375,7 @@ def meet_king(s: Session, king: dict | None = None, *, reaction_modifier: int = 
     king = king or m.draw("kings", "a king")
     arthur = king["name"] == "King Arthur"
     if escort is None:
-        escort = m.knights(party_knights(pk), f"a knight of {king['name']}'s escort",
+        escort = m.knights(party.party_knights(s), f"a knight of {king['name']}'s escort",
                            arthurian=arthur)
     cards = [king] + escort
     choice = decide(m, "king", f"a king with {len(escort)} knight(s)", avoidable=avoidable,
@@ -2081,25 +2081,48 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
     placed = s.game.state.get("castles", {}).get(castle)
     area = placed["area"] if placed else castle
 
+    fellows = party.with_me(s)
+
     def put(inside: bool) -> None:
         if from_ship or m_over():
             return
+        before = pk["at"]
         pk["at"] = {"area": area, "where": "inside" if inside else "gate"}
         if placed:
             pk["at"]["castle"] = castle
+        party.follow(s, before)
+
+    def admitted() -> None:
+        """The whole party is re-equipped; fellows to whom the castle is not friendly are
+        its guests only (no requests of its owner)."""
+        for x in [s, *fellows]:
+            if x.pk["at"] != pk["at"]:
+                continue
+            if x is not s:
+                if friendly_castle(x, castle):
+                    x.pk.pop("guest_of", None)
+                else:
+                    x.pk["guest_of"] = castle
+            resupply(x, castle)
 
     def m_over() -> bool:
         return pk["slain"] or s.pk is not pk or bool(pk["prison"]) or \
             s.world.areas[pk["at"]["area"]].otherworld
 
-    if friendly_castle(s, castle):
-        s.note(f"{castle} is friendly: {pk['name']} is admitted at once.")
+    host = next((x for x in fellows if castle != CAMELOT and friendly_castle(x, castle)), None)
+    if friendly_castle(s, castle) or host is not None:
+        if friendly_castle(s, castle):
+            s.note(f"{castle} is friendly: {pk['name']} is admitted at once.")
+            pk.pop("guest_of", None)
+        else:
+            s.note(f"{castle} is friendly to {host.pk['name']}: it admits his whole party.")
+            pk["guest_of"] = castle
         if castle in pk.get("temp_friendly", []) and not from_ship:
             visited = pk.setdefault("temp_visited", [])
             if castle not in visited:
                 visited.append(castle)
         put(True)
-        resupply(s, castle)
+        admitted()
         return True
     key = f"castle:{castle}"
     if placed and placed.get("kind") == "pk":
@@ -2122,11 +2145,12 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
     if m_over():
         return False
     if verdict == "friendly":
-        befriend(s, castle)
+        for x in [s, *fellows]:          # the reaction is towards the whole party
+            befriend(x, castle)
         if castle == CAMELOT:
             s.note(f"Camelot Castle receives {pk['name']} for as long as he stays.")
         put(True)
-        resupply(s, castle)
+        admitted()
         return True
     if verdict == "gate":
         pk["persistence"][key] = bonus + 1
@@ -2169,7 +2193,9 @@ def castle_reaction(m: Meeting, castle: str, entry, *, from_ship: bool = False) 
         around = area_around(s, castle)
         s.note(f"{pk['name']} is turned away from {castle} and goes back into {around}; he may "
                "try again only after an encounter roll there.")
+        before = pk["at"]
         pk["at"] = {"area": around, "where": "area"}
+        party.follow(s, before)
         pk["persistence"].pop(f"castle:{castle}", None)
         from companion.koc.engine.movement import Mover
 
@@ -2208,15 +2234,15 @@ def castle_reaction(m: Meeting, castle: str, entry, *, from_ship: bool = False) 
             any(c.castle == castle for c in s.world.castellanies.values())
         reroll = ("tournament_at_camelot",) + (("visit_local_king",) if royal else ())
         if _res().adventure_news(s, owner, reroll=reroll) and not m.over():
-            party = m.knights(count_of(s, entry, "knights of the castle"),
-                              f"a knight of {castle}", arthurian=camelot)
+            riders = m.knights(count_of(s, entry, "knights of the castle"),
+                               f"a knight of {castle}", arthurian=camelot)
             if not stays_alone(s, "the castle's knights"):
-                for c in party:
+                for c in riders:
                     c["joined"] = m.turn
                     c["wounds"] = 0
                     pk["comrades"].append(c)
-                s.note(f"{names(party)} {'rides' if len(party) == 1 else 'ride'} with "
-                       f"{pk['name']} as {'a comrade' if len(party) == 1 else 'comrades'}.")
+                s.note(f"{names(riders)} {'rides' if len(riders) == 1 else 'ride'} with "
+                       f"{pk['name']} as {'a comrade' if len(riders) == 1 else 'comrades'}.")
         return "friendly"
     if key == "magic_gateway":
         q = Question("gateway", f"{castle} offers {pk['name']} a magic gateway into Faerie. "

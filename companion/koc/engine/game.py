@@ -202,6 +202,9 @@ def run_player_turn(game: Game, player: str) -> bool:
         # answers and the same orders (moves, requests, prayers); new orders add answers only
         game.chance.resume(pending["dice"])
         game.orders[player] = resumed_orders(pending.get("orders"), game.orders.get(player))
+        for other, kept in pending.get("others", {}).items():
+            # the orders of fellow travellers and joiners the turn had used
+            game.orders[other] = resumed_orders(kept, game.orders.get(other))
     mark = game.chance.mark()
     events_mark = len(game.ctx.events)
     decisions_mark = len(game.ctx.decisions)
@@ -214,12 +217,17 @@ def run_player_turn(game: Game, player: str) -> bool:
         del game.ctx.events[events_mark:]
         del game.ctx.decisions[decisions_mark:]
         dice = game.chance.since(mark)
+        from companion.koc.engine.party import involved
+
+        others = {p: orders_record(game.orders.get(p)) for p in involved(game, player)
+                  if p != player and game.orders.get(p) is not None}
         state.clear()
         state.update(snapshot)
         q = pause.question
         state["pending"][player] = {
             "answers": session.answers, "dice": dice,
             "orders": orders_record(game.orders.get(player)),
+            "others": others,
             "question": {"key": q.key, "prompt": q.prompt, "options": q.options,
                          "default": q.default, "tags": list(q.tags), "values": q.values},
             "events": provisional,
@@ -240,7 +248,8 @@ def orders_record(orders) -> dict | None:
         return [{k: copy.deepcopy(v) for k, v in item.items() if k != "src"} for item in items]
 
     return {"plan": plain(orders.plan), "requests": plain(orders.requests),
-            "prayers": plain(orders.prayers), "answers": plain(orders.answers)}
+            "prayers": plain(orders.prayers), "answers": plain(orders.answers),
+            "join": orders.join, "leave": orders.leave}
 
 
 def resumed_orders(kept: dict | None, new):
@@ -252,4 +261,5 @@ def resumed_orders(kept: dict | None, new):
     answers = (list(new.answers) if new is not None else []) + list(kept["answers"])
     return KocOrders(plan=copy.deepcopy(kept["plan"]), requests=copy.deepcopy(kept["requests"]),
                      prayers=copy.deepcopy(kept["prayers"]), answers=answers,
-                     standing=new.standing if new is not None else None)
+                     standing=new.standing if new is not None else None,
+                     join=kept.get("join"), leave=kept.get("leave", False))

@@ -132,13 +132,16 @@ def party_knights(record: dict) -> list[dict]:
     return [*record["comrades"], *record["men_at_arms"]]
 
 
-def encounter_value(record: dict) -> int:
-    """The PK, comrade knights and kings, a bound mad knight, and Men-at-Arms at half (rounded
-    up); at most 5."""
+def knights_in_party(record: dict) -> int:
+    """The PK, his comrade knights and kings, and a bound mad knight."""
     knights = 1 + sum(1 for c in record["comrades"] if c.get("kind") in ("knight", "king"))
-    knights += sum(1 for e in record["party_extra"] if e.get("kind") == "bound_mad_knight")
-    value = knights + math.ceil(len(record["men_at_arms"]) / 2)
-    return min(5, value)
+    return knights + sum(1 for e in record["party_extra"] if e.get("kind") == "bound_mad_knight")
+
+
+def encounter_value(record: dict) -> int:
+    """The knights of his party (``knights_in_party``) and Men-at-Arms at half (rounded up);
+    at most 5."""
+    return min(5, knights_in_party(record) + math.ceil(len(record["men_at_arms"]) / 2))
 
 
 def movement_allowance(record: dict) -> int:

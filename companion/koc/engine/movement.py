@@ -9,6 +9,7 @@ Without orders the knight follows his first obligation with a destination, or st
 from __future__ import annotations
 
 from companion.koc.engine import knight as kn
+from companion.koc.engine import party
 from companion.koc.engine.session import Question, Session
 
 QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
@@ -91,7 +92,7 @@ class Mover:
     def __init__(self, s: Session):
         self.s = s
         self.pk = s.pk
-        self.allowance = kn.movement_allowance(self.pk)
+        self.allowance = party.movement_allowance(s)
         self.moved = 0
         self.stopped = False
         self.start_area = self.pk["at"]["area"]
@@ -173,7 +174,8 @@ class Mover:
                        f"{target} after riding this turn.")
                 self.stopped = True
                 return
-            pk["on_foot"] = True
+            for rec in party.records(s):      # the whole party walks
+                rec["on_foot"] = True
             self.allowance = 1
         self.enter(target)
         if dest.kind == "wasteland":
@@ -260,7 +262,9 @@ class Mover:
         s, pk = self.s, self.pk
         s.came_from = pk["at"]["area"]      # where he came from (encounters: river crossings)
         self.moved += 1
+        before = pk["at"]
         pk["at"] = {"area": target, "where": "area"}
+        party.follow(s, before)
         self.visited.append(target)
         s.note(f"{pk['name']} moves into {target}.")
         check_exile(s, target)
@@ -291,7 +295,7 @@ class Mover:
             happens = roll <= value
             how = f"an encounter on {value if value > 1 else 1}{' or less' if value > 1 else ''}"
         else:
-            value = kn.encounter_value(pk)
+            value = party.encounter_value(s)
             happens = roll <= value
             how = f"an encounter on {value} or less"
         s.note(f"Encounter roll in {target}: {roll} ({how}): "
@@ -329,6 +333,7 @@ class Mover:
         ship = s.game.draw_chit("ship", f"ship boarded at {here['area']}")
         pk["ship"] = ship
         pk["at"] = {"area": here["area"], "where": "ship"}
+        party.follow(s, here)
         s.note(f"{pk['name']} boards a ship ({ship['name']}, crew {ship['wl']}) at "
                f"{here['area']}; movement ends for this turn.")
         self.stopped = True
@@ -356,9 +361,11 @@ class Mover:
             if not encounters.castle_encounter(s, target, from_ship=True):
                 return
             pk["at"] = {"area": target, "where": "ship"}
+            party.follow(s, here)
             s.note(f"The ship puts in at the port of {target}.")
             return
         pk["at"] = {"area": target, "where": "ship"}
+        party.follow(s, here)
         self.visited.append(target)
         s.note(f"{pk['name']}'s ship sails into {target}.")
         if dest.kind == "sea":
@@ -380,6 +387,7 @@ class Mover:
         if area.port:
             pk["at"] = {"area": here["area"], "where": "inside" if area.kind == "castle" else "area"}
             pk.pop("ship", None)
+            party.follow(s, here)
             s.note(f"{pk['name']} goes ashore at {here['area']}.")
             if area.is_town and area.kind != "castle":
                 from companion.koc.engine import encounters
@@ -394,6 +402,7 @@ class Mover:
         if area.kind == "river" and area.navigable:
             pk["at"] = {"area": here["area"], "where": "area"}
             pk.pop("ship", None)
+            party.follow(s, here)
             s.note(f"{pk['name']} lands on the bank of {here['area']} (a whole turn; no "
                    "encounter roll).")
             return
@@ -406,6 +415,7 @@ class Mover:
             return
         pk["at"] = {"area": coast, "where": "coast"}
         pk.pop("ship", None)
+        party.follow(s, here)
         s.note(f"{pk['name']} lands on the coast of {coast} (a whole turn; no encounter roll). "
                "Next turn he must first go inland.")
         if in_merlins_reach(s, coast):
@@ -423,7 +433,9 @@ class Mover:
     def do_go_inland(self, step: dict) -> None:
         s, pk = self.s, self.pk
         if pk["at"]["where"] == "coast":
+            before = pk["at"]
             pk["at"] = {"area": pk["at"]["area"], "where": "area"}
+            party.follow(s, before)
             self.moved += 1
             self.visited.append(pk["at"]["area"])
             s.note(f"{pk['name']} goes inland into {pk['at']['area']}.")

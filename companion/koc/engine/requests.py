@@ -159,7 +159,9 @@ def present(s: Session, met: list[dict]) -> list[dict]:
             p["alone"] = m.get("alone", True)
             add(p)
     castle = rs.castle_here(s)
-    if castle and pk["at"]["where"] == "inside":
+    guest = castle and pk.get("guest_of") == castle and castle not in pk["friendly"]
+    if castle and pk["at"]["where"] == "inside" and not guest:
+        # (a guest of a party admitted for a fellow's sake may not address the owner)
         owner = rs.castle_owner(s, castle)
         if owner.get("kind") == "pk":
             orec = s.game.state["knights"][owner["player"]]
@@ -314,6 +316,15 @@ def discard_met(s: Session, met: list[dict]) -> None:
     for role in ("lord", "lady"):
         if pk[role]:
             keep.add(pk[role]["name"])
+    from companion.koc.engine import party
+
+    for rec in party.records(s)[1:]:
+        # a fellow of his party who has yet to make his requests, or who took the person along
+        keep |= {c["name"] for c in rec["comrades"] + rec["men_at_arms"]}
+        for m in rec.get("met", []):
+            cards = m.get("card")
+            keep |= {c.get("name") for c in (cards if isinstance(cards, list) else [cards])
+                     if isinstance(c, dict)}
     for m in met:
         cards = m.get("card")
         for card in cards if isinstance(cards, list) else [cards]:

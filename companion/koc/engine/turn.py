@@ -6,9 +6,38 @@ from companion.koc.engine.session import Question, Session
 
 
 def player_turn(s: Session) -> None:
+    """A player turn: alone, or (leading a party) the party's joint turn; a knight riding in
+    another's party has his turn in the leader's (engine/party.py)."""
+    from companion.koc.engine import party
+
     pk = s.pk
     if pk["slain"]:
         return
+    party.settle(s)
+    waited = party.waiting_for(s)
+    role = party.turn_role(s)
+    if role in ("wait", "done"):
+        leader = s.game.state["knights"][party.leader_of(s.game.state, s.player)
+                                         or s.player]["name"]
+        s.note(f"{pk['name']} rides in {leader}'s party: "
+               + ("his turn is played with the party in his leader's turn."
+                  if role == "wait" else "he has moved with the party this game turn."))
+        return
+    if role == "lead":
+        joint_turn(s)
+    else:
+        single_turn(s)
+    for p in waited:
+        # the party broke up before its turn: those who waited for it play now
+        if not party.moved_with_party(s.game.state, p):
+            other = Session(s.game, p, parent=s)
+            if s.game.orders.get(p) is not None:
+                s.game.ctx.use_orders(p)
+            single_turn(other)
+
+
+def single_turn(s: Session) -> None:
+    pk = s.pk
     pk["turns_played"] += 1
     start = dict(pk["at"])
     s.note(f"— {pk['name']}'s turn (game turn {s.game.state['koc']['turn']}), "
@@ -28,6 +57,43 @@ def player_turn(s: Session) -> None:
 
         requests_phase(s)
     healing_phase(s)
+
+
+def joint_turn(s: Session) -> None:
+    """The joint turn of a party, in its leader's player turn: each knight's own Luck-of-the-
+    Day, then the leader moves the whole party, then each knight's retention, requests and
+    prayers, and healing."""
+    from companion.koc.engine import encounters, party
+    from companion.koc.engine.movement import movement_phase
+    from companion.koc.engine.requests import requests_phase
+
+    members = party.member_sessions(s)
+    everyone = [s, *members]
+    names = ", ".join(x.pk["name"] for x in everyone)
+    start = dict(s.pk["at"])
+    s.note(f"— The joint turn of the party of {names} (game turn "
+           f"{s.game.state['koc']['turn']}), led by {s.pk['name']}, {place_text(s)}.")
+    for x in everyone:
+        x.pk["turns_played"] += 1
+        if x is not s and s.game.orders.get(x.player) is not None:
+            s.game.ctx.use_orders(x.player)
+            if s.game.orders[x.player].plan:
+                x.tell(f"{x.pk['name']}'s movement orders are not used: the party moves as "
+                       f"{s.pk['name']} leads it.")
+    party.mark_moved(s.game.state, [x.player for x in everyone])
+    for x in everyone:
+        luck_phase(x)
+    for x in members:
+        encounters.start_of_movement(x)
+    party.check(s)
+    movement_phase(s, start)
+    party.check(s)
+    for x in everyone:
+        retention_phase(x)
+    for x in everyone:
+        requests_phase(x)
+    for x in everyone:
+        healing_phase(x)
 
 
 def place_text(s: Session) -> str:
