@@ -40,7 +40,11 @@ def suffer_fate(s: Session, victor: dict) -> None:
     apply_fate(s, key, victor, result.entry)
 
 
-def apply_fate(s: Session, key: str, victor: dict, entry) -> None:
+def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None = None,
+               chooser: Session | None = None) -> None:
+    """What the fate does to the loser (``s``). A victorious PK may have chosen the shrine or
+    the oath (``chosen``; None rolls it) and names a random adventure site (``chooser``, his
+    session)."""
     pk = s.pk
     from companion.koc.engine import tasks
 
@@ -72,7 +76,7 @@ def apply_fate(s: Session, key: str, victor: dict, entry) -> None:
             pk["arthur"]["favour"] = True
             s.note(f"{victor['name']} will speak well of {pk['name']} to King Arthur.")
     elif key == "sends_to_shrine":
-        shrine = tasks.random_shrine(s)
+        shrine = chosen or tasks.random_shrine(s)
         tasks.add(s, "pilgrimage", shrine, awards={}, penalty_vp=12,
                   why=f"sent by {victor['name']} after his defeat", refusal_vp=12)
     elif key == "commends_skill":
@@ -82,7 +86,7 @@ def apply_fate(s: Session, key: str, victor: dict, entry) -> None:
     elif key == "exact_oath":
         from companion.koc.engine.resolutions import swear_oath
 
-        swear_oath(s, why=f"exacted by {victor['name']}")
+        swear_oath(s, why=f"exacted by {victor['name']}", key=chosen)
     elif key == "sends_to_lord":
         if victor["kind"] == "king":
             castle = s.world.kingdoms[victor["card"]["kingdom"]].royal_castle
@@ -123,7 +127,7 @@ def apply_fate(s: Session, key: str, victor: dict, entry) -> None:
         s.note(f"{victor['name']} charges {pk['name']} with an adventure.")
         resolutions.adventure_news(s, {"kind": victor["kind"], "name": victor["name"]},
                                    reroll=("tournament_at_camelot",), no_failure_award=True,
-                                   must=True)
+                                   must=True, chooser=chooser)
     elif key == "robs":
         from companion.koc.engine.combat import robbed
 
@@ -245,12 +249,38 @@ def give_fate_to_pk(s: Session, loser: dict) -> None:
                  [o.replace("_", " ") for o in options], "free release", tags=("fate", "pk"))
     choice = s.ask(q).replace(" ", "_")
     other = _S(s.game, loser["player"], parent=s)
-    other.note(f"{s.pk['name']} gives {loser['name']} a Knight's Fate: {choice.replace('_', ' ')}.")
+    chosen = victor_terms(s, other, choice)
+    named = choice.replace("_", " ") + (f": {chosen.replace('_', ' ')}" if chosen else "")
+    other.note(f"{s.pk['name']} gives {loser['name']} a Knight's Fate: {named}.")
     if choice in REFUSABLE:
-        q2 = Question("refuse_fate", f"Accept the fate ({choice.replace('_', ' ')}) or refuse "
-                      "it for 12 VP?", ["accept", "refuse"], "accept", tags=("fate", choice))
+        q2 = Question("refuse_fate", f"Accept the fate ({named}) or refuse it for 12 VP?",
+                      ["accept", "refuse"], "accept", tags=("fate", choice))
         if s.ask_other(loser["player"], q2) == "refuse":
             other.gain_vp(-12, "refusing a Knight's Fate")
             return
     apply_fate(other, choice, {"kind": "pk", "name": s.pk["name"], "vl": kn.vl(s.pk),
-                               "arthurian": s.pk["arthurian"]}, None)
+                               "arthurian": s.pk["arthurian"]}, None, chosen=chosen, chooser=s)
+
+
+def victor_terms(s: Session, other: Session, key: str) -> str | None:
+    """The part of a fate a victorious PK names with it, before the loser accepts or refuses:
+    the shrine of Fate 2 (any but Rome) or the oath of Fate 5 (one not yet sworn). None leaves
+    it to the dice, rolled only once the fate is accepted."""
+    from companion.koc.engine import tasks
+    from companion.koc.engine.questions import OATH_KEYS
+
+    name = other.pk["name"]
+    if key == "sends_to_shrine":
+        q = Question("fate_shrine", f"To which shrine do you send {name}?",
+                     ["random", *tasks.shrines_to_choose(s.world)], "random", tags=("fate",))
+        answer = s.ask(q)
+        return None if answer == "random" else answer
+    if key == "exact_oath":
+        free = [k.replace("_", " ") for k in OATH_KEYS if k not in other.pk["oaths"]]
+        if not free:
+            return None
+        q = Question("fate_oath", f"Which oath must {name} swear?", ["random", *free], "random",
+                     tags=("fate",))
+        answer = s.ask(q)
+        return None if answer == "random" else answer.replace(" ", "_")
+    return None

@@ -18,6 +18,7 @@ class Spec:
     default: str
     tags: tuple[str, ...] = ()
     values: tuple[str, ...] = ()
+    places: str = ""      # the answer may also name an area of this sort (see answers_for)
 
 
 FOES = ("monster", "animal", "brigands", "knights", "knight", "king", "lady", "dwarf",
@@ -25,6 +26,10 @@ FOES = ("monster", "animal", "brigands", "knights", "knight", "king", "lady", "d
         "wood_nymph", "troll", "highwayman", "merlin", "morgan", "enchantress", "pk",
         "sea_monster", "pirates")
 PLACES = ("countryside", "forest", "river", "wasteland", "sea", "town", "castle", "shrine")
+OATH_KEYS = ("never_yield", "use_no_weapons", "always_help_ladies", "always_grant_requests",
+             "fight_without_advantage", "spare_knights", "serve_only_present_lord",
+             "never_break_oaths", "always_travel_alone", "do_not_eat", "never_avoid_encounters")
+SITE_TAGS = ("area", "castle", "royal_castle", "shrine", "wasteland", "other")
 
 CATALOGUE: dict[str, Spec] = {}
 
@@ -73,7 +78,30 @@ register(
          ("free release", "commends skill", "sends to shrine", "exact oath", "sends to lord",
           "charges with adventure", "robs", "exiles", "imprisons"), "free release",
          tags=("fate", "pk")),
+    Spec("fate_shrine", "as victor, the shrine you send a defeated player knight to (Knight's "
+         "Fate 2): a shrine's name (never Rome), or random to roll it", ("random",), "random",
+         tags=("fate",), places="shrine"),
+    Spec("fate_oath", "as victor, the oath a defeated player knight must swear (Knight's Fate "
+         "5), one he has not sworn yet; random rolls it",
+         ("random", *(k.replace("_", " ") for k in OATH_KEYS)), "random", tags=("fate",)),
+    Spec("fate_site", "as victor, where the adventure you charged a defeated player knight with "
+         "takes place when its site is random (Knight's Fate 9): a place of the kind it needs "
+         "(tag), never in Faerie nor on the Road to Rome; random places it as usual",
+         ("random",), "random", tags=("fate", *SITE_TAGS), places="site"),
 )
+
+
+def answers_for(spec: Spec, world) -> tuple[str, ...]:
+    """Every answer an order line may give to a question: its fixed answers, then for a question
+    that names places, the areas it may name in this world ('shrine': the shrines a victor may
+    choose; 'site': every place a victor may choose for some adventure)."""
+    if not spec.places:
+        return spec.answers
+    from companion.koc.engine import tasks
+
+    names = tasks.shrines_to_choose(world) if spec.places == "shrine" \
+        else tasks.every_site_to_choose(world)
+    return (*spec.answers, *names)
 
 
 def load_all() -> dict[str, Spec]:
@@ -81,6 +109,6 @@ def load_all() -> dict[str, Spec]:
     import importlib
 
     for name in ("combat", "fate", "movement", "turn", "tasks", "encounters", "resolutions",
-                 "service", "requests", "faerie"):
+                 "service", "requests", "faerie", "party"):
         importlib.import_module(f"companion.koc.engine.{name}")
     return CATALOGUE

@@ -55,15 +55,12 @@ from __future__ import annotations
 
 from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
-from companion.koc.engine.questions import Spec, register
+from companion.koc.engine.questions import OATH_KEYS, Spec, register
 from companion.koc.engine.session import Question, Session
 
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
             "deliver_message", "give_directions")
-OATH_KEYS = ("never_yield", "use_no_weapons", "always_help_ladies", "always_grant_requests",
-             "fight_without_advantage", "spare_knights", "serve_only_present_lord",
-             "never_break_oaths", "always_travel_alone", "do_not_eat", "never_avoid_encounters")
 PASSERBY_TERMS = ("abandon_lady", "swear_oath", "fight_enemy", "prison_rescue",
                   "deliver_message", "escort_pilgrims", "adventure")
 JAILOR_TERMS = ("released_exile", "released_oath", "released_fight", "released_challenge")
@@ -1518,9 +1515,11 @@ def adventure_news(s: Session, source, *, prophecy: bool = False, immediate: boo
                    local: bool = False, rolled: str | None = None, awards: bool = True,
                    no_failure_award: bool = False, requested: bool = False,
                    reroll=(), no_local: bool = False, arthur_task: bool = False,
-                   grants_castle: bool = False, must: bool = False) -> dict | None:
+                   grants_castle: bool = False, must: bool = False,
+                   chooser: Session | None = None) -> dict | None:
     """Roll (or take ``rolled``, an adventure key) an adventure and offer it; a Prophecy is
-    imposed. Returns the task recorded, or None if declined."""
+    imposed. ``chooser``: the victorious PK who may name a random site (Knight's Fate 9).
+    Returns the task recorded, or None if declined."""
     from companion.koc.engine import service
 
     pk = s.pk
@@ -1573,7 +1572,8 @@ def adventure_news(s: Session, source, *, prophecy: bool = False, immediate: boo
             return None
     return record_adventure(s, entry, source, prophecy=prophecy, immediate=immediate,
                             local=local, awards=awards, no_failure_award=no_failure_award,
-                            arthur_task=arthur_task, grants_castle=grants_castle)
+                            arthur_task=arthur_task, grants_castle=grants_castle,
+                            chooser=chooser)
 
 
 def unfriendly(s: Session, person: dict) -> None:
@@ -1605,9 +1605,10 @@ def adventure_marker(s: Session) -> str:
 
 def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immediate: bool,
                      local: bool, awards: bool, no_failure_award: bool = False,
-                     arthur_task: bool = False, grants_castle: bool = False) -> dict:
+                     arthur_task: bool = False, grants_castle: bool = False,
+                     chooser: Session | None = None) -> dict:
     """Place the adventure's site on the map, draw what it needs and record the task (part 2
-    performs it at the site)."""
+    performs it at the site). A random site is the ``chooser``'s to name, if one is given."""
     pk = s.pk
     key = entry.key
     ident = entry.roll_text.replace("/", ":")
@@ -1667,12 +1668,17 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                                           if area.castellanies else None).name
         dest = castle
     elif site == "random_area":
-        dest = local_area(s) if local else tasks.deploy_castle_area(s, f"adventure {ident}")
+        dest = local_area(s) if local else (victor_site(chooser, s, entry)
+                                            or tasks.deploy_castle_area(s, f"adventure {ident}"))
     elif site == "random_castle":
-        area = local_area(s) if local else tasks.deploy_castle_area(s, f"adventure {ident}")
         owner = adv.get("lady")
         name = owner["castle"] if owner and key != "free_lady" else f"castle of adventure " \
             f"{adv['marker']}"
+        # (a castle already on the map stays where it stands: nothing to choose)
+        chosen = None if local or name in s.game.state.get("castles", {}) \
+            else victor_site(chooser, s, entry)
+        area = local_area(s) if local else (chosen or
+                                            tasks.deploy_castle_area(s, f"adventure {ident}"))
         castle = tasks.place_castle(s, name, owner["name"] if owner and key != "free_lady"
                                     else "its lord", "lady" if owner else "castle", area=area)
         dest = tasks.castle_area(s, castle)
@@ -1684,11 +1690,12 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                                           if area.castellanies else None).name
         else:
             lord_castle = pk["lord"].get("castle") if pk["lord"] else None
-            castle = tasks.random_royal_castle(
-                s, exclude=((lord_castle,) if key == "vanquish_rebels" and lord_castle else ()))
+            exclude = (lord_castle,) if key == "vanquish_rebels" and lord_castle else ()
+            castle = victor_site(chooser, s, entry, exclude=exclude) or \
+                tasks.random_royal_castle(s, exclude=exclude)
         dest = castle
     elif site == "random_shrine":
-        dest = tasks.random_shrine(s)
+        dest = victor_site(chooser, s, entry) or tasks.random_shrine(s)
     elif site == "named":
         dest = s.world.area(values["area"]).name
     elif site == "own_castle":
@@ -1698,17 +1705,21 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                                          source_role(s, source) != "own_lady" else "lord")
         dest = tasks.castle_area(s, castle) if castle else None
     elif site == "with_knight":
-        dest = tasks.random_shrine(s) if values.get("chart") == "random_shrine" else None
+        dest = (victor_site(chooser, s, entry) or tasks.random_shrine(s)) \
+            if values.get("chart") == "random_shrine" else None
         adv["start"] = pk["at"]["area"]
     elif site == "random_wasteland":
         wastes = sorted(a.name for a in s.world.areas.values() if a.kind == "wasteland")
-        dest = pick(s, wastes, f"which wasteland for adventure {ident}")
+        dest = victor_site(chooser, s, entry) or \
+            pick(s, wastes, f"which wasteland for adventure {ident}")
     elif site == "rolled":
-        res = s.chart(values["chart"], purpose=f"the site of adventure {ident}")
-        if res.entry.get("area"):
-            dest = s.world.area(res.entry.get("area")).name
-        else:
-            dest = random_province(s, res.entry.get("kingdom"))
+        dest = victor_site(chooser, s, entry)
+        if dest is None:
+            res = s.chart(values["chart"], purpose=f"the site of adventure {ident}")
+            if res.entry.get("area"):
+                dest = s.world.area(res.entry.get("area")).name
+            else:
+                dest = random_province(s, res.entry.get("kingdom"))
     else:
         dest = None
     if values.get("area") == "Faerie":
@@ -1741,6 +1752,30 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
     if dest:
         s.note(f"Adventure marker {adv['marker']} is placed at {dest}.")
     return task
+
+
+def victor_site(chooser: Session | None, s: Session, entry,
+                exclude: tuple[str, ...] = ()) -> str | None:
+    """Knight's Fate 9 given by a PK: the victor (``chooser``) may name where the adventure's
+    random site lies (question `fate_site`); None leaves it to the dice."""
+    if chooser is None:
+        return None
+    values = dict(entry.values)
+    options = [n for n in tasks.sites_to_choose(s.world, values) if n not in exclude]
+    if not options:
+        return None
+    ident = entry.roll_text.replace("/", ":")
+    listed = ", ".join(options) if len(options) <= 20 else \
+        "any countryside, forest, river or wasteland outside Faerie and the Road to Rome"
+    q = Question("fate_site", f"{s.pk['name']} must undertake adventure {ident} {entry.label}. "
+                 f"Where does it take place? Name the place ({listed}), or random.",
+                 ["random", *options], "random", tags=("fate", tasks.site_tag(values)))
+    answer = chooser.ask(q)
+    if answer == "random":
+        return None
+    s.note(f"{chooser.pk['name']} chooses where {s.pk['name']}'s adventure takes place: "
+           f"{answer}.")
+    return answer
 
 
 # ============================================================================== completions

@@ -9,6 +9,7 @@ is a delay (adventures allow one turn of grace).
 """
 from __future__ import annotations
 
+from companion.engine.names import fold
 from companion.koc.engine.session import Session
 
 
@@ -140,6 +141,65 @@ def escort_turn_award(s: Session) -> None:
 def random_shrine(s: Session) -> str:
     result = s.chart("random_shrine")
     return s.world.area(result.entry.label).name
+
+
+FAR_ROAD = "Road to Rome"
+OPEN_LAND = ("countryside", "forest", "river", "wasteland")
+
+
+def victor_may_name(area) -> bool:
+    """Whether a victorious PK may send a defeated PK to this place: never to Faerie (an
+    otherworld), nor to the Road to Rome or Rome upon it."""
+    return not area.otherworld and FAR_ROAD not in area.kingdoms and area.kind != "sea"
+
+
+def shrines_to_choose(world) -> list[str]:
+    """The shrines a victorious PK may choose for a defeated PK's pilgrimage (all but Rome)."""
+    return sorted((a.name for a in world.areas.values() if a.is_shrine and victor_may_name(a)),
+                  key=fold)
+
+
+def site_tag(values: dict) -> str | None:
+    """The kind of place an adventure's random site is (a tag of question `fate_site`), or
+    None when its site is not random (local, named, the knight's own castle)."""
+    site = values.get("site")
+    if site == "with_knight":
+        return "shrine" if values.get("chart") == "random_shrine" else None
+    return {"random_area": "area", "random_castle": "castle",
+            "random_royal_castle": "royal_castle", "random_shrine": "shrine",
+            "random_wasteland": "wasteland", "rolled": "other"}.get(site)
+
+
+def sites_to_choose(world, values: dict) -> list[str]:
+    """Where a victorious PK may set the adventure he charged a defeated PK with (its chart
+    values), when its site would be random: the places of the kind a random pick gives, never
+    in Faerie nor on the Road to Rome. Empty when the site is not random."""
+    tag = site_tag(values)
+    if tag in ("area", "castle"):
+        names = [a.name for a in world.areas.values() if a.kind in OPEN_LAND]
+    elif tag == "royal_castle":
+        names = [world.royal_castle(e.get("kingdom"), e.get("castellany")).name
+                 for e in world.charts["random_kingdom"].entries]
+    elif tag == "shrine":
+        names = shrines_to_choose(world)
+    elif tag == "wasteland":
+        names = [a.name for a in world.areas.values() if a.kind == "wasteland"]
+    elif tag == "other":
+        names = []
+        for e in world.charts[values["chart"]].entries:
+            names += [e.get("area")] if e.get("area") else world.provinces(e.get("kingdom"))
+    else:
+        return []
+    names = [world.area(n).name for n in names]
+    return sorted(dict.fromkeys(n for n in names if victor_may_name(world.areas[n])), key=fold)
+
+
+def every_site_to_choose(world) -> list[str]:
+    """Every place a victor may choose for some adventure (what an order may answer)."""
+    names: dict[str, None] = {}
+    for entry in world.charts["adventures"].entries:
+        names.update(dict.fromkeys(sites_to_choose(world, dict(entry.values))))
+    return sorted(names, key=fold)
 
 
 def random_royal_castle(s: Session, *, exclude: tuple[str, ...] = ()) -> str:

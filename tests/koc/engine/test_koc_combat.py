@@ -1,9 +1,19 @@
 """Combat and Knight's Fate: a casebook (rules: COMBAT, Knight's Fate). Dice are explicit."""
 from __future__ import annotations
 
+import pytest
+
+from companion.engine.game import PUBLIC
+from companion.engine.orders import OrdersRejected
 from companion.koc.engine import knight as kn
-from companion.koc.engine.combat import Combat, challenge, fight, foe, npk, party_combat, settle_foe
-from companion.koc.engine.fate import suffer_fate
+from companion.koc.engine import tasks
+from companion.koc.engine.combat import (
+    Combat, challenge, fight, foe, npk, party_combat, pk_fighter, settle_foe,
+)
+from companion.koc.engine.fate import give_fate, suffer_fate
+from companion.koc.engine.session import Session
+from companion.koc.orders import parse_orders
+from kocpos import pos
 
 POS = """
 game = "koc"
@@ -141,3 +151,140 @@ def test_c11_challenge_three_passes(table):
     assert result.challenge_winner == "pk"
     assert t.knight()["vp"] == 26
     assert "Sir Kay" in t.knight()["challenged"]
+
+
+# ------------------------------------------------------------------ a PK chooses a PK's fate
+BERT = 'cp = 60\nvp = 20\nat = "Hampshire"'
+
+
+def pk_duel(table, anna: str, bert: str = "", dice=()):
+    """Anna has defeated Bert (both in Hampshire); she gives him his Knight's Fate."""
+    t = table(pos(others={"Bert": BERT}), dice=dice,
+              orders={"Anna": anna, **({"Bert": bert} if bert else {})})
+    give_fate(t.session("Anna"), pk_fighter(Session(t.game, "Bert")))
+    return t
+
+
+def told(t, player: str, needle: str) -> bool:
+    """Whether an event with ``needle`` reached ``player``."""
+    return any(needle in e["text"] and (e["to"] == PUBLIC or player in e["to"])
+               for e in t.ctx.events)
+
+
+def asked(t, key: str) -> list[dict]:
+    return [d for d in t.ctx.decisions if d["kind"] == key]
+
+
+def test_c12_victor_chooses_the_shrine(table):
+    """Knight's Fate 2: a PK who sends another PK to a shrine may choose it. Anna names
+    Carbonek: Bert's pilgrimage goes there, no die is rolled, and Bert is told which shrine."""
+    t = pk_duel(table, "answer fate_pk: sends to shrine\nanswer fate_shrine: Carbonek")
+    task = t.knight("Bert")["tasks"][0]
+    assert task["kind"] == "pilgrimage" and task["dest"] == "Carbonek"
+    assert task["penalty_vp"] == 12
+    assert not t.chance.to_json()
+    assert told(t, "Bert", "a Knight's Fate: sends to shrine: Carbonek")
+    assert asked(t, "fate_shrine") == [{"player": "Anna", "kind": "fate_shrine",
+                                        "answer": "Carbonek", "source": "orders"}]
+
+
+def test_c13_victor_may_not_choose_rome(table):
+    """Knight's Fate 2: the victor's shrine may be any but Rome; an order naming Rome is
+    rejected with an error, and Rome is never an option."""
+    assert "Rome" not in tasks.shrines_to_choose(table(pos()).world)
+    with pytest.raises(OrdersRejected) as err:
+        pk_duel(table, "answer fate_pk: sends to shrine\nanswer fate_shrine: Rome")
+    assert "'Rome' is not an answer to 'fate_shrine'" in err.value.render()
+
+
+def test_c14_shrine_default_is_random(table):
+    """Knight's Fate 2: without an answer the shrine is rolled as before (die 1: Canterbury)."""
+    t = pk_duel(table, "answer fate_pk: sends to shrine", dice=[1])
+    assert t.knight("Bert")["tasks"][0]["dest"] == "Canterbury"
+    assert not t.unused_dice and asked(t, "fate_shrine")[0]["answer"] == "random"
+    assert told(t, "Bert", "a Knight's Fate: sends to shrine.")
+
+
+def test_c15_chosen_shrine_may_still_be_refused(table):
+    """Knight's Fate 2 is refusable: the shrine is named with the fate, so Bert knows it when he
+    refuses (12 VP) and takes no pilgrimage."""
+    t = pk_duel(table, "answer fate_pk: sends to shrine\nanswer fate_shrine: Llanthony",
+                bert="answer refuse_fate: refuse")
+    assert told(t, "Bert", "sends to shrine: Llanthony")
+    assert t.knight("Bert")["vp"] == 8 and not t.knight("Bert")["tasks"]
+    assert not t.chance.to_json()
+
+
+def test_c16_victor_chooses_the_oath(table):
+    """Knight's Fate 5: a PK who exacts an oath from another PK may choose it; no die is rolled
+    and Bert swears the chosen oath."""
+    t = pk_duel(table, "answer fate_pk: exact oath\nanswer fate_oath: always help ladies")
+    assert t.knight("Bert")["oaths"] == ["always_help_ladies"]
+    assert not t.chance.to_json()
+    assert told(t, "Bert", "exact oath: always help ladies")
+    assert told(t, "Bert", "Bert swears an oath (exacted by Anna): always help ladies")
+
+
+def test_c17_oath_default_is_random(table):
+    """Knight's Fate 5: without an answer the oath is rolled (3: use no weapons)."""
+    t = pk_duel(table, "answer fate_pk: exact oath", dice=[1, 2])
+    assert t.knight("Bert")["oaths"] == ["use_no_weapons"] and not t.unused_dice
+
+
+def test_c18_victor_chooses_the_adventure_site(table):
+    """Knight's Fate 9: the adventure is rolled (2:5, an ogre, at a random place), but the
+    victorious PK chooses where it takes place: Bedgebury Forest, with no placement dice."""
+    t = pk_duel(table, "answer fate_pk: charges with adventure\n"
+                "answer fate_site: Bedgebury Forest", dice=[2, 5])
+    task = t.knight("Bert")["tasks"][0]
+    assert task["adventure"]["key"] == "avenge_knight" and task["dest"] == "Bedgebury Forest"
+    assert len(t.chance.to_json()) == 2 and not t.unused_dice
+    assert told(t, "Bert", "Anna chooses where Bert's adventure takes place: Bedgebury Forest")
+    assert asked(t, "fate_site")[0]["player"] == "Anna"
+
+
+def test_c19_adventure_site_of_its_kind(table):
+    """Knight's Fate 9: a royal tournament (6:3) goes to a royal castle the victor names (a
+    standing answer for royal castles); a place of another kind is not an option, so the
+    castle is rolled as usual (random kingdom 2: Surluise, Orgulous)."""
+    t = pk_duel(table, "answer fate_pk: charges with adventure\n"
+                "on fate_site royal_castle: Tintagel", dice=[6, 3])
+    assert t.knight("Bert")["tasks"][0]["dest"] == "Tintagel" and not t.unused_dice
+    assert len(t.chance.to_json()) == 2
+    t = pk_duel(table, "answer fate_pk: charges with adventure\n"
+                "answer fate_site: Hampshire", dice=[6, 3, 1, 1])
+    assert asked(t, "fate_site")[0]["answer"] == "random"
+    assert t.knight("Bert")["tasks"][0]["dest"] == "Orgulous" and not t.unused_dice
+
+
+def test_c20_named_adventure_site_asks_nothing(table):
+    """Knight's Fate 9: an adventure at a named place (1:6, Camelot) has no site to choose."""
+    t = pk_duel(table, "answer fate_pk: charges with adventure\n"
+                "answer fate_site: Hampshire", dice=[1, 6])
+    assert t.knight("Bert")["tasks"][0]["dest"] == "Camelot Castle"
+    assert not asked(t, "fate_site")
+
+
+def test_c21_adventure_site_default_is_random(table):
+    """Knight's Fate 9: without an answer the site is placed by the dice as before (castle
+    deployment 7, 1, 1-3, 2-4: Hampshire)."""
+    t = pk_duel(table, "answer fate_pk: charges with adventure", dice=[2, 5, 3, 4, 1, 2, 3])
+    assert t.knight("Bert")["tasks"][0]["dest"] == "Hampshire" and not t.unused_dice
+    assert asked(t, "fate_site")[0]["answer"] == "random"
+
+
+def test_c22_fate_answers_in_orders(table):
+    """Knight's Fate 2, 5 and 9: order lines for the victor's choices parse (a shrine, an oath,
+    a place, with a tag); Faerie and the Road to Rome are no place to send him."""
+    world = table(pos()).world
+    orders = parse_orders(world, ["Anna", "Bert"], "on fate_shrine: canter\n"
+                          "answer fate_oath: spare knights\n"
+                          "on fate_site wasteland: Massingham Heath\n", "Anna.txt")
+    assert [(x["key"], x["answer"]) for x in orders.standing] == [
+        ("fate_shrine", "Canterbury"), ("fate_site", "Massingham Heath")]
+    assert orders.answers[0]["answer"] == "spare knights"
+    for bad in ("answer fate_site: Faerie", "answer fate_site: Road to Rome",
+                "answer fate_site: Rome", "answer fate_oath: sing loudly"):
+        with pytest.raises(OrdersRejected) as err:
+            parse_orders(world, ["Anna", "Bert"], bad + "\n", "Anna.txt")
+        assert "is not an answer to" in err.value.render()
