@@ -185,28 +185,8 @@ class Combat:
 
     # -- the whole combat -------------------------------------------------------------------
     def run(self) -> Result:
-        s, pk = self.s, self.pk
-        names = ", ".join(f"{f['name']} (WL {left(f)})" for f in self.foes)
-        s.note(f"Combat: {pk['name']} (WL {left(self.me)}) against {names}.")
-        self.remount_in_wasteland()
-        queue = list(self.foes)
-        first = True
-        while queue and not self.over():
-            opponent = self.pick(queue, first)
-            first = False
-            self.engage(opponent)
-            if left(opponent) <= 0 or opponent.get("gone"):
-                queue.remove(opponent)
-                if left(opponent) <= 0:
-                    self.result.defeated.append(opponent)
-        self.result.remaining = [f for f in self.foes if f not in self.result.defeated
-                                 and not f.get("gone")]
-        if self.result.pk_defeated and self.result.remaining and not self.result.fled:
-            self.party_fights_on()
-        elif not self.result.remaining and not self.result.fled and not self.result.broke_off:
-            self.result.won = True
-        self.result.unchivalrous = self.unchivalrous
-        return self.result
+        """The PK alone (with his own followers) against the foes."""
+        return run_battle([self])[0]
 
     def over(self) -> bool:
         r = self.result
@@ -329,6 +309,7 @@ class Combat:
             self.result.wounds_taken += n
         elif by is self.me:
             self.result.wounds_dealt += n
+            struck(f, self.s.player, n)
 
     def best_method(self, f: dict) -> str:
         options = methods_for(f, self.place)
@@ -590,6 +571,7 @@ class Combat:
             ro, broke = self.roll(opponent, beast)
             if rb > ro:
                 add_wounds(opponent, rb - ro)
+                struck(opponent, s.player, rb - ro)      # the Mascot's blows are his master's
             elif ro > rb:
                 add_wounds(beast, ro - rb)
             s.note(f"Pass: {beast['name']} {rb}, {opponent['name']} {ro}; "
@@ -627,35 +609,42 @@ class Combat:
         else:
             s.note(f"{pk['name']} is defeated by {opponent['name']}.")
 
-    def party_fights_on(self) -> None:
-        """The PK is down: against creatures his knights fight on one by one; against knights
-        the rest is NPK party combat."""
+    def party_fights_on(self, records: list[dict], remaining: list[dict],
+                        defeated: list[dict]) -> bool:
+        """Every PK is down: against creatures the followers fight on one by one (comrades
+        first, then Men-at-Arms, then an Arthurian Dwarf or a Valiant Charger, aboard the
+        ship's crew last); against knights the rest is NPK party combat. Foes they defeat are
+        marked ``defeated_by = 'party'``. ``remaining`` and ``defeated`` are updated; returns
+        whether the PKs' side won."""
         s, pk = self.s, self.pk
-        helpers = [npk(c) for c in pk["comrades"] + pk["men_at_arms"]]
-        if pk["dwarf"] and pk["dwarf"].get("arthurian"):
-            helpers.append(foe("dwarf", "the Arthurian Dwarf", 1, 2, bonus=1))
-        charger = next((i for i in pk["items"] if i["key"] == "valiant_charger"), None)
-        if charger:
-            helpers.append(foe("horse", "the Valiant Charger", charger.get("wl", 5), 2))
+        helpers = [npk(c) for r in records for c in r["comrades"]]
+        helpers += [npk(c) for r in records for c in r["men_at_arms"]]
+        for r in records:
+            if r["dwarf"] and r["dwarf"].get("arthurian"):
+                helpers.append(foe("dwarf", "the Arthurian Dwarf", 1, 2, bonus=1))
+        for r in records:
+            charger = next((i for i in r["items"] if i["key"] == "valiant_charger"), None)
+            if charger:
+                helpers.append(foe("horse", "the Valiant Charger", charger.get("wl", 5), 2))
         if pk["at"]["where"] == "ship" and pk.get("ship"):
             # aboard, the ship's crew fights once the PK and his party are down
             helpers.append(foe("crew", f"the crew of the {pk['ship']['name']}",
                                pk["ship"]["wl"], 2))
         if self.alone or not helpers:
-            return
+            return False
         if self.knightly:
             mine = sum(left(h) for h in helpers)
-            theirs = sum(left(f) for f in self.result.remaining)
-            won = party_combat(s, mine, theirs)
-            if won:
-                self.result.won = True
-                self.result.defeated.extend(self.result.remaining)
-                self.result.remaining = []
-            return
-        queue = list(self.result.remaining)
+            theirs = sum(left(f) for f in remaining)
+            if not party_combat(s, mine, theirs):
+                return False
+            for f in remaining:
+                f["defeated_by"] = "party"
+            defeated.extend(remaining)
+            remaining.clear()
+            return True
         for helper in helpers:
-            while queue and left(helper) > 0:
-                enemy = queue[0]
+            while remaining and left(helper) > 0:
+                enemy = remaining[0]
                 while left(helper) > 0 and left(enemy) > 0:
                     rh, _ = self.roll(helper, enemy)
                     re, _ = self.roll(enemy, helper)
@@ -667,11 +656,10 @@ class Combat:
                        + (f"{enemy['name']} falls." if left(enemy) <= 0 else
                           f"{helper['name']} falls."))
                 if left(enemy) <= 0:
-                    queue.pop(0)
-                    self.result.defeated.append(enemy)
-        self.result.remaining = queue
-        if not queue:
-            self.result.won = True
+                    remaining.pop(0)
+                    enemy["defeated_by"] = "party"
+                    defeated.append(enemy)
+        return not remaining
 
 
 def party_combat(s: Session, mine: int, theirs: int) -> bool:
@@ -745,11 +733,81 @@ def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[st
     'rob', 'fate', 'imprison', 'none'). ``steed``: an animal attacking the PK's horse first.
     A foe marked ``to_death`` (a declared enemy) neither yields nor lets the PK yield: the
     loser is slain; one marked ``no_cp`` (scornful knights) gives VP but no CP."""
-    combat = Combat(s, foes, attacker=attacker, tags=tags, awards=awards, alone=alone,
-                    leader=leader, place=place, steed=steed)
-    result = combat.run()
-    settle(s, combat, result, on_defeat=on_defeat)
-    return result
+    from companion.koc.engine import party
+
+    fellows = [] if alone else party.with_me(s)
+    combats = [Combat(s, foes, attacker=attacker, tags=tags, awards=awards, alone=alone,
+                      leader=leader, place=place, steed=steed)]
+    # the other player knights of his party fight too, each for himself (engine/party.py)
+    combats += [Combat(x, foes, attacker=attacker, tags=tags, awards=awards, leader=leader,
+                       place=place) for x in fellows]
+    results = run_battle(combats)
+    settle_battle(combats, on_defeat=on_defeat)
+    return results[0]
+
+
+def struck(f: dict, player: str, n: int) -> None:
+    """Note that a player knight wounded a foe (the knights who share his defeat)."""
+    if n > 0:
+        by = f.setdefault("wounded_by", [])
+        if player not in by:
+            by.append(player)
+
+
+def run_battle(combats: list[Combat]) -> list[Result]:
+    """The knights of a party against the foes (one knight alone is a party of one). Each round
+    every knight still standing engages a foe, the leader choosing first, then the others in
+    seat order (a Luck Test picks the foe, else the order they came in); a foe struck down
+    leaves the line, a knight defeated or fled leaves the fight, and those left pair off again.
+    When every knight is out, their followers fight on (``Combat.party_fights_on``)."""
+    lead = combats[0]
+    s, foes = lead.s, lead.foes
+    names = ", ".join(f"{f['name']} (WL {left(f)})" for f in foes)
+    side = ", ".join(f"{c.pk['name']} (WL {left(c.me)})" for c in combats)
+    s.note(f"Combat: {side if len(combats) == 1 else 'the party of ' + side} against {names}.")
+    for c in combats:
+        c.remount_in_wasteland()
+    queue = list(foes)
+    defeated: list[dict] = []
+
+    def broke() -> bool:
+        return any(c.result.broke_off for c in combats)
+
+    first = True
+    while queue and not broke():
+        pairs: list[tuple[Combat, dict]] = []
+        for c in combats:
+            free = [f for f in queue if all(f is not o for _, o in pairs)]
+            if c.over() or not free:
+                continue
+            pairs.append((c, c.pick(free, first)))
+        first = False
+        if not pairs:
+            break
+        for c, opponent in pairs:
+            if c.over() or broke() or left(opponent) <= 0:
+                continue
+            c.engage(opponent)
+            if left(opponent) <= 0 or opponent.get("gone"):
+                queue.remove(opponent)
+                if left(opponent) <= 0:
+                    opponent.setdefault("struck_down_by", c.s.player)
+                    defeated.append(opponent)
+    remaining = [f for f in foes if f not in defeated and not f.get("gone")]
+    all_fled = all(c.result.fled for c in combats)
+    won = False
+    if remaining and not broke() and any(c.result.pk_defeated for c in combats) and \
+            all(c.over() for c in combats):
+        won = lead.party_fights_on([c.pk for c in combats if not c.result.fled], remaining,
+                                   defeated)
+    elif not remaining and not all_fled and not broke():
+        won = True
+    for c in combats:
+        c.result.won = won
+        c.result.defeated = defeated
+        c.result.remaining = remaining
+        c.result.unchivalrous = c.unchivalrous
+    return [c.result for c in combats]
 
 
 def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
@@ -798,41 +856,96 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
     return result
 
 
-def settle(s: Session, combat: Combat, result: Result, *, on_defeat: str | None) -> None:
-    pk = s.pk
-    fair = not combat.unchivalrous
-    if combat.unchivalrous and pk["arthurian"] and combat.knightly:
-        s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
-    give = combat.awards and fair
+def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
+    """The outcome for every knight of the party: the foes' awards (shared by the knights who
+    wounded each, ``Purse``), then each defeated knight's own fate, unless his side won."""
+    by_player = {c.s.player: c for c in combats}
+    for c in combats:
+        if c.unchivalrous and c.pk["arthurian"] and c.knightly:
+            c.s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    lead = combats[0]
+    result = lead.result
     for f in result.defeated:
-        settle_foe(s, combat, f, give)
-    if result.pk_defeated and not result.won:
-        victor = getattr(combat, "victor", None) or (result.remaining or combat.foes)[0]
-        pk_defeated(s, combat, victor, on_defeat)
-    elif result.pk_defeated and result.won:
-        pk["defeated"] = True
-        pk["side_won"] = True
-        s.note(f"{pk['name']} fell, but his side won the day: no Knight's Fate.")
+        killer = by_player.get(f.get("struck_down_by")) or lead
+        takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player]
+        takers = [killer] + [c for c in takers if c is not killer]
+        if f.get("defeated_by") == "party":
+            takers = takers[1:] or [lead]      # only those who wounded him share
+        purse = Purse([(c.s, c.awards and not c.unchivalrous) for c in takers])
+        settle_foe(killer.s, killer, f, killer.awards and not killer.unchivalrous, purse)
+    for c in combats:
+        s, pk = c.s, c.pk
+        if not c.result.pk_defeated or pk["slain"]:
+            continue
+        if not c.result.won:
+            victor = getattr(c, "victor", None) or (c.result.remaining or c.foes)[0]
+            pk_defeated(s, c, victor, on_defeat)
+        else:
+            pk["defeated"] = True
+            pk["side_won"] = True
+            s.note(f"{pk['name']} fell, but his side won the day: no Knight's Fate.")
 
 
-def settle_foe(s: Session, combat: Combat, f: dict, give: bool) -> None:
+class Purse:
+    """Who gains a defeated foe's awards and penalties: the knight who struck him down, or
+    every knight of the party who wounded him, in equal shares (the one who struck him down
+    takes what does not divide evenly). A knight who fought without chivalry (or in a fight
+    without awards) gets no share of an award; penalties fall on all."""
+
+    def __init__(self, takers: list[tuple[Session, bool]]):
+        self.takers = takers
+
+    def _share(self, kind: str, amount: int, why: str, award: bool) -> None:
+        takers = [(x, give) for x, give in self.takers if give or not award]
+        if not takers or amount == 0:
+            return
+        sign = 1 if amount > 0 else -1
+        each, rest = divmod(abs(amount), len(self.takers))
+        shared = len(self.takers) > 1
+        for n, (x, give) in enumerate(self.takers):
+            if award and not give:
+                continue
+            part = sign * (each + (rest if n == 0 else 0))
+            text = f"{why}, shared" if shared else why
+            (x.gain_cp if kind == "cp" else x.gain_vp)(part, text)
+
+    def cp(self, amount: int, why: str) -> None:
+        self._share("cp", amount, why, award=True)
+
+    def vp(self, amount: int, why: str) -> None:
+        self._share("vp", amount, why, award=True)
+
+    def cp_penalty(self, amount: int, why: str) -> None:
+        self._share("cp", amount, why, award=False)
+
+    def vp_penalty(self, amount: int, why: str) -> None:
+        self._share("vp", amount, why, award=False)
+
+
+def settle(s: Session, combat: Combat, result: Result, *, on_defeat: str | None) -> None:
+    """The outcome of one knight's combat (a party of one)."""
+    settle_battle([combat], on_defeat=on_defeat)
+
+
+def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
+               purse: Purse | None = None) -> None:
+    """What a defeated foe means: awards and penalties (to ``purse``: by default the PK of
+    ``s`` alone, awards only if ``give``), and what becomes of the foe."""
     pk = s.pk
+    purse = purse or Purse([(s, give)])
     kind = f["kind"]
     personal = f.get("defeated_by", "pk") == "pk"
     if kind in ("monster", "animal", "dwarf", "sea_monster", "troll"):
         amount = f["wl"] if personal else math.ceil(f["wl"] / 2)
         s.note(f"{f['name']} is slain.")
-        if give:
-            s.gain_cp(amount, f"slaying {f['name']}")
-            if kind in ("monster", "sea_monster", "troll"):
-                s.gain_vp(amount, f"slaying {f['name']}")
+        purse.cp(amount, f"slaying {f['name']}")
+        if kind in ("monster", "sea_monster", "troll"):
+            purse.vp(amount, f"slaying {f['name']}")
     elif kind in ("brigand", "highwayman", "watchman", "pirate", "crew"):
         s.note(f"{f['name']} is {'slain' if kind != 'watchman' else 'beaten'}.")
-        if give:
-            s.gain_cp(f["wl"], f"defeating {f['name']}")
+        purse.cp(f["wl"], f"defeating {f['name']}")
     elif kind == "mad_knight":
-        if give:
-            s.gain_cp(math.ceil(f["wl"] / 2), f"defeating the Mad Knight {f['name']}")
+        purse.cp(math.ceil(f["wl"] / 2), f"defeating the Mad Knight {f['name']}")
         from companion.koc.engine.service import defeated_mad_knight
 
         defeated_mad_knight(s, f)
@@ -841,31 +954,30 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool) -> None:
             s.note(f"The Druid {f['name']} is slain.")
         else:
             s.note(f"The hermit is slain.")
-            s.gain_vp(-12, "slaying a Goodly Hermit Man")
+            purse.vp_penalty(-12, "slaying a Goodly Hermit Man")
     elif kind == "lady":
         card = f.get("card", {})
         s.note(f"{f['name']} is slain.")
         if card.get("enchantress"):
-            s.gain_vp(-(12 - card["vl"]), f"slaying the Enchantress {f['name']}")
+            purse.vp_penalty(-(12 - card["vl"]), f"slaying the Enchantress {f['name']}")
         else:
-            s.gain_cp(-20, f"slaying {f['name']}")
-            s.gain_vp(-12, f"slaying {f['name']}")
+            purse.cp_penalty(-20, f"slaying {f['name']}")
+            purse.vp_penalty(-12, f"slaying {f['name']}")
         s.game.remove("ladies", f["name"])
     elif kind == "king":
-        if give:
-            s.gain_cp(f["wl"], f"defeating King {f['name']}")
-            s.gain_vp(6, f"defeating King {f['name']}")
+        purse.cp(f["wl"], f"defeating King {f['name']}")
+        purse.vp(6, f"defeating King {f['name']}")
         friendly = s.vl_check(f["vl"], "is friendly after his defeat", who=f["name"])
         s.note(f"King {f['name']} cannot be slain and goes free; he is "
                f"{'friendly' if friendly else 'neutral'} towards {pk['name']}.")
         f["card"]["reaction"] = "friendly" if friendly else "neutral"
     elif kind in ("knight", "raider"):
-        if give and kind == "knight":
+        if kind == "knight":
             if not f.get("no_cp"):
-                s.gain_cp(f["wl"], f"defeating {f['name']}")
-            s.gain_vp(6, f"defeating {f['name']}")
-        elif give:
-            s.gain_cp(f["wl"], f"defeating {f['name']}")
+                purse.cp(f["wl"], f"defeating {f['name']}")
+            purse.vp(6, f"defeating {f['name']}")
+        else:
+            purse.cp(f["wl"], f"defeating {f['name']}")
         if f.get("to_death"):
             s.note(f"{f['name']} dies by {pk['name']}'s hand, as sworn enemies fight.")
             s.game.remove("knights", f["name"])
