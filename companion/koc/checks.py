@@ -56,7 +56,7 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
     for step in orders.plan:
         line = step.get("src")
         do = step["do"]
-        if ended and do not in ("seek",):
+        if ended and do not in ("seek", "confront"):
             errors.append(_err(step["line"], line, "movement has already ended by this point "
                                "(boarding a ship or landing ends it)"))
             continue
@@ -114,6 +114,9 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
             where = {"area": where["area"], "where": "area"}
         elif do in ("stay", "enter"):
             ended = True
+        elif do == "confront" and step["target"] == player:
+            errors.append(_err(step["line"], line, f"a knight cannot {step['how']} himself",
+                               "name another player's knight who stands where you are"))
     for item in orders.requests:
         if item["request"] in ("castle",) and item["of"] not in (None, "lord"):
             errors.append(_err(item["line"], item.get("src"),
@@ -130,7 +133,8 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
     names = {"move": "move into {area}", "to": "go by the most direct land route to {area}",
              "stay": "stay where he is", "enter": "try the castle gate again",
              "board": "board a ship", "sail": "sail to {area}", "debark": "debark",
-             "go_inland": "go inland from the coast", "seek": "seek {target}"}
+             "go_inland": "go inland from the coast", "seek": "seek {target}",
+             "confront": "{how} {target} (if found here)"}
     for n, step in enumerate(orders.plan, start=1):
         text = names[step["do"]].format(**{k: v for k, v in step.items() if k != "src"})
         if step["do"] == "sail" and step.get("then"):
@@ -219,16 +223,23 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         out.append("request token of lady")
     if at["area"] == "Camelot Castle" and at["where"] == "inside":
         out.append("request service of arthur")
-    from companion.koc.engine.party import leader_of
+    from companion.koc.engine.party import leader_of, together
 
     if leader_of(state, player) is not None:
         out.append("leave party")
-    else:
-        for other in state["koc"]["order"]:
-            rec = state["knights"][other]
-            if other != player and not rec["slain"] and rec["at"] == at and \
-                    leader_of(state, other) in (None, other):
-                out.append(f"join {other}")
+    for other in state["koc"]["order"]:
+        rec = state["knights"][other]
+        if other == player or rec["slain"] or rec["at"] != at:
+            continue
+        if leader_of(state, player) is None and leader_of(state, other) in (None, other):
+            out.append(f"join {other}")
+        if not together(state, player, other):
+            if rec["name"] not in pk["challenged"]:
+                out.append(f"challenge {other}")
+            # knights who parted lately must be apart a whole game turn first (rivals.py)
+            parted = [pk.get("parted", {}).get(other), rec.get("parted", {}).get(player)]
+            if all(t is None or state["koc"]["turn"] - t >= 2 for t in parted):
+                out.append(f"attack {other}")
     return out
 
 

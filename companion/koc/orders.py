@@ -12,6 +12,8 @@ encounter stops the party)::
     debark [<area>]                 land in port or on a river; or on the coast of <area>
     inland                          from the coast into the land
     seek <someone>                  try to find someone known to be here
+    challenge <player>              challenge another player knight here (he may decline)
+    attack <player>                 attack another player knight here (and his party)
 
 Travelling with other player knights (settled at the start of the turn)::
 
@@ -46,7 +48,7 @@ from companion.koc.engine.questions import CATALOGUE, answers_for, load_all
 from companion.koc.engine.session import Question, _CONDITION, line_matches, pick_option
 
 KEYWORDS = ("move", "go", "stay", "enter", "board", "sail", "debark", "inland", "seek",
-            "request", "pray", "join", "leave", "on", "answer")
+            "challenge", "attack", "request", "pray", "join", "leave", "on", "answer")
 REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf", "escort",
             "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
             "release from enchantress", "release from oath", "service", "token", "welcome")
@@ -147,6 +149,15 @@ class Parser:
     def p_seek(self, cur: Cursor, orders: KocOrders) -> None:
         span = cur.span_until((), "whom or what to seek")
         orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
+
+    def p_challenge(self, cur: Cursor, orders: KocOrders, how: str = "challenge") -> None:
+        span = cur.span_until((), f"whom to {how} (a player's name)")
+        orders.plan.append({"do": "confront", "how": how,
+                            "target": resolve_name(cur.line, span, self.players, "player"),
+                            "line": cur.line.number, "src": cur.line})
+
+    def p_attack(self, cur: Cursor, orders: KocOrders) -> None:
+        self.p_challenge(cur, orders, how="attack")
 
     # -- parties -----------------------------------------------------------------------------
     def p_join(self, cur: Cursor, orders: KocOrders) -> None:

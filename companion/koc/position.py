@@ -37,7 +37,7 @@ from companion.errors import DataError
 from companion.koc.engine import knight as kn
 
 TOP = ("game", "scenario", "turn", "order", "current", "merlin", "decks", "draws", "knight",
-       "castles", "first", "over", "winner", "engine")
+       "castles", "first", "over", "winner", "engine", "parties")
 WHERE = ("area", "inside", "gate", "ship", "coast", "prison")
 
 
@@ -91,6 +91,10 @@ def write_position(world, state: dict, viewer: str = "moderator") -> str:
         if state.get("castles"):
             lines += ["", "[castles]"] + [f"{_key(k)} = {toml_value(v)}"
                                           for k, v in state["castles"].items()]
+    if state.get("parties"):
+        # knights travelling together (counters stacked on the map: public)
+        lines += ["", "[parties]"] + [f"{_key(leader)} = {toml_value(p['members'])}"
+                                      for leader, p in state["parties"].items()]
     for player, rec in state["knights"].items():
         if viewer not in ("moderator", player):
             continue
@@ -215,6 +219,23 @@ def _read_fields(world, df: DataFile) -> dict:
         state["castles"] = dict(data["castles"])
     for player in order:
         state["knights"][player] = _knight(df, world, player, knights.get(player, {}), scenario)
+    parties = data.get("parties", {})
+    seen: set[str] = set()
+    for leader, members in parties.items():
+        group = [leader, *members] if isinstance(members, list) else [leader]
+        if not isinstance(members, list) or not members:
+            df.error(f"parties.{leader} must list the knights who ride with him", leader)
+            continue
+        for p in group:
+            if p not in order:
+                df.error(f"'{p}' in parties.{leader} is not a player of this game", p,
+                         hint=suggest(str(p), order))
+            elif p in seen:
+                df.error(f"'{p}' rides in two parties", p)
+            seen.add(p)
+        state.setdefault("parties", {})[leader] = {
+            "members": sorted(members, key=lambda p: order.index(p) if p in order else 0),
+            "since": state["koc"]["turn"]}
     df.raise_if_errors()
     return state
 
@@ -249,6 +270,7 @@ ENGINE_RECORDS = (
     "next_task", "next_turn", "own_castle", "prayed", "released_gear", "reunite",
     "river_block", "temp_friendly", "temp_visited", "town_watch", "unfriendly_persons",
     "vigil", "asleep", "grail", "prisoners", "side_won", "traveller", "castellan", "ship",
+    "defeated", "guest_of", "parted",
 )
 
 

@@ -22,6 +22,19 @@ def place(at: dict) -> str:
     return f"{PLACES.get(at['where'], 'in')} {where}"
 
 
+def party_text(state: dict, player: str) -> str:
+    """Whom a knight travels with (the stacked counters on the map: public)."""
+    from companion.koc.engine.party import fellows_of, leader_of
+
+    leader = leader_of(state, player)
+    if leader is None:
+        return ""
+    names = [state["knights"][p]["name"] for p in fellows_of(state, player)]
+    if leader == player:
+        return "leads a party with " + ", ".join(names)
+    return f"rides in {state['knights'][leader]['name']}'s party"
+
+
 def journal(rec: dict) -> dict[str, Any]:
     return {
         "name": rec["name"], "cp": rec["cp"], "vp": rec["vp"], "vl": kn.vl(rec),
@@ -66,7 +79,8 @@ def view(kind, state: dict, viewer: str) -> dict:
         "merlin": state["merlin"]["area"],
         "counters": [{"player": p, "knight": state["knights"][p]["name"],
                       "place": place(state["knights"][p]["at"]),
-                      "arthurian": state["knights"][p]["arthurian"]} for p in players],
+                      "arthurian": state["knights"][p]["arthurian"],
+                      "party": party_text(state, p)} for p in players],
         "castles": {name: c["area"] for name, c in state.get("castles", {}).items()},
         "events": [e["text"] for e in state["events"] if visible(e, viewer)],
         "waiting": [p for p in players if p in state["pending"]],
@@ -90,6 +104,7 @@ def view(kind, state: dict, viewer: str) -> dict:
 ORDER_HELP = [
     "move <area>[, <area>...]     go to <area>     stay     enter     board",
     "sail <area> [then <area>]    debark [<coast>]  inland   seek <someone>",
+    "join <player>     leave party     challenge <player>     attack <player>",
     "request <request> [of <person>]        pray for <someone> [to <effect>]",
     "on <question> [<situation>...] [<number><op><n>]: <answer>   (kept until replaced)",
     "answer <question> [<situation>...]: <answer>                  (this turn only)",
@@ -141,6 +156,8 @@ def report(kind, v: dict) -> dict:
                 ["Men-at-Arms", ", ".join(j["men_at_arms"]) or "-"],
                 ["Comrades", ", ".join(j["comrades"]) or "-"],
                 ["Travelling with", ", ".join(j["others"]) or "-"],
+                ["Party of knights", next((c["party"] for c in v["counters"]
+                                           if c["player"] == viewer), "") or "-"],
                 ["Exiled from", ", ".join(j["exiles"]) or "-"],
                 ["Enemies", ", ".join(j["enemies"]) or "-"],
                 ["Oaths", ", ".join(j["oaths"]) or "-"],
@@ -166,7 +183,8 @@ def report(kind, v: dict) -> dict:
             ["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
                                ["across rivers", ", ".join(n["river"]) or "-"],
                                ["by ship", ", ".join(n["ship"]) or "-"]], [1, 5])))
-    counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else ""), c["place"]]
+    counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else ""),
+                 c["place"] + (f"; {c['party']}" if c["party"] else "")]
                 for c in v["counters"]]
     blocks = [d.table(["Knight", "Where"], counters, [2, 4]),
               d.para(f"The Merlin/Morgan counter stands in {v['merlin']}."

@@ -159,3 +159,41 @@ def test_a_paused_turn_asks_and_resumes(cli, tmp_path):
     again = after["pending"].get(asked)
     assert again is None or again["question"] != question, "the answer was not taken"
     assert "every hash matches" in cli.ok("replay", "w1").out
+
+
+
+def test_knights_ride_together_by_email_and_reports_are_byte_identical(make_cli, tmp_path,
+                                                                        fixed_date):
+    """Two knights who start together form a party by email ('join' and the leader's 'on
+    party: yes'), ride on as one, see it in their reports and on the map, and part again.
+    Every report renders again byte for byte, and the same game played in a second store from
+    the same seed and orders gives the same PDFs."""
+    def game(folder) -> tuple:
+        cli = make_cli(folder)
+        cli.ok("new", "koc", "p1", "--player", "Anna", "--player", "Bert", "--seed", "8",
+               "--option", "scenario=grail")           # both start at Camelot Castle
+        assert "join Bert" in cli.ok("options", "p1", "Anna").out.splitlines()
+        cli.ok("orders", "submit", "p1", "Anna", "-", input="join Bert\n")
+        cli.ok("orders", "submit", "p1", "Bert", "-", input="on party: yes\nstay\n")
+        cli.ok("turn", "p1")
+        assert "leave party" in cli.ok("options", "p1", "Anna").out.splitlines()
+        cli.ok("orders", "submit", "p1", "Anna", "-", input="leave party\nstay\n")
+        cli.ok("turn", "p1")
+        pdfs = {(t, n): (cli.output / "p1" / f"turn-{t:03d}" / f"{n}.pdf").read_bytes()
+                for t in (1, 2) for n in ("anna", "bert", "public")}
+        return cli, pdfs
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    cli, first = game(tmp_path / "a")
+    turn1 = cli.output / "p1" / "turn-001"
+    anna = (turn1 / "anna.txt").read_text()
+    assert "Anna joins Bert's party" in anna and "joint turn of the party of Bert, Anna" in anna
+    assert "leads a party with Anna" in (turn1 / "public.txt").read_text()
+    assert "breaks up" in (cli.output / "p1" / "turn-002" / "anna.txt").read_text()
+    cli.ok("report", "p1", "--turn", "1")
+    assert all((turn1 / f"{n}.pdf").read_bytes() == first[(1, n)]
+               for n in ("anna", "bert", "public"))
+    _, second = game(tmp_path / "b")
+    assert second == first
+    assert "every hash matches" in cli.ok("replay", "p1").out

@@ -83,6 +83,14 @@ def is_mounted(f: dict) -> bool:
     return f.get("mounted", False) and f.get("gear", {}).get("horse", False)
 
 
+def dismount(f: dict) -> None:
+    """The fighter fights on foot from now on."""
+    if f["kind"] == "pk":
+        f["pk"]["on_foot"] = True
+    else:
+        f["mounted"] = False
+
+
 def has_shield(f: dict) -> bool:
     if f["kind"] == "pk":
         return f["pk"]["gear"]["shield"] and f["pk"]["animal"] is None
@@ -188,9 +196,11 @@ class Combat:
         """The PK alone (with his own followers) against the foes."""
         return run_battle([self])[0]
 
+    done = False
+
     def over(self) -> bool:
         r = self.result
-        return r.pk_defeated or r.fled or r.broke_off or r.slain
+        return r.pk_defeated or r.fled or r.broke_off or r.slain or self.done
 
     def remount_in_wasteland(self) -> None:
         """Leaving a wasteland the PK is still on foot; attacked, he may remount on a Luck Test."""
@@ -223,22 +233,26 @@ class Combat:
         if self.send_mascot(opponent):
             if left(opponent) <= 0:
                 return
+        if opponent["kind"] == "pk" and opponent["knightly"]:
+            self.rival_chooses(opponent)
         if opponent["knightly"]:
             self.choose_method(opponent, opening=True)
         passes = 0
         while left(opponent) > 0 and not self.over():
             passes += self.exchange(self.me, opponent)
-            if self.is_challenge and (passes >= 3 or self.lance_broke):
-                break
             if self.over():
                 return
             if left(self.me) <= 0:
                 self.defeated_by(opponent)
                 return
+            if self.is_challenge and (passes >= 3 or self.lance_broke):
+                break
             if opponent["knightly"] and left(opponent) > 0 and self.wants_to_yield(opponent):
                 self.result.yielded = True
                 self.defeated_by(opponent, yielded=True)
                 return
+        if self.is_challenge:
+            self.done = True        # a challenge is one engagement
 
     lance_broke = False
 
@@ -304,6 +318,7 @@ class Combat:
             if shield and f["pk"]["gear"]["shield"]:
                 absorbed = min(n, shield.get("absorbs", 2))
                 n -= absorbed
+        n = min(n, left(f))          # no more wounds than he has left to take
         add_wounds(f, n)
         if f is self.me:
             self.result.wounds_taken += n
@@ -329,7 +344,8 @@ class Combat:
         theirs = methods_for(opponent, self.place)
         must_be_fair = (self.attacker == "pk" or self.is_challenge
                         or "fight_without_advantage" in self.pk["oaths"])
-        best_foe = (opponent.get("method") if opponent["name"] in self.fair else None) \
+        chosen = opponent["name"] in self.fair or opponent["kind"] == "pk"
+        best_foe = (opponent.get("method") if chosen else None) \
             or theirs[0]     # a fair foe who just lost his method takes his best again
         fair = [m for m in mine if RANK[m] <= RANK[best_foe]]
         default = fair[0] if (fair and (must_be_fair or self.pk["arthurian"])) else mine[0]
@@ -350,6 +366,9 @@ class Combat:
 
     def appeal_fair(self, opponent: dict, method: str) -> None:
         s = self.s
+        if opponent["kind"] == "pk":
+            self.appeal_to_rival(opponent, method)
+            return
         q = Question("appeal_chivalry", f"{opponent['name']} has the better method. Ask him to "
                      f"fight with {method} as you do (he agrees on a VL check of his VL "
                      f"{opponent['vl']})?", ["yes", "no"], "yes", tags=self.tags)
@@ -361,6 +380,54 @@ class Combat:
                 s.note(f"{opponent['name']} agrees to fight with the same weapons.")
             else:
                 s.note(f"{opponent['name']} refuses to give up his advantage.")
+
+    # -- another player knight as the foe ---------------------------------------------------
+    def rival(self, opponent: dict) -> Session:
+        """The session of a player knight fought as a foe (his decisions are his own)."""
+        return Session(self.s.game, opponent["player"], parent=self.s)
+
+    def rival_chooses(self, opponent: dict) -> None:
+        """A player knight fought as a foe picks his own method (default: the best that is no
+        better than this knight's best); using an advantage costs him his awards."""
+        theirs = methods_for(opponent, self.place)
+        mine = methods_for(self.me, self.place)[0]
+        fair = [m for m in theirs if RANK[m] <= RANK[mine]]
+        default = fair[0] if fair else theirs[0]
+        q = Question("method", f"{self.pk['name']} fights you ({mine}): your method?", theirs,
+                     default, tags=(*self.tags, "pk", "knightly"))
+        method = self.s.ask_other(opponent["player"], q) if len(theirs) > 1 else theirs[0]
+        opponent["method"] = method
+        if RANK[method] > RANK[mine] and not opponent.get("unchivalrous"):
+            opponent["unchivalrous"] = True
+            self.s.note(f"{opponent['name']} fights {self.pk['name']} unchivalrously "
+                        f"({method} against {mine}): no awards for him from this combat.")
+
+    def appeal_to_rival(self, opponent: dict, method: str) -> None:
+        """Asked to fight with the same weapons, a player knight decides for himself."""
+        q = Question("fight_fair", f"{self.pk['name']} asks you to fight with {method}, as he "
+                     "does. Agree?", ["yes", "no"], "yes", tags=("pk",))
+        if self.s.ask_other(opponent["player"], q) == "yes":
+            theirs = methods_for(opponent, self.place)
+            opponent["method"] = method if method in theirs else theirs[-1]
+            opponent.pop("unchivalrous", None)
+            self.fair.add(opponent["name"])
+            self.s.note(f"{opponent['name']} agrees to fight with the same weapons.")
+        else:
+            self.s.note(f"{opponent['name']} keeps his advantage.")
+
+    def mirror(self, opponent: dict) -> "Combat":
+        """This combat seen from a player knight foe's side (for a combat event that befalls
+        him as 'the player knight'): the same fighters, his session and record."""
+        m = Combat.__new__(Combat)
+        m.__dict__.update(self.__dict__)
+        m.s = self.rival(opponent)
+        m.pk, m.me, m.foes = m.s.pk, opponent, [self.me]
+        m.result = Result()
+        m.fair, m.steed, m.mascot_used = set(), None, True
+        m.unchivalrous = bool(opponent.get("unchivalrous"))
+        m.attacker = "foe" if self.attacker == "pk" else "pk"
+        m._current = self.me
+        return m
 
     # -- equipment during the fight --------------------------------------------------------
     def break_lance(self, f: dict) -> None:
@@ -419,8 +486,30 @@ class Combat:
     def combat_event(self, opponent: dict) -> None:
         s, pk = self.s, self.pk
         self._current = opponent
-        if opponent["kind"] == "pk":
-            who_roll = s.dice(2, "who is the 'player knight' in this combat event")
+        if opponent["kind"] == "pk" and opponent["knightly"]:
+            # between two PKs, each rolls a die: the lower is 'the player knight' of this
+            # event (ties roll again)
+            while True:
+                a = s.d6(f"combat event: {pk['name']}'s die")
+                b = s.d6(f"combat event: {opponent['name']}'s die")
+                if a != b:
+                    break
+            s.note(f"Combat event between two player knights: {pk['name']} {a}, "
+                   f"{opponent['name']} {b}: it befalls "
+                   f"{pk['name'] if a < b else opponent['name']}'s side as 'the player knight'.")
+            if b < a:
+                mirror = self.mirror(opponent)
+                mirror.event(opponent=self.me)
+                if mirror.result.broke_off:
+                    self.result.broke_off = True
+                if mirror.unchivalrous:
+                    opponent["unchivalrous"] = True
+                return
+        self.event(opponent)
+
+    def event(self, opponent: dict) -> None:
+        """A combat event with this knight as 'the player knight'."""
+        s, pk = self.s, self.pk
         result = s.chart("combat_events")
         key = result.entry.key
         mine = key in ("party_leaves", "shield_broken", "weapon_broken", "horse_killed",
@@ -475,20 +564,20 @@ class Combat:
             self.offer_break_off(opponent)
         elif key == "opponent_unhorsed":
             if is_mounted(opponent):
-                opponent["mounted"] = False
+                dismount(opponent)
                 opponent["method"] = None
                 s.note(f"{opponent['name']} is unhorsed and fights on foot.")
                 self.choose_method(opponent)
         elif key == "opponent_horse_killed":
             if is_mounted(opponent):
-                opponent["mounted"] = False
-                opponent["gear"]["horse"] = False
+                dismount(opponent)
+                gear(opponent)["horse"] = False
                 opponent["method"] = None
                 s.note(f"{opponent['name']}'s horse is killed.")
                 self.choose_method(opponent)
         elif key == "opponent_weapon_broken":
             weapon = "lance" if opponent.get("method") == "lance" else "sword"
-            opponent["gear"][weapon] = False
+            gear(opponent)[weapon] = False
             opponent["method"] = None
             s.note(f"{opponent['name']}'s {weapon} breaks.")
             self.choose_method(opponent)
@@ -496,7 +585,7 @@ class Combat:
             opponent["shield"] = False
             s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
         elif key == "opponent_shield_broken":
-            opponent["gear"]["shield"] = False
+            gear(opponent)["shield"] = False
             s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
         elif key == "reinforcement":
             card = s.game.draw("knights", "a knight arrives to help")
@@ -681,7 +770,7 @@ def lose_followers(s: Session, *, why: str, keep_arthurian_dwarf: bool = True) -
     for m in pk["men_at_arms"]:
         s.game.discard("knights", m["name"])
     for c in pk["comrades"]:
-        s.game.discard("kings" if c["kind"] == "king" else "knights", c["name"])
+        s.game.discard_card(c)
     pk["men_at_arms"] = []
     pk["comrades"] = []
     if pk["dwarf"] and not (keep_arthurian_dwarf and pk["dwarf"].get("arthurian")):
@@ -715,7 +804,7 @@ def after_defeat(s: Session) -> None:
         if not s.vl_check(comrade["vl"] + 6, f"{comrade['name']} stays after the defeat",
                           who=comrade["name"]):
             pk["comrades"].remove(comrade)
-            s.game.discard("kings" if comrade["kind"] == "king" else "knights", comrade["name"])
+            s.game.discard_card(comrade)
             s.note(f"{comrade['name']} leaves after the defeat.")
     pk.pop("side_won", None)
 
@@ -785,9 +874,10 @@ def run_battle(combats: list[Combat]) -> list[Result]:
         if not pairs:
             break
         for c, opponent in pairs:
-            if c.over() or broke() or left(opponent) <= 0:
+            if c.over() or broke():
                 continue
-            c.engage(opponent)
+            if left(opponent) > 0:
+                c.engage(opponent)
             if left(opponent) <= 0 or opponent.get("gone"):
                 queue.remove(opponent)
                 if left(opponent) <= 0:
@@ -817,6 +907,9 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
     Knight's Fate. Fought once per game with each person."""
     pk = s.pk
     pk["challenged"].append(opponent["name"])
+    rival = opponent["kind"] == "pk"
+    if rival:
+        opponent["pk"]["challenged"].append(pk["name"])
     combat = Combat(s, [opponent], attacker=challenger, tags=(*tags, "challenge"),
                     challenge=True)
     result = combat.run()
@@ -824,7 +917,7 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
             result.wounds_dealt == result.wounds_taken:
         s.note("The challenge is even: it goes on with swords.")
         combat.me["method"] = "sword" if pk["gear"]["sword"] else "unarmed"
-        opponent["method"] = "sword" if opponent["gear"].get("sword") else "unarmed"
+        opponent["method"] = "sword" if gear(opponent).get("sword") else "unarmed"
         combat.exchange(combat.me, opponent)
         if left(combat.me) <= 0:
             combat.defeated_by(opponent)
@@ -842,9 +935,18 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
         if not combat.unchivalrous:
             s.gain_cp(dealt, f"wounds inflicted in the challenge with {opponent['name']}")
             s.gain_vp(6, f"winning the challenge with {opponent['name']}")
+        if rival:
+            # the loser of a challenge between PKs: the lesson, and his followers go
+            other = combat.rival(opponent)
+            other.gain_cp(6, "the lesson of a lost challenge")
+            lose_followers(other, why="losing a challenge")
     elif result.challenge_winner == "foe":
         s.gain_cp(6, "the lesson of a lost challenge")
         lose_followers(s, why="losing a challenge")
+        if rival and not opponent.get("unchivalrous"):
+            other = combat.rival(opponent)
+            other.gain_cp(taken, f"wounds inflicted in the challenge with {pk['name']}")
+            other.gain_vp(6, f"winning the challenge with {pk['name']}")
         if opponent["kind"] == "king":
             from companion.koc.engine.fate import suffer_fate
 
@@ -870,7 +972,8 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
         takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player]
         takers = [killer] + [c for c in takers if c is not killer]
         if f.get("defeated_by") == "party":
-            takers = takers[1:] or [lead]      # only those who wounded him share
+            # the followers struck him down: only the knights who wounded him share
+            takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player] or [lead]
         purse = Purse([(c.s, c.awards and not c.unchivalrous) for c in takers])
         settle_foe(killer.s, killer, f, killer.awards and not killer.unchivalrous, purse)
     for c in combats:
@@ -989,9 +1092,23 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
 
             give_fate(s, f)
     elif kind == "pk":
-        from companion.koc.engine.fate import give_fate
+        # another player knight: CP for his WL and 6 VP, and the victor chooses his fate (never
+        # death); beaten by the followers in party combat, he simply rides off
+        loser = Session(s.game, f["player"], parent=s)
+        loser.pk["defeated"] = True
+        if f["pk"]["mad"]:
+            purse.cp(math.ceil(kn.wl(f["pk"]) / 2), f"defeating the madman {f['name']}")
+            s.note(f"{f['name']} is overcome and left to his mad wanderings.")
+            return
+        loser.gain_cp(6, "the lesson of defeat")
+        purse.cp(kn.wl(f["pk"]), f"defeating {f['name']}")
+        purse.vp(6, f"defeating {f['name']}")
+        if f.get("defeated_by") == "party":
+            s.note(f"{f['name']} is beaten by {pk['name']}'s followers and rides off.")
+        else:
+            from companion.koc.engine.fate import give_fate
 
-        give_fate(s, f)
+            give_fate(s, f)
 
 
 def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None) -> None:
@@ -1018,7 +1135,21 @@ def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None)
         return
     if what == "none":
         return
+    if kind == "pk" and victor["pk"]["mad"]:
+        s.note(f"The madman {victor['name']} leaves {pk['name']} lying and runs off.")
+        return
     s.gain_cp(6, "the lesson of defeat")
+    if kind == "pk":
+        # beaten by another player knight: he must yield; the victor gains CP for his WL and
+        # 6 VP (unless he fought without chivalry) and chooses his fate
+        from companion.koc.engine.fate import give_fate_to_pk
+
+        winner = combat.rival(victor)
+        if combat.awards and not victor.get("unchivalrous"):
+            winner.gain_cp(kn.wl(pk), f"defeating {pk['name']}")
+            winner.gain_vp(6, f"defeating {pk['name']}")
+        give_fate_to_pk(winner, pk_fighter(s))
+        return
     if not combat.result.yielded and victor["kind"] != "pk":
         if "never_yield" in pk["oaths"]:
             q = Question("yield_oath", "You swore never to yield. Yield anyway (breaking the "
@@ -1040,7 +1171,7 @@ def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None)
     from companion.koc.engine.fate import suffer_fate
 
     leader = combat.leader or victor
-    suffer_fate(s, leader)
+    suffer_fate(s, leader, joiner=victor if victor is not leader else None)
 
 
 def robbed(s: Session, *, by: str) -> None:

@@ -1478,9 +1478,16 @@ def king_challenge(m: Meeting, king: dict, *, issued: bool) -> str:
     friendly; lost, a Knight's Fate; even, no fate."""
     s, pk = m.s, m.pk
     if king["name"] in pk["challenged"]:
-        s.note(f"{king['name']} and {pk['name']} have already met in a challenge; the King "
-               "stays neutral.")
-        return NEUTRAL
+        # he turns to another knight of the party who has not met him yet, if any
+        other = next((x for x in party.with_me(s) if king["name"] not in x.pk["challenged"]),
+                     None)
+        if other is None:
+            s.note(f"{king['name']} and {pk['name']} have already met in a challenge; the King "
+                   "stays neutral.")
+            return NEUTRAL
+        s.note(f"{king['name']} has already met {pk['name']} in a challenge, and turns to "
+               f"{other.pk['name']}.")
+        s, pk = other, other.pk
     if issued:
         q = Question("king_challenge", f"{king['name']} challenges {pk['name']}. Accept "
                      "(declining, your comrades, Men-at-Arms and Dwarf leave you)?",
@@ -1930,22 +1937,35 @@ def seduce(m: Meeting, lady: dict) -> bool:
     a PK already seduced is ignored. Seduced, he enters her service (service.py applies the
     award and the VP loss)."""
     s, pk = m.s, m.pk
-    served = pk["lady"]
-    if served and served.get("seduced"):
-        s.note(f"{lady['name']} sees that {pk['name']} is already another's captive, and "
-               "ignores him.")
-        return False
-    if served and served.get("name") == lady["name"]:
-        s.note(f"{pk['name']} already serves {lady['name']}.")
-        return True
     adjustment = lady.get("seduction", 0)
-    s.note(f"{lady['name']} sets out to seduce {pk['name']}.")
-    if s.vl_check(kn.vl(pk) + adjustment, f"resist {lady['name']}'s charms (VL {kn.vl(pk)} + "
-                  f"{adjustment})"):
-        s.note(f"{pk['name']} resists her.")
-        return False
-    s.note(f"{pk['name']} falls under {lady['name']}'s spell.")
-    _svc().enter_lady_service(s, lady, seduced=True)
+    fallen = []
+    # she tries every knight of the party who is free to fall (engine/party.py)
+    for x in [s, *party.with_me(s)]:
+        served = x.pk["lady"]
+        if served and served.get("seduced"):
+            s.note(f"{lady['name']} sees that {x.pk['name']} is already another's captive, "
+                   "and ignores him.")
+            continue
+        if served and served.get("name") == lady["name"]:
+            s.note(f"{x.pk['name']} already serves {lady['name']}.")
+            continue
+        s.note(f"{lady['name']} sets out to seduce {x.pk['name']}.")
+        if x.vl_check(kn.vl(x.pk) + adjustment, f"resist {lady['name']}'s charms (VL "
+                      f"{kn.vl(x.pk)} + {adjustment})"):
+            s.note(f"{x.pk['name']} resists her.")
+        else:
+            s.note(f"{x.pk['name']} falls under {lady['name']}'s spell.")
+            fallen.append(x)
+    if not fallen:
+        served = pk["lady"] or {}
+        return not served.get("seduced") and served.get("name") == lady["name"]
+    winner = fallen[0]
+    if len(fallen) > 1:
+        from companion.koc.engine.rivals import seduced_together
+
+        winner = seduced_together(s, lady, fallen)
+    if not winner.pk["slain"]:
+        _svc().enter_lady_service(winner, lady, seduced=True)
     return True
 
 
@@ -2341,7 +2361,7 @@ def shipwreck(m: Meeting, sea: str) -> None:
             if saves and s.luck_test(f"{c['name']} survives the wreck"):
                 continue
             pk[group].remove(c)
-            s.game.discard("kings" if c.get("kind") == "king" else "knights", c["name"])
+            s.game.discard_card(c)
             lost.append(c["name"])
     if pk["dwarf"] and not (saves and s.luck_test("the Dwarf survives the wreck")):
         pk["dwarf"] = None

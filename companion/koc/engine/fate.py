@@ -21,7 +21,7 @@ FOR_NPKS = {
 
 
 # ------------------------------------------------------------------------------ suffered
-def suffer_fate(s: Session, victor: dict) -> None:
+def suffer_fate(s: Session, victor: dict, joiner: dict | None = None) -> None:
     """The PK rolls one die and adds the victor's VL (or his leader's); the chart says what
     befalls him. Fates marked refusable may be refused at a cost of 12 VP."""
     pk = s.pk
@@ -37,11 +37,11 @@ def suffer_fate(s: Session, victor: dict) -> None:
             s.note(f"{pk['name']} refuses the fate.")
             s.gain_vp(-12, "refusing a Knight's Fate")
             return
-    apply_fate(s, key, victor, result.entry)
+    apply_fate(s, key, victor, result.entry, joiner=joiner)
 
 
 def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None = None,
-               chooser: Session | None = None) -> None:
+               chooser: Session | None = None, joiner: dict | None = None) -> None:
     """What the fate does to the loser (``s``). A victorious PK may have chosen the shrine or
     the oath (``chosen``; None rolls it) and names a random adventure site (``chooser``, his
     session)."""
@@ -110,6 +110,12 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
             task["penalty_vp"] = 12
             task["why"] = f"riding as {victor['name']}'s Man-at-Arms on an adventure"
     elif key == "will_join":
+        if victor.get("kind") == "lady":
+            # her VL set the fate; the knight of hers who beat him is the one who rides along
+            victor = joiner or victor
+        if victor.get("kind") == "lady":
+            s.note(f"{victor['name']} has no knight to send along; she rides on.")
+            return
         card = dict(victor.get("card") or victor)
         card["joined"] = s.game.state["koc"]["turn"]
         card["wounds"] = 0

@@ -66,12 +66,19 @@ class Game:
 
     def discard(self, deck: str, name: str) -> None:
         """A card leaves play (not slain): Kings and Ladies are shuffled back at once."""
+        if name not in self._cards(deck):
+            raise ValueError(f"{name!r} is not a card of the {deck} deck")
         pile = self.state["decks"][deck]
         if name in pile["removed"] or name in pile["draw"] or name in pile["discard"]:
             return
         pile["discard"].append(name)
         if deck != "knights" or len(pile["discard"]) >= len(pile["draw"]):
             self._reshuffle(deck, f"reshuffle {deck}")
+
+    def discard_card(self, record: dict) -> None:
+        """A person's card leaves play: to the deck of his kind (King, Lady, else Knight)."""
+        deck = {"king": "kings", "lady": "ladies"}.get(record.get("kind"), "knights")
+        self.discard(deck, record["name"])
 
     def remove(self, deck: str, name: str) -> None:
         """A slain King, Knight or Lady leaves the game."""

@@ -430,6 +430,17 @@ class Mover:
         if not self.stopped:
             seek(self.s, step["target"])
 
+    def do_confront(self, step: dict) -> None:
+        """A challenge or an attack on another player knight here (engine/rivals.py); like
+        seeking, not after an encounter this turn."""
+        from companion.koc.engine.rivals import confront
+
+        if self.s.pk.get("encountered"):
+            self.s.tell(f"After an encounter this turn there is no {step['how']} of "
+                        f"{step['target']}.")
+            return
+        confront(self.s, step["how"], step["target"])
+
     def do_go_inland(self, step: dict) -> None:
         s, pk = self.s, self.pk
         if pk["at"]["where"] == "coast":

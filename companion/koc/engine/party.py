@@ -17,8 +17,9 @@ Orders (``companion/koc/orders.py``)::
 State: ``state["parties"][leader] = {"members": [...], "since": turn}``, and for the game
 turn under way ``state["party_turn"] = {"turn": n, "settled": [...], "moved": [...]}``:
 the knights whose join/leave orders were settled, and those who moved with a party (they do
-not move again alone that game turn). ``pk["party_split"]`` is the game turn a knight last
-left a party (PKs who travelled together must part for a turn before they may fight).
+not move again alone that game turn). ``pk["parted"]`` records when a knight last
+parted from another (``pk["parted"][other] = turn``; knights who travelled together must be
+apart a whole game turn before they may fight, engine/rivals.py).
 
 Timing: a join or leave order is settled at the first player turn of the game turn that
 concerns the knights involved (the joiner's or the leader's, whichever comes first). A member
@@ -128,7 +129,11 @@ def drop(game: "Game", player: str, why: str) -> None:
         gone = [player]
         text = f"{_name(state, player)} leaves {_name(state, leader)}'s party ({why})."
     for p in gone:
-        state["knights"][p]["party_split"] = turn
+        # knights who travelled together must be apart a whole turn before they may fight
+        parted = state["knights"][p].setdefault("parted", {})
+        for q in everyone:
+            if q != p:
+                parted[q] = turn
     game.ctx.event(text, to=everyone, kind="koc")
 
 

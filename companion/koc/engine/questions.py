@@ -109,6 +109,6 @@ def load_all() -> dict[str, Spec]:
     import importlib
 
     for name in ("combat", "fate", "movement", "turn", "tasks", "encounters", "resolutions",
-                 "service", "requests", "faerie", "party"):
+                 "service", "requests", "faerie", "party", "rivals"):
         importlib.import_module(f"companion.koc.engine.{name}")
     return CATALOGUE

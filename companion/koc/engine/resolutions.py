@@ -342,7 +342,7 @@ def dismiss_companions(s: Session, why: str) -> None:
     pk = s.pk
     gone = [c["name"] for c in pk["comrades"] + pk["men_at_arms"]]
     for c in pk["comrades"]:
-        s.game.discard("kings" if c["kind"] == "king" else "knights", c["name"])
+        s.game.discard_card(c)
     for m in pk["men_at_arms"]:
         s.game.discard("knights", m["name"])
     pk["comrades"], pk["men_at_arms"] = [], []

@@ -353,8 +353,12 @@ def go_mad(s: Session, why: str) -> None:
     pk = s.pk
     if pk["mad"]:
         return
+    from companion.koc.engine import party, rivals
+
+    fellows = party.with_me(s)
     pk["mad"] = {"since": turn_no(s), "tests": 0, "why": why}
     s.note(f"{pk['name']} goes mad ({why}), throws away his arms and runs wild.")
+    party.drop(s.game, s.player, "madness")
     pk["gear"] = {g: False for g in kn.GEAR}
     pk["on_foot"] = True
     arthurian_dwarf = pk["dwarf"] if pk["dwarf"] and pk["dwarf"].get("arthurian") else None
@@ -370,6 +374,8 @@ def go_mad(s: Session, why: str) -> None:
             s.note(f"His task ({task['kind'].replace('_', ' ')}) is lost in his madness.")
     if arthurian_dwarf:
         dwarf_subdues(s)
+    if fellows and pk["mad"] and not pk["slain"]:
+        rivals.madman_attacks(s, fellows)
 
 
 def dwarf_subdues(s: Session) -> None:

@@ -17,8 +17,12 @@ def player_turn(s: Session) -> None:
     waited = party.waiting_for(s)
     role = party.turn_role(s)
     if role in ("wait", "done"):
-        leader = s.game.state["knights"][party.leader_of(s.game.state, s.player)
-                                         or s.player]["name"]
+        head = party.leader_of(s.game.state, s.player)
+        if head is None:
+            # the party he moved with broke up later in its joint turn
+            s.note(f"{pk['name']} has moved with his party this game turn.")
+            return
+        leader = s.game.state["knights"][head]["name"]
         s.note(f"{pk['name']} rides in {leader}'s party: "
                + ("his turn is played with the party in his leader's turn."
                   if role == "wait" else "he has moved with the party this game turn."))
@@ -151,7 +155,7 @@ def leave_or_appeal(s: Session, comrade: dict, why: str, extra: int = 4) -> bool
         return True
     pk["comrades"].remove(comrade)
     s.note(f"{comrade['name']} leaves {pk['name']}.")
-    s.game.discard("kings" if comrade["kind"] == "king" else "knights", comrade["name"])
+    s.game.discard_card(comrade)
     return False
 
 

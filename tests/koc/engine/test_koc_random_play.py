@@ -45,6 +45,15 @@ def random_orders(rng: random.Random, lines: list[str]) -> list[str]:
             out.append(rng.choice(moves))        # a second step: may be refused, then dropped
     if asks and rng.random() < 0.6:
         out.append(rng.choice(asks))
+    # knights meeting knights: parties, challenges and fights between player knights
+    social = [line for line in lines if line.startswith(("join ", "leave party", "challenge ",
+                                                         "attack "))]
+    if social and rng.random() < 0.4:
+        out.append(rng.choice(social))
+    if rng.random() < 0.4:
+        out.append(f"on party: {rng.choice(['yes', 'yes', 'no'])}")
+    if rng.random() < 0.2:
+        out.append("on pk_challenge: yes")
     for _ in range(rng.randint(0, 3)):
         spec = rng.choice(list(CATALOGUE.values()))
         tag = f" {rng.choice(spec.tags)}" if spec.tags and rng.random() < 0.5 else ""
@@ -79,6 +88,12 @@ def check_invariants(state: dict) -> None:
         assert rec["at"]["area"] in KIND.world.areas, rec["at"]
     koc = state["koc"]
     assert 0 <= koc["current"] <= len(koc["order"])
+    riders = [p for leader, party in state.get("parties", {}).items()
+              for p in (leader, *party["members"])]
+    assert len(riders) == len(set(riders)), "a knight in two parties"
+    assert set(riders) <= set(koc["order"])
+    for leader, party in state.get("parties", {}).items():
+        assert party["members"], "a party of one"
     assert len(state["pending"]) <= 1, "at most the player whose turn it is waits"
     for deck, pile in state["decks"].items():
         cards = pile["draw"] + pile["discard"] + pile["removed"]
@@ -214,6 +229,17 @@ def test_more_random_games_engine_only(tmp_path, fixed_date, seed):
     players = 2 + seed % 5
     options = OPTION_SETS[seed % len(OPTION_SETS)]
     play(tmp_path, players, 700 + seed, 30, options, check_every=10)
+
+
+def test_random_play_forms_parties_and_knights_fight(tmp_path, fixed_date):
+    """The random games exercise parties (joint turns, leaving) and fights between player
+    knights, so the invariants above are checked on them too."""
+    store = play(tmp_path, 4, 1203, 24, ["scenario=grail"], check_every=2)
+    texts = [e["text"] for t in store.turns("g") for e in t.state["events"]]
+    assert any("joint turn of the party" in t for t in texts)
+    assert any("joins" in t and "party" in t for t in texts)
+    assert any(t.startswith("Combat: ") and any(n in t.split(" against ")[1] for n in NAMES)
+               for t in texts if " against " in t)
 
 
 def test_reports_and_pdfs_keep_secrets(tmp_path, fixed_date):

@@ -1,0 +1,145 @@
+"""Player knights against each other (PLAYER INTERACTION: challenging and fighting a PK; the
+Lady who seduces two PKs at once; a knight who goes mad among his fellows).
+
+Orders (steps of the movement plan, carried out where the knight stands when the step comes)::
+
+    challenge <player>      a challenge (three passes; once per pair of knights a game); the
+                            other knight accepts or declines (question 'pk_challenge')
+    attack <player>         a fight to the defeat; the victor chooses the loser's Knight's Fate
+                            (never death)
+
+Like ``seek``, such a step needs the other knight in the same place, found (automatic in a
+castle or at a shrine, else a Luck Test, +1 for each earlier turn of trying there), and no
+encounter earlier in the turn. Knights of one party cannot fight each other; knights who
+travelled together must have been apart for a whole game turn first. An attacked knight's party
+fights at his side; the attacker's party at his (``combat.fight`` pairs them off). The challenger
+(and the attacker) must fight chivalrously; the other may not, but then wins no awards.
+"""
+from __future__ import annotations
+
+from companion.koc.engine import party
+from companion.koc.engine.questions import Spec, register
+from companion.koc.engine.session import Question, Session
+
+register(
+    Spec("pk_challenge", "another player knight challenges you: accept (three passes, no "
+         "Knight's Fate; the loser's followers leave him)", ("yes", "no"), "no", tags=("pk",)),
+    Spec("fight_fair", "a player knight you fight asks you to fight with his weapons",
+         ("yes", "no"), "yes", tags=("pk",)),
+)
+
+
+def turn_no(s: Session) -> int:
+    return s.game.state["koc"]["turn"]
+
+
+def parted_recently(s: Session, other: str) -> bool:
+    """Whether the two knights travelled together this game turn or the one before."""
+    now = turn_no(s)
+    for a, b in ((s.player, other), (other, s.player)):
+        when = s.game.state["knights"][a].get("parted", {}).get(b)
+        if when is not None and now - when < 2:
+            return True
+    return False
+
+
+def confront(s: Session, how: str, target: str) -> bool:
+    """A challenge or an attack on another player knight (see the module docstring). Returns
+    True if it took place."""
+    from companion.koc.engine.combat import challenge, fight, pk_fighter
+
+    pk = s.pk
+    knights = s.game.state["knights"]
+    rec = knights.get(target)
+    if rec is None or target == s.player:
+        s.tell(f"There is no other knight called {target}.")
+        return False
+    name = rec["name"]
+    if rec["slain"] or rec["prison"] or rec["at"] != pk["at"]:
+        s.tell(f"{name} is not here to {how}.")
+        return False
+    if party.together(s.game.state, s.player, target):
+        s.tell(f"{pk['name']} and {name} travel together: they cannot fight each other.")
+        return False
+    if how == "attack" and parted_recently(s, target):
+        s.tell(f"{pk['name']} and {name} rode together until lately: they must be apart for a "
+               "whole game turn before they may fight.")
+        return False
+    if how == "challenge" and (name in pk["challenged"] or pk["name"] in rec["challenged"]):
+        s.tell(f"{pk['name']} and {name} have already met in a challenge (once a game).")
+        return False
+    if not find(s, target):
+        return False
+    other = Session(s.game, target, parent=s)
+    if how == "challenge":
+        q = Question("pk_challenge", f"{pk['name']} challenges you to a passage of arms (three "
+                     "passes, no Knight's Fate). Accept?", ["yes", "no"], "no", tags=("pk",))
+        if s.ask_other(target, q) != "yes":
+            s.note(f"{name} declines {pk['name']}'s challenge.")
+            return False
+        s.note(f"{name} accepts {pk['name']}'s challenge.")
+        challenge(s, pk_fighter(other), challenger="pk", tags=("pk",))
+        return True
+    defenders = [other, *(x for x in party.with_me(other) if x.player != s.player)]
+    s.note(f"{pk['name']} attacks {', '.join(x.pk['name'] for x in defenders)}.")
+    foes = [pk_fighter(x) for x in defenders]
+    for f in foes:
+        f["attacked_by_pk"] = True
+    fight(s, foes, attacker="pk", tags=("pk",))
+    return True
+
+
+def find(s: Session, target: str) -> bool:
+    """Finding another knight who may not wish to be found: automatic in a castle or at a
+    shrine, otherwise a Luck Test (+1 for each earlier turn of trying here)."""
+    pk = s.pk
+    rec = s.game.state["knights"][target]
+    area = s.world.areas[pk["at"]["area"]]
+    key = f"seek:{target}:{area.name}"
+    bonus = pk["persistence"].get(key, 0)
+    if area.kind == "castle" or area.is_shrine or pk["at"]["where"] == "inside" or \
+            s.luck_test(f"find {rec['name']}", bonus=bonus):
+        pk["persistence"].pop(key, None)
+        s.note(f"{pk['name']} finds {rec['name']}.")
+        return True
+    pk["persistence"][key] = bonus + 1
+    s.note(f"{pk['name']} does not find {rec['name']} this turn.")
+    return False
+
+
+def seduced_together(s: Session, lady: dict, seduced: list[Session]) -> Session:
+    """Two (or more) knights fell for one Lady at once: they fight at once, the winner of each
+    fight meeting the next; the last winner is hers, the losers bear their defeat."""
+    from companion.koc.engine.combat import fight, pk_fighter
+
+    names = ", ".join(x.pk["name"] for x in seduced)
+    s.note(f"{names} all fall for {lady['name']} at once, and draw their swords over her.")
+    winner = seduced[0]
+    for rival in seduced[1:]:
+        if winner.pk["slain"] or rival.pk["slain"]:
+            continue
+        result = fight(winner, [pk_fighter(rival)], attacker="pk", tags=("pk", "lady"),
+                       alone=True)
+        if not result.won:
+            winner = rival
+    s.note(f"{winner.pk['name']} wins {lady['name']}.")
+    return winner
+
+
+def madman_attacks(s: Session, fellows: list[Session]) -> None:
+    """A knight gone mad attacks the knights he travelled with. They fight him as a Mad Knight
+    (two dice of rage); beaten, he is left to his wanderings (a PK is never slain by another);
+    whoever he beats is defeated without a Knight's Fate."""
+    from companion.koc.engine.combat import Combat, pk_fighter, run_battle, settle_battle
+
+    fellows = [x for x in fellows if not x.pk["slain"] and x.pk["at"] == s.pk["at"]]
+    if not fellows:
+        return
+    s.note(f"In his madness {s.pk['name']} falls upon "
+           + ", ".join(x.pk["name"] for x in fellows) + ".")
+    # an unknightly foe now: two dice of rage, no question of chivalry, no combat events of his
+    madman = {**pk_fighter(s), "knightly": False, "dice": 2}
+    # every fellow stands against him (he has left their party: ``fight`` would not gather them)
+    combats = [Combat(x, [madman], attacker="foe", tags=("mad_knight", "pk")) for x in fellows]
+    run_battle(combats)
+    settle_battle(combats, on_defeat=None)
