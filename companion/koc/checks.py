@@ -135,12 +135,15 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
              "board": "board a ship", "sail": "sail to {area}", "debark": "debark",
              "go_inland": "go inland from the coast", "seek": "seek {target}",
              "confront": "{how} {target} (if found here)"}
+    stakes = {"lady": " for the service of his Lady"}
     for n, step in enumerate(orders.plan, start=1):
         text = names[step["do"]].format(**{k: v for k, v in step.items() if k != "src"})
         if step["do"] == "sail" and step.get("then"):
             text += f" (then {step['then']} with Good Winds)"
         if step["do"] == "debark" and step.get("area"):
             text += f" on the coast of {step['area']}"
+        if step.get("stake"):
+            text += stakes[step["stake"]]
         out.append(f"step {n}: {text}")
     if not orders.plan:
         out.append("movement: none ordered (he follows his first obligation, if any, or stays)")
@@ -235,7 +238,7 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
             out.append(f"join {other}")
         if not together(state, player, other):
             if rec["name"] not in pk["challenged"]:
-                out.append(f"challenge {other}")
+                out += [f"challenge {other}", f"challenge {other} for lady"]
             # knights who parted lately must be apart a whole game turn first (rivals.py)
             parted = [pk.get("parted", {}).get(other), rec.get("parted", {}).get(player)]
             if all(t is None or state["koc"]["turn"] - t >= 2 for t in parted):

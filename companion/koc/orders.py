@@ -12,7 +12,8 @@ encounter stops the party)::
     debark [<area>]                 land in port or on a river; or on the coast of <area>
     inland                          from the coast into the land
     seek <someone>                  try to find someone known to be here
-    challenge <player>              challenge another player knight here (he may decline)
+    challenge <player> [for lady]   challenge another player knight here (he may decline);
+                                    'for lady' puts the service of his Lady at stake
     attack <player>                 attack another player knight here (and his party)
 
 Travelling with other player knights (settled at the start of the turn)::
@@ -151,10 +152,15 @@ class Parser:
         orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
 
     def p_challenge(self, cur: Cursor, orders: KocOrders, how: str = "challenge") -> None:
-        span = cur.span_until((), f"whom to {how} (a player's name)")
-        orders.plan.append({"do": "confront", "how": how,
-                            "target": resolve_name(cur.line, span, self.players, "player"),
-                            "line": cur.line.number, "src": cur.line})
+        span = cur.span_until(("for",), f"whom to {how} (a player's name)")
+        step = {"do": "confront", "how": how,
+                "target": resolve_name(cur.line, span, self.players, "player"),
+                "line": cur.line.number, "src": cur.line}
+        if how == "challenge" and cur.accept("for"):
+            cur.expect("lady", "after 'for' (challenge <player> for lady)")
+            step["stake"] = "lady"
+        cur.finish()
+        orders.plan.append(step)
 
     def p_attack(self, cur: Cursor, orders: KocOrders) -> None:
         self.p_challenge(cur, orders, how="attack")

@@ -439,7 +439,7 @@ class Mover:
             self.s.tell(f"After an encounter this turn there is no {step['how']} of "
                         f"{step['target']}.")
             return
-        confront(self.s, step["how"], step["target"])
+        confront(self.s, step["how"], step["target"], stake=step.get("stake"))
 
     def do_go_inland(self, step: dict) -> None:
         s, pk = self.s, self.pk

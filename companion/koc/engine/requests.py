@@ -1059,14 +1059,6 @@ def find_sleeper(s: Session, trec: dict) -> bool:
     """A knight in an enchanted sleep must first be found (a Luck Test, +1 a turn persisting;
     automatic in a castle or shrine)."""
     pk = s.pk
-    here = s.world.areas[pk["at"]["area"]]
-    key = f"seek:{trec['name']}:{here.name}"
-    bonus = pk["persistence"].get(key, 0)
-    if here.kind == "castle" or here.is_shrine or s.luck_test(f"find the sleeping "
-                                                              f"{trec['name']}", bonus=bonus):
-        pk["persistence"].pop(key, None)
-        s.note(f"{pk['name']} finds {trec['name']} asleep.")
-        return True
-    pk["persistence"][key] = bonus + 1
-    s.note(f"{pk['name']} does not find {trec['name']}.")
-    return False
+    return tasks.find_here(s, trec["name"], f"find the sleeping {trec['name']}",
+                           found=f"{pk['name']} finds {trec['name']} asleep.",
+                           missed=f"{pk['name']} does not find {trec['name']}.")

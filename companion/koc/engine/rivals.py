@@ -5,6 +5,8 @@ Orders (steps of the movement plan, carried out where the knight stands when the
 
     challenge <player>      a challenge (three passes; once per pair of knights a game); the
                             other knight accepts or declines (question 'pk_challenge')
+    challenge <player> for lady
+                            the same, for the service of his Lady (``for_lady``)
     attack <player>         a fight to the defeat; the victor chooses the loser's Knight's Fate
                             (never death)
 
@@ -23,7 +25,8 @@ from companion.koc.engine.session import Question, Session
 
 register(
     Spec("pk_challenge", "another player knight challenges you: accept (three passes, no "
-         "Knight's Fate; the loser's followers leave him)", ("yes", "no"), "no", tags=("pk",)),
+         "Knight's Fate; the loser's followers leave him); for your Lady's service, letting it "
+         "pass costs you her service", ("yes", "no"), "no", tags=("pk", "lady")),
     Spec("fight_fair", "a player knight you fight asks you to fight with his weapons",
          ("yes", "no"), "yes", tags=("pk",)),
 )
@@ -43,8 +46,9 @@ def parted_recently(s: Session, other: str) -> bool:
     return False
 
 
-def confront(s: Session, how: str, target: str) -> bool:
-    """A challenge or an attack on another player knight (see the module docstring). Returns
+def confront(s: Session, how: str, target: str, *, stake: str | None = None) -> bool:
+    """A challenge or an attack on another player knight (see the module docstring); a
+    challenge ``stake='lady'`` puts the service of his Lady at stake (``for_lady``). Returns
     True if it took place."""
     from companion.koc.engine.combat import challenge, fight, pk_fighter
 
@@ -72,6 +76,11 @@ def confront(s: Session, how: str, target: str) -> bool:
         return False
     other = Session(s.game, target, parent=s)
     if how == "challenge":
+        lady = rec["lady"] if stake == "lady" else None
+        if stake == "lady" and lady is None:
+            s.note(f"{name} serves no Lady: {pk['name']} offers a plain challenge.")
+        if lady:
+            return for_lady(s, other, lady)
         q = Question("pk_challenge", f"{pk['name']} challenges you to a passage of arms (three "
                      "passes, no Knight's Fate). Accept?", ["yes", "no"], "no", tags=("pk",))
         if s.ask_other(target, q) != "yes":
@@ -89,22 +98,48 @@ def confront(s: Session, how: str, target: str) -> bool:
     return True
 
 
+def for_lady(s: Session, other: Session, lady: dict) -> bool:
+    """A challenge for the service of the other knight's Lady (as when her honour is at stake:
+    Message 6). He may let it pass, and she releases him (not an Enchantress's knight, who must
+    answer); beaten, he loses her (her award in CP, 6 VP more under her summons) and her castle
+    becomes friendly to the victor, who may then ask her for her service; winning, he gains
+    6 VP for her honour."""
+    from companion.koc.engine import resolutions, service
+    from companion.koc.engine.combat import challenge, pk_fighter
+
+    pk, name = s.pk, other.pk["name"]
+    s.note(f"{pk['name']} challenges {name} for the service of {lady['name']}.")
+    options = ["yes"] if lady.get("enchantress") else ["yes", "no"]
+    q = Question("pk_challenge", f"{pk['name']} challenges you for the service of your Lady, "
+                 f"{lady['name']}: let it pass and she releases you. Accept?", options,
+                 options[-1], tags=("pk", "lady"))
+    if s.ask_other(other.player, q) != "yes":
+        s.note(f"{name} lets the challenge pass; {lady['name']} releases him.")
+        service.lose_lady(other, "he would not defend her", vp=0, summons_vp=6)
+        return False
+    s.note(f"{name} takes up the challenge for {lady['name']}.")
+    result = challenge(s, pk_fighter(other), challenger="pk", tags=("pk", "lady"))
+    if result.challenge_winner == "pk":
+        service.lose_lady(other, f"{pk['name']} won her service from him", vp=0, summons_vp=6)
+        castle = lady.get("castle")
+        if castle and castle not in pk["friendly"]:
+            pk["friendly"].append(castle)
+        resolutions.befriend(s, lady)
+        s.note(f"{lady['name']}'s castle ({castle}) is open to {pk['name']}; he may ask her "
+               "for her service.")
+    elif result.challenge_winner == "foe":
+        other.gain_vp(6, f"defending the honour of {lady['name']}")
+    return True
+
+
 def find(s: Session, target: str) -> bool:
     """Finding another knight who may not wish to be found: automatic in a castle or at a
     shrine, otherwise a Luck Test (+1 for each earlier turn of trying here)."""
-    pk = s.pk
-    rec = s.game.state["knights"][target]
-    area = s.world.areas[pk["at"]["area"]]
-    key = f"seek:{target}:{area.name}"
-    bonus = pk["persistence"].get(key, 0)
-    if area.kind == "castle" or area.is_shrine or pk["at"]["where"] == "inside" or \
-            s.luck_test(f"find {rec['name']}", bonus=bonus):
-        pk["persistence"].pop(key, None)
-        s.note(f"{pk['name']} finds {rec['name']}.")
-        return True
-    pk["persistence"][key] = bonus + 1
-    s.note(f"{pk['name']} does not find {rec['name']} this turn.")
-    return False
+    from companion.koc.engine.tasks import find_here
+
+    pk, name = s.pk, s.game.state["knights"][target]["name"]
+    return find_here(s, target, f"find {name}", found=f"{pk['name']} finds {name}.",
+                     missed=f"{pk['name']} does not find {name} this turn.", inside=True)
 
 
 def seduced_together(s: Session, lady: dict, seduced: list[Session]) -> Session:

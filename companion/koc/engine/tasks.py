@@ -252,16 +252,30 @@ def seek(s: Session, target: str) -> bool:
     if found_in is None or found_in["find"]["area"] != here:
         s.tell(f"There is no {target} known to be in {here}.")
         return False
-    area = s.world.areas[here]
-    key = f"seek:{target}:{here}"
-    bonus = pk["persistence"].get(key, 0)
-    if area.kind == "castle" or area.is_shrine or s.luck_test(f"find {target}", bonus=bonus):
-        s.note(f"{pk['name']} finds {found_in['find']['what']}.")
-        pk["persistence"].pop(key, None)
+    what = found_in["find"]["what"]
+    if find_here(s, target, f"find {target}", found=f"{pk['name']} finds {what}.",
+                 missed=f"{pk['name']} does not find {what} this turn."):
         from companion.koc.engine import resolutions
 
         resolutions.found(s, found_in)
         return True
-    pk["persistence"][key] = bonus + 1
-    s.note(f"{pk['name']} does not find {found_in['find']['what']} this turn.")
+    return False
+
+
+def find_here(s: Session, key: str, purpose: str, *, found: str, missed: str,
+              inside: bool = False) -> bool:
+    """Finding someone in this area: automatic in a castle or at a shrine (or, with
+    ``inside``, inside any castle), otherwise a Luck Test, +1 for each earlier turn of seeking
+    ``key`` here. ``found``/``missed`` are the notes of the outcome."""
+    pk = s.pk
+    area = s.world.areas[pk["at"]["area"]]
+    memo = f"seek:{key}:{area.name}"
+    bonus = pk["persistence"].get(memo, 0)
+    if area.kind == "castle" or area.is_shrine or (inside and pk["at"]["where"] == "inside") \
+            or s.luck_test(purpose, bonus=bonus):
+        pk["persistence"].pop(memo, None)
+        s.note(found)
+        return True
+    pk["persistence"][memo] = bonus + 1
+    s.note(missed)
     return False
