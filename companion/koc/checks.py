@@ -50,6 +50,11 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         errors.append(_err(orders.leave_line.number, orders.leave_line,
                            "'leave party' and 'join' in the same orders",
                            "to change parties, leave this turn and join the next"))
+    if pk.get("guard") and orders.plan and not orders.leave_guard:
+        step = orders.plan[0]
+        errors.append(_err(step["line"], step.get("src"), f"on guard duty at "
+                           f"{pk['guard']['castle']} he does not move",
+                           "send 'leave guard' with the moves (breaking his word costs 12 VP)"))
     where = dict(pk["at"])
     aboard = where["where"] == "ship"
     ended = False
@@ -156,6 +161,8 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append(f"join the party of {orders.join} (if he agrees and you stand together)")
     if orders.leave:
         out.append("leave the party and ride alone")
+    if orders.leave_guard:
+        out.append("leave guard duty, breaking his word (12 VP)")
     from companion.koc.engine.party import leader_of
 
     leader = leader_of(state, player)
@@ -191,6 +198,8 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         return [f"answer {q['key']}: {option}" for option in q["options"]]
     if at["where"] == "prison":
         return out
+    if pk.get("guard"):
+        out.append("leave guard")
     area = world.areas[at["area"]]
     if at["where"] == "ship":
         out += [f"sail {a}" for a in sorted(area.links()["ship"])]

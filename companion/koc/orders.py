@@ -21,6 +21,7 @@ Travelling with other player knights (settled at the start of the turn)::
     join <player>                   ride in that player's party, with him leading (he agrees
                                     with 'answer party: yes' or 'on party: yes')
     leave party                     ride alone again (a leader's leaving breaks the party up)
+    leave guard                     leave guard duty at a castle (breaking one's word: 12 VP)
 
 Prayers and requests (the fourth phase)::
 
@@ -65,6 +66,7 @@ class KocOrders:
     answers: list[dict] = field(default_factory=list)     # this turn only
     join: str | None = None                               # the player whose party to join
     leave: bool = False                                   # leave the party
+    leave_guard: bool = False                             # leave guard duty
     join_line: Any = None                                 # the lines, for error messages
     leave_line: Any = None
     standing: list[dict] | None = None                    # None: unchanged
@@ -176,7 +178,11 @@ class Parser:
         orders.join_line = cur.line
 
     def p_leave(self, cur: Cursor, orders: KocOrders) -> None:
-        cur.expect("party", "after 'leave' (leave party)")
+        if cur.accept("guard"):
+            cur.finish()
+            orders.leave_guard = True
+            return
+        cur.expect("party", "after 'leave' (leave party, or leave guard)")
         cur.finish()
         orders.leave = True
         orders.leave_line = cur.line

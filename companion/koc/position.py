@@ -226,6 +226,9 @@ def _read_fields(world, df: DataFile) -> dict:
         if not isinstance(members, list) or not members:
             df.error(f"parties.{leader} must list the knights who ride with him", leader)
             continue
+        if leader in members:
+            df.error(f"parties.{leader}: a leader does not ride in his own party", leader)
+            continue
         for p in group:
             if p not in order:
                 df.error(f"'{p}' in parties.{leader} is not a player of this game", p,
@@ -270,7 +273,7 @@ ENGINE_RECORDS = (
     "next_task", "next_turn", "own_castle", "prayed", "released_gear", "reunite",
     "river_block", "temp_friendly", "temp_visited", "town_watch", "unfriendly_persons",
     "vigil", "asleep", "grail", "prisoners", "side_won", "traveller", "castellan", "ship",
-    "defeated", "guest_of", "parted",
+    "defeated", "guest_of", "parted", "guard",
 )
 
 

@@ -61,6 +61,7 @@ def journal(rec: dict) -> dict[str, Any]:
         "enchantress": rec["enchantress"], "mad": bool(rec["mad"]), "animal": rec["animal"],
         "immobile": [f"{h['why']} ({h['turns']} turn(s))" for h in rec["immobile"]],
         "lost": rec["lost"], "prison": rec["prison"],
+        "guard": rec.get("guard", {}).get("castle") if rec.get("guard") else None,
         "tasks": [{"kind": t["kind"].replace("_", " "), "dest": t.get("dest"), "why": t["why"],
                    "status": t["status"]} for t in rec["tasks"]],
         "arthur": dict(rec["arthur"]), "challenged": list(rec["challenged"]),
@@ -166,6 +167,7 @@ def report(kind, v: dict) -> dict:
                 ["State", ", ".join(filter(None, [
                     "mad" if j["mad"] else "", f"in the form of a {j['animal']}" if j["animal"]
                     else "", "lost in the forest" if j["lost"] else "",
+                    f"on guard duty at {j['guard']}" if j["guard"] else "",
                     *j["immobile"]])) or "well"],
                 ["King Arthur", ("favour of a friend; " if j["arthur"]["favour"] else "")
                  + f"bonus +{j['arthur']['bonus']}"

@@ -254,6 +254,8 @@ class Meeting:
                               rec.get("met", [])):
                     keep.extend(x.get("name") or (x.get("card") or {}).get("name")
                                 for x in group)
+            for placed in self.s.game.state.get("castles", {}).values():
+                keep.extend(g["name"] for g in placed.get("guards", []))
             block = pk.get("river_block")
             if block and block.get("knight"):
                 keep.append(block["knight"]["name"])

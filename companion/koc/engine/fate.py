@@ -6,7 +6,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 
 REFUSABLE = ("sends_to_shrine", "exact_oath", "sends_to_lord", "demands_company",
-             "charges_with_adventure", "exiles")
+             "charges_with_adventure", "exiles", "sends_as_guard")
 FOR_NPKS = {
     # the fates that mean something when a PK chooses them for a defeated knight
     "free_release": "let him go freely",
@@ -16,6 +16,7 @@ FOR_NPKS = {
     "robs": "take his equipment",
     "declared_enemy": "scar him (he loses 20 CP) and declare him your enemy",
     "imprisons": "imprison him in your castle",
+    "sends_as_guard": "send him to guard your castle",
     "slay": "slay him",
 }
 
@@ -134,6 +135,13 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
         resolutions.adventure_news(s, {"kind": victor["kind"], "name": victor["name"]},
                                    reroll=("tournament_at_camelot",), no_failure_award=True,
                                    must=True, chooser=chooser)
+    elif key == "sends_as_guard":
+        # sent by a victorious PK to stand guard at his castle (service.py)
+        from companion.koc.engine.service import can_take_guard, send_to_guard
+
+        castle = can_take_guard(chooser) if chooser is not None else None
+        if castle:
+            send_to_guard(s, castle, chooser.player)
     elif key == "robs":
         from companion.koc.engine.combat import robbed
 
@@ -194,6 +202,11 @@ def give_fate(s: Session, loser: dict) -> None:
         options.insert(3, "demands_company")
     if pk.get("own_castle"):
         options.insert(-1, "imprisons")
+    from companion.koc.engine.service import can_take_guard, guards_of
+
+    guarded = can_take_guard(s)
+    if guarded:
+        options.insert(-1, "sends_as_guard")
     if "spare_knights" in pk["oaths"]:
         options.remove("slay")
     q = Question("fate", f"{loser['name']} yields. Choose his fate: "
@@ -229,6 +242,12 @@ def give_fate(s: Session, loser: dict) -> None:
         s.note(f"{pk['name']} sends {loser['name']} to his castle's prison.")
         pk.setdefault("prisoners", []).append(card)
         return
+    elif choice == "sends_as_guard":
+        card = dict(card)
+        card["wounds"] = 0
+        guards_of(s, guarded).append(card)
+        s.note(f"{pk['name']} sends {loser['name']} to guard {guarded}.")
+        return
     else:
         s.note(f"{pk['name']} lets {loser['name']} go freely.")
     s.game.discard("knights", loser["name"])
@@ -249,8 +268,13 @@ def give_fate_to_pk(s: Session, loser: dict) -> None:
     declared enmity); the loser may refuse the refusable ones."""
     from companion.koc.engine.session import Session as _S
 
+    from companion.koc.engine.service import can_take_guard
+
     options = ["free_release", "commends_skill", "sends_to_shrine", "exact_oath",
                "sends_to_lord", "charges_with_adventure", "robs", "exiles", "imprisons"]
+    guarded = can_take_guard(s)
+    if guarded:
+        options.append("sends_as_guard")
     q = Question("fate_pk", f"You have defeated {loser['name']}. Choose his fate.",
                  [o.replace("_", " ") for o in options], "free release", tags=("fate", "pk"))
     choice = s.ask(q).replace(" ", "_")

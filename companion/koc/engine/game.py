@@ -256,7 +256,7 @@ def orders_record(orders) -> dict | None:
 
     return {"plan": plain(orders.plan), "requests": plain(orders.requests),
             "prayers": plain(orders.prayers), "answers": plain(orders.answers),
-            "join": orders.join, "leave": orders.leave}
+            "join": orders.join, "leave": orders.leave, "leave_guard": orders.leave_guard}
 
 
 def resumed_orders(kept: dict | None, new):
@@ -269,4 +269,5 @@ def resumed_orders(kept: dict | None, new):
     return KocOrders(plan=copy.deepcopy(kept["plan"]), requests=copy.deepcopy(kept["requests"]),
                      prayers=copy.deepcopy(kept["prayers"]), answers=answers,
                      standing=new.standing if new is not None else None,
-                     join=kept.get("join"), leave=kept.get("leave", False))
+                     join=kept.get("join"), leave=kept.get("leave", False),
+                     leave_guard=kept.get("leave_guard", False))

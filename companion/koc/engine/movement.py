@@ -35,6 +35,14 @@ def movement_phase(s: Session, start: dict) -> None:
 
         prison_phase(s)
         return
+    if pk.get("guard"):
+        orders = s.game.orders.get(s.player)
+        from companion.koc.engine import service
+
+        if orders is None or not orders.leave_guard:
+            service.guard_duty(s)
+            return
+        service.leave_guard(s)
     if immobilised(s):
         return
     if pk["mad"]:

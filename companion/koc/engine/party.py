@@ -98,9 +98,9 @@ def moved_with_party(state: dict, player: str) -> bool:
 
 def able(rec: dict) -> bool:
     """Whether a knight can ride with a party now: not slain, imprisoned, mad, asleep, held
-    fast or in the otherworld."""
+    fast or on guard duty."""
     return not (rec["slain"] or rec["prison"] or rec["mad"] or rec.get("asleep")
-                or rec["immobile"] or rec["at"]["where"] == "prison")
+                or rec["immobile"] or rec.get("guard") or rec["at"]["where"] == "prison")
 
 
 def _played(game: "Game", player: str) -> bool:

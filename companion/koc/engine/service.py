@@ -248,6 +248,141 @@ def grant_castle(s: Session) -> str | None:
     return name
 
 
+# ============================================================================== castle guards
+GUARDS_MAX = 6
+ATTACKS = {"knight": ("attacks", "attacks_with_others"), "king": ("attacks_with_knights",)}
+
+
+def guards_of(s: Session, castle: str) -> list[dict]:
+    return s.game.state.get("castles", {}).get(castle, {}).setdefault("guards", [])
+
+
+def can_take_guard(s: Session) -> str | None:
+    """The castle of the PK's where a defeated knight may be sent to guard it (None: he has no
+    castle, or six guards hold it already)."""
+    castle = s.pk.get("own_castle")
+    if not castle or castle not in s.game.state.get("castles", {}):
+        return None
+    return castle if len(guards_of(s, castle)) < GUARDS_MAX else None
+
+
+def send_to_guard(s: Session, castle: str, owner: str) -> None:
+    """A defeated player knight sent to guard the victor's castle (Knight's Fate 14): he rides
+    there at once and stays on guard duty until he breaks his word ('leave guard', 12 VP) or is
+    beaten by those who storm it."""
+    pk = s.pk
+    placed = s.game.state["castles"][castle]
+    before = pk["at"]
+    pk["at"] = {"area": placed["area"], "where": "inside", "castle": castle}
+    pk["guard"] = {"castle": castle, "owner": owner, "since": turn_no(s)}
+    guards_of(s, castle).append({"kind": "pk", "name": pk["name"], "player": s.player})
+    from companion.koc.engine import party
+
+    party.drop(s.game, s.player, "sent to guard a castle")
+    s.note(f"{pk['name']} rides to {castle} to stand guard there"
+           + ("." if before["area"] == placed["area"] else f" (in {placed['area']})."))
+
+
+def end_guard(s: Session, why: str) -> None:
+    pk = s.pk
+    duty = pk.pop("guard", None)
+    if not duty:
+        return
+    guards = guards_of(s, duty["castle"])
+    guards[:] = [g for g in guards if g.get("player") != s.player]
+    s.note(f"{pk['name']} is no longer on guard duty at {duty['castle']} ({why}).")
+
+
+def leave_guard(s: Session) -> None:
+    """Leaving guard duty is breaking one's word: 12 VP."""
+    s.gain_vp(-12, "breaking his word to stand guard")
+    end_guard(s, "he breaks his word and rides away")
+
+
+def guard_duty(s: Session) -> None:
+    """A turn on guard duty: an encounter roll on the chart of the land around the castle, the
+    party counting the castle's guards (at most 5); a flooded river, a lady bathing and a wood
+    nymph are rolled again, 'lost' means 1-6 knights. Inside the walls everything passes by,
+    save knights and kings who attack: they storm the castle, and the guards fight with him."""
+    from companion.koc.engine import encounters as enc
+    from companion.koc.engine.combat import npk
+    from companion.koc.engine.movement import QUIET
+
+    pk = s.pk
+    duty = pk["guard"]
+    castle = duty["castle"]
+    around = s.world.areas[tasks.castle_area(s, castle)]
+    kind = around.kind if around.kind in ("forest", "river", "wasteland") else "countryside"
+    s.note(f"{pk['name']} stands guard at {castle}.")
+    value = 1 if kind in QUIET else min(5, len(guards_of(s, castle)))
+    roll = s.d6(f"encounter roll at {castle} (on guard)")
+    s.note(f"Encounter roll around {castle}: {roll} (an encounter on {value} or less): "
+           f"{'an encounter' if roll <= value else 'nothing'}.")
+    if roll > value:
+        return
+    while True:
+        modifier = s.world.countryside_modifier(around.name) if kind == "countryside" else 0
+        result = s.chart(kind if kind != "wasteland" else "countryside", modifier=modifier,
+                         purpose=f"encounter around {castle}")
+        key = result.entry.key
+        if key not in ("flooded_river", "lady_bathing", "wood_nymph"):
+            break
+        s.note("That cannot happen to a castle's guard: rolled again.")
+    m = enc.Meeting(s, around.name, place="castle")
+    foes: list[dict] = []
+    if key in ("knights", "knights_three", "lost", "attacking_knight"):
+        count = 1 if key == "attacking_knight" else 3 if key == "knights_three" else \
+            s.d6("how many knights ride up")
+        knights = m.knights(count, "a knight riding up to the castle")
+        s.note("Knights ride up to the castle: " + enc.names(knights) + ".")
+        lead = knights[0]
+        reaction = None if key == "attacking_knight" else \
+            s.chart("knight", purpose=f"reaction of {lead['name']}").entry
+        if reaction is None or reaction.key in ATTACKS["knight"]:
+            if reaction is not None and reaction.key == "attacks_with_others":
+                knights += m.knights(enc.count_of(s, reaction, "knights called"),
+                                     "a knight called to the attack")
+            foes = [npk(c) for c in knights]
+    elif key == "king":
+        king = m.draw("kings", "a king riding by")
+        s.note(f"{king['name']} rides up to the castle.")
+        reaction = s.chart("king", purpose=f"reaction of {king['name']}").entry
+        if reaction.key in ATTACKS["king"]:
+            escort = m.knights(len(guards_of(s, castle)) + enc.count_of(
+                s, reaction, "knights the king calls"), f"a knight of {king['name']}'s men")
+            foes = [npk(c) for c in escort] + [npk(king)]
+    else:
+        s.note(f"Whatever it is ({result.entry.label}) passes by: the guards keep within the "
+               "walls.")
+    if foes:
+        storm(s, castle, foes)
+    m.finish()
+
+
+def storm(s: Session, castle: str, foes: list[dict]) -> None:
+    """Attackers storm the castle he guards: he fights, and the castle's other (non-player)
+    guards with him; beaten, he is a guard no longer."""
+    from companion.koc.engine.combat import fight
+
+    pk = s.pk
+    s.note(f"They storm {castle}!")
+    own = list(pk["comrades"])
+    garrison = [g for g in guards_of(s, castle) if g.get("kind") != "pk"]
+    for g in garrison:
+        g.setdefault("wounds", 0)
+    pk["comrades"] = own + garrison           # the garrison fights at his side
+    try:
+        king = next((f for f in foes if f["kind"] == "king"), None)
+        result = fight(s, foes, tags=("knights", "castle"), leader=king)
+    finally:
+        still = pk["comrades"]
+        guards = guards_of(s, castle)
+        guards[:] = [g for g in guards if g.get("kind") == "pk" or any(g is c for c in still)]
+        pk["comrades"] = [c for c in still if not any(c is g for g in garrison)]
+    if result.pk_defeated and not pk["slain"]:
+        end_guard(s, "beaten when the castle was stormed")
+
+
 # ============================================================================== summonses
 def summons(s: Session, who: str, *, captive: bool = False) -> None:
     """A Summons from the Lord or the Lady. A second Lord's Summons before the first is

@@ -62,8 +62,11 @@ def replace_slain(s) -> None:
     new homeland (and so a new Lord)."""
     from companion.koc.engine.game import SCENARIOS
 
+    from companion.koc.engine import party
+
     state = s.game.state
     old = s.pk
+    party.drop(s.game, s.player, f"{old['name']} is slain")
     history = state.setdefault("fallen", [])
     history.append({"player": s.player, "name": old["name"], "cp": old["cp"], "vp": old["vp"],
                     "turn": state["koc"]["turn"]})

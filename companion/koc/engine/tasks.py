@@ -224,7 +224,8 @@ def place_castle(s: Session, name: str, owner: str, kind: str, *, area: str | No
     if name not in castles:
         castles[name] = {"area": area or deploy_castle_area(s, f"where {name} stands"),
                          "owner": owner, "kind": kind}
-        s.note(f"{name} ({owner}'s castle) stands in {castles[name]['area']}.")
+        whose = "" if owner in name else f" ({owner}'s castle)"
+        s.note(f"{name}{whose} stands in {castles[name]['area']}.")
     return name
 
 

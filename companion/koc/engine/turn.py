@@ -102,7 +102,7 @@ def joint_turn(s: Session) -> None:
 
 def place_text(s: Session) -> str:
     at = s.pk["at"]
-    area = at["area"]
+    area = at["area"] if not at.get("castle") else f"{at['castle']} ({at['area']})"
     return {"inside": f"inside {area}", "gate": f"outside the gate of {area}",
             "ship": f"aboard a ship in {area}", "coast": f"on the coast of {area}",
             "prison": f"in prison at {area}"}.get(at["where"], f"in {area}" if area else "nowhere")

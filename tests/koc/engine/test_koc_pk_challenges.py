@@ -3,8 +3,9 @@ Alfred, Sirs Baudrand, John and Maurice; PLAYER INTERACTION, Challenging a PK; C
 Challenges between PKs with a Lady's service at stake). Dice are explicit."""
 from __future__ import annotations
 
+from kocpos import pos
+
 from companion.koc.engine.game import run_player_turn
-from tests.koc.engine.kocpos import pos
 
 INSIDE = 'at = "Tintagel"\nwhere = "inside"\nlord = "King Mark"\ncp = {cp}\nvp = 10\n{more}'
 LANCES_12_6 = [4, 4, 4, 2, 2, 2]        # one pass on horseback with lances: 12 against 6
