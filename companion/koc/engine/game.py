@@ -29,6 +29,7 @@ class Game:
         self.orders = dict(orders)       # a resumed turn swaps in the orders it started with
         self.options = ctx.options
         self.wait_for_orders = ctx.wait_for_orders
+        self.frozen: set[str] | None = None  # a resumed turn: whose party orders it may use
 
     # -- decks and cups ---------------------------------------------------------------------
     def draw(self, deck: str, purpose: str, accept=None) -> dict:
@@ -212,6 +213,8 @@ def run_player_turn(game: Game, player: str) -> bool:
         for other, kept in pending.get("others", {}).items():
             # the orders of fellow travellers and joiners the turn had used
             game.orders[other] = resumed_orders(kept, game.orders.get(other))
+        # a join or leave sent by anybody else while it waited is for a later player turn
+        game.frozen = {player, *pending.get("others", {})}
     mark = game.chance.mark()
     events_mark = len(game.ctx.events)
     decisions_mark = len(game.ctx.decisions)
@@ -244,6 +247,7 @@ def run_player_turn(game: Game, player: str) -> bool:
         return False
     finally:
         game.chance.resume(())
+        game.frozen = None
     return True
 
 

@@ -150,6 +150,8 @@ def settle(s: Session) -> None:
     game, state = s.game, s.game.state
 
     def settled(p: str) -> bool:
+        if game.frozen is not None and p not in game.frozen:
+            return True         # sent while a paused turn waited: not for that turn
         rec = state.get("party_turn")
         return bool(rec) and rec["turn"] == state["koc"]["turn"] and p in rec["settled"]
 

@@ -682,3 +682,25 @@ def test_p31_only_the_leader_is_waited_for(table):
               options={"missing": "wait"})
     assert t.play()
     assert t.saw("Bert does not take him along") and where(t, "Anna") == "Somerset"
+
+
+def test_p32_a_join_sent_while_a_turn_waits_is_for_later(table):
+    """Play by email (project decision): a paused turn goes on as it began. Bert's 'join Anna',
+    sent while Anna's turn waits for her answer, is not settled in her resumed turn (it would
+    change what the turn asks and rolls); the resumed turn replays its dice, and the join is
+    refused at Bert's own seat, Anna having played."""
+    t = table(two(at="Dyfed", extra='[draws]\nmonster = ["Lion 5"]\n'),
+              dice=[4, 1, 1, 1, 5, 3, 6],
+              orders={"Anna": "move Powys", "Bert": "stay"}, options={"missing": "wait"})
+    assert not t.play()
+    assert t.state["pending"]["Anna"]["question"]["key"] == "encounter"
+    t.game.orders["Anna"] = parse_orders(t.world, ["Anna", "Bert"],
+                                         "answer encounter: avoid", "a.txt")
+    t.game.orders["Bert"] = parse_orders(t.world, ["Anna", "Bert"],
+                                         "join Anna\non party: yes", "b.txt")
+    assert t.play()
+    assert t.saw("Anna avoids a monster") and not t.saw("Bert joins")
+    t.state["koc"]["current"] = 1
+    assert t.play("Bert")
+    assert t.saw("one of them has already played this game turn")
+    assert "parties" not in t.state or not t.state["parties"]
