@@ -71,6 +71,15 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 errors.append(_err(step["line"], line, f"aboard a ship in {where['area']}: "
                                    "sail or debark first"))
                 continue
+            if where.get("castle") and where["where"] in ("inside", "gate"):
+                # a castle counter is left into the area it stands in
+                if step["area"] != where["area"]:
+                    errors.append(_err(step["line"], line, f"{where['castle']} is left into "
+                                       f"{where['area']} first",
+                                       f"move {where['area']}, {step['area']}"))
+                    continue
+                where = {"area": step["area"], "where": "area"}
+                continue
             links = area.links()
             if step["area"] not in links["land"] and step["area"] not in links["river"]:
                 near = sorted(set(links["land"]) | set(links["river"]))
@@ -213,7 +222,10 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
     if at["where"] == "coast":
         return out + ["inland", "stay"]
     links = area.links()
-    out += [f"move {a}" for a in sorted(set(links["land"]) | set(links["river"]))]
+    if at.get("castle") and at["where"] in ("inside", "gate"):
+        out.append(f"move {at['area']}")          # out of the castle counter first
+    else:
+        out += [f"move {a}" for a in sorted(set(links["land"]) | set(links["river"]))]
     if at["where"] == "gate":
         out.append("enter")
     if area.port and (area.kind != "castle" or at["where"] == "inside"):

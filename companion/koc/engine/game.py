@@ -30,6 +30,7 @@ class Game:
         self.options = ctx.options
         self.wait_for_orders = ctx.wait_for_orders
         self.frozen: set[str] | None = None  # a resumed turn: whose party orders it may use
+        self.consulted: set[str] = set()     # whose join/leave orders this player turn read
 
     # -- decks and cups ---------------------------------------------------------------------
     def draw(self, deck: str, purpose: str, accept=None) -> dict:
@@ -215,6 +216,7 @@ def run_player_turn(game: Game, player: str) -> bool:
             game.orders[other] = resumed_orders(kept, game.orders.get(other))
         # a join or leave sent by anybody else while it waited is for a later player turn
         game.frozen = {player, *pending.get("others", {})}
+    game.consulted = set()
     mark = game.chance.mark()
     events_mark = len(game.ctx.events)
     decisions_mark = len(game.ctx.decisions)
@@ -229,7 +231,11 @@ def run_player_turn(game: Game, player: str) -> bool:
         dice = game.chance.since(mark)
         from companion.koc.engine.party import involved
 
-        others = {p: orders_record(game.orders.get(p)) for p in involved(game, player)
+        # the orders of others this turn used; a turn resumed before uses no others than then
+        used = set(involved(game, player, snapshot)) | game.consulted
+        if game.frozen is not None:
+            used &= game.frozen
+        others = {p: orders_record(game.orders.get(p)) for p in sorted(used)
                   if p != player and game.orders.get(p) is not None}
         state.clear()
         state.update(snapshot)

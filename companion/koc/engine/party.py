@@ -160,6 +160,7 @@ def settle(s: Session) -> None:
         orders = _orders_of(game, p)
         if settled(p) or orders is None or not orders.leave:
             continue
+        game.consulted.add(p)
         _turn_record(state)["settled"].append(p)
         if leader_of(state, p) is not None:
             drop(game, p, "by his own choice")
@@ -174,6 +175,7 @@ def settle(s: Session) -> None:
             continue
         if p != s.player and s.player not in company(state, target):
             continue            # a request for another party: settled at its own time
+        game.consulted.add(p)
         _turn_record(state)["settled"].append(p)
         _join(s, p, target)
 
@@ -224,10 +226,9 @@ def _join(s: Session, joiner: str, target: str) -> None:
                    kind="koc")
 
 
-def involved(game: "Game", player: str) -> list[str]:
-    """The players whose orders a player turn used beyond his own: the knights of his party
-    and those who asked to join it (a paused turn keeps their orders too)."""
-    state = game.state
+def involved(game: "Game", player: str, state: dict) -> list[str]:
+    """The players whose orders a player turn starting from ``state`` uses beyond his own: the
+    knights of his party and those who asked to join it (a paused turn keeps their orders)."""
     group = company(state, player)
     out = [p for p in group if p != player]
     for p, orders in sorted(game.orders.items()):

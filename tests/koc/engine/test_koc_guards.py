@@ -152,7 +152,8 @@ def test_g08_leave_guard(table):
 
 def test_g09_orders_on_guard(table):
     """Orders: on guard duty a move without 'leave guard' is refused with its line and a
-    suggestion; 'leave guard' is offered among the legal lines."""
+    suggestion; 'leave guard' is offered among the legal lines; out of a castle counter the
+    first move is into the area it stands in."""
     t = table(two())
     with_castle(t)
     on_guard(t)
@@ -162,5 +163,11 @@ def test_g09_orders_on_guard(table):
     err = bad.value.errors[0]
     assert err.line.number == 1 and "leave guard" in err.suggestion
     assert "leave guard" in KIND.options_for(t.state, "Bert")
-    ok = KIND.parse_orders(t.state, "Bert", "leave guard\nmove Somerset\n", "bert.txt")
+    out = KIND.parse_orders(t.state, "Bert", "leave guard\nmove Somerset\n", "bert.txt")
+    with pytest.raises(OrdersRejected) as bad:      # a castle counter is left into its area
+        KIND.check_orders(t.state, "Bert", out, "bert.txt")
+    assert bad.value.errors[0].suggestion == "move Hampshire, Somerset"
+    ok = KIND.parse_orders(t.state, "Bert", "leave guard\nmove Hampshire, Somerset\n",
+                           "bert.txt")
     KIND.check_orders(t.state, "Bert", ok, "bert.txt")
+    assert "move Hampshire" in KIND.options_for(t.state, "Bert")

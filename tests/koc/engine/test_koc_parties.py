@@ -704,3 +704,25 @@ def test_p32_a_join_sent_while_a_turn_waits_is_for_later(table):
     assert t.play("Bert")
     assert t.saw("one of them has already played this game turn")
     assert "parties" not in t.state or not t.state["parties"]
+
+
+def test_p33_a_turn_that_waits_twice_keeps_to_its_first_orders(table):
+    """Play by email (project decision): a turn that waits twice (the encounter question, then
+    the Lady's offer of service) still ignores the 'join Anna' Bert sent during the first
+    wait: the second wait keeps no orders of Bert's, so the last run asks and rolls as the
+    first two did."""
+    t = table(two(at="Dyfed", extra='[decks]\nladies = ["Lady Lyonesse"]\n'),
+              dice=[4, 1, 4, 5, 4, 6, 6], orders={"Anna": "move Powys", "Bert": "stay"},
+              options={"missing": "wait"})
+    assert not t.play()
+    t.game.orders["Anna"] = parse_orders(t.world, ["Anna", "Bert"],
+                                         "answer encounter: await", "a.txt")
+    t.game.orders["Bert"] = parse_orders(t.world, ["Anna", "Bert"],
+                                         "join Anna\non party: yes", "b.txt")
+    assert not t.play()
+    pending = t.state["pending"]["Anna"]
+    assert pending["question"]["key"] == "lady_service" and pending["others"] == {}
+    t.game.orders["Anna"] = parse_orders(t.world, ["Anna", "Bert"],
+                                         "answer lady_service: yes", "a.txt")
+    assert t.play()
+    assert t.saw("Anna enters the service of Lady Lyonesse") and not t.saw("Bert joins")
