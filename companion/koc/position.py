@@ -7,7 +7,8 @@ situation), and every player knight's record. In a ``[knight.NAME]`` table any f
 record may be given; the rest take their defaults. Shorthands: ``at`` names an area, ``gear`` is
 a list of what he carries, ``lord`` and ``lady`` name cards, ``dwarf = true`` (or
 ``"arthurian"``), ``mascot`` names an animal counter, ``men_at_arms`` and ``comrades`` list
-Knight cards.
+Knight cards. A ``[parties]`` table lists the knights travelling together, each leader with the
+players who ride with him (``Bert = ["Anna"]``).
 
 Example::
 
