@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreError
 
 app = typer.Typer(
     name="companion",
@@ -52,8 +52,13 @@ def fail(exc: CompanionError) -> None:
 
 
 def handles_errors(func):
+    """Every failure ends in one clear message and exit status 1, never a traceback: errors a
+    user can fix, what the store or the operating system refused, and (as a last resort) a bug,
+    reported as such. COMPANION_DEBUG=1 shows the traceback of the last kind."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        import sqlite3
+
         try:
             return func(*args, **kwargs)
         except CompanionError as exc:
@@ -61,13 +66,48 @@ def handles_errors(func):
         except BrokenPipeError:
             sys.stderr.close()
             raise typer.Exit(0)
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit):
+            raise
+        except sqlite3.Error as exc:
+            from companion.store import store_failure
+
+            fail(store_failure(SETTINGS.store, exc))
+        except OSError as exc:
+            fail(os_failure(exc))
+        except Exception as exc:  # noqa: BLE001 - the last net: no traceback for a user
+            if os.environ.get("COMPANION_DEBUG"):
+                raise
+            fail(CompanionError(
+                f"companion failed unexpectedly in '{func.__name__}' ({type(exc).__name__}: "
+                f"{exc}); whatever it was writing to the store was not committed",
+                hint="this is a bug in companion; run again with COMPANION_DEBUG=1 to see the "
+                     "traceback and report it"))
     return wrapper
+
+
+def os_failure(exc: OSError) -> CompanionError:
+    """One line for an operating-system failure (full disk, read-only, permission, missing
+    folder)."""
+    import errno
+
+    reason = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+              errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+              errno.ENOENT: "no such file or folder", errno.ENOTDIR: "a part of the path is "
+              "not a folder", errno.EISDIR: "it is a folder",
+              errno.EDQUOT: "the disk quota is used up"}.get(exc.errno, exc.strerror or str(exc))
+    where = f" {exc.filename}" if exc.filename else ""
+    return CompanionError(f"cannot write or read{where}: {reason}",
+                          hint="fix that and run the command again; the store is unchanged "
+                               "unless the command said it committed")
 
 
 def open_store(create: bool = False):
     from companion.store import Store
 
-    return Store(SETTINGS.store, create=create)
+    store = Store(SETTINGS.store, create=create)
+    for note in store.notes:
+        typer.echo(f"note: {note}", err=True)
+    return store
 
 
 @app.callback()
@@ -155,6 +195,10 @@ def orders_submit(
 
     text, name = service.read_text_file(file)
     result = service.submit_orders(open_store(), game_id, player, text, name)
+    if result.withdrawn:
+        echo(f"withdrew the pending orders of {result.player} for game {game_id} (submission "
+             f"{result.submission_id}); nothing is submitted for them now")
+        return
     verb = "replaced earlier orders of" if result.replaced else "accepted orders of"
     echo(f"{verb} {result.player} for game {game_id} (submission {result.submission_id}); "
          "understood as:")
@@ -189,6 +233,13 @@ def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         hook = lambda: os._exit(137)  # noqa: E731 - a test hook: die inside the transaction
     outcome = service.run_turn(open_store(), game_id, dice=parse_dice(dice),
                                output=SETTINGS.output, crash_hook=hook)
+    if outcome.recovered:
+        for number in outcome.recovered:
+            echo(f"game {game_id}: turn {number} had been stored by an interrupted run without "
+                 "its reports; they are written now")
+        echo("no new turn was processed: run 'companion turn' again for the next one")
+        echo(f"reports in {SETTINGS.output / game_id / f'turn-{outcome.turn:03d}'}")
+        return
     echo(f"game {game_id}: turn {outcome.turn} processed")
     for line in outcome.public:
         echo(f"  {line}")
@@ -247,11 +298,29 @@ def report(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 
 @app.command()
 @handles_errors
+def token(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+          player: str = typer.Argument(..., metavar="PLAYER")) -> None:
+    """Give PLAYER a new secret token: their old link stops working; the latest turn's reports
+    are written again with the new link."""
+    from companion import service
+
+    name, new_link, files = service.reissue_token(open_store(), game_id, player,
+                                                  SETTINGS.output)
+    echo(f"{name} has a new secret token; the old link no longer opens their view")
+    echo(f"new link: {new_link}")
+    if files:
+        echo(f"reports written again in {files[0].parent}: send {name} their new report")
+
+
+@app.command()
+@handles_errors
 def replay(game_id: str = typer.Argument(..., metavar="GAME_ID")) -> None:
     """Re-run the whole history from its recorded inputs and verify every turn's hash."""
     from companion import service
 
-    result = service.replay(open_store(), game_id)
+    result = service.replay(open_store(), game_id, SETTINGS.output)
+    for note in result.notes:
+        echo(f"note: {note}")
     if result.ok:
         echo(f"game {game_id}: turns 0 to {result.turns} replayed; every hash matches")
     else:
@@ -294,17 +363,19 @@ def import_(file: Path = typer.Argument(..., metavar="FILE"),
             new_id: Optional[str] = typer.Option(None, "--as", metavar="GAME_ID",
                                                  help="import under another id")) -> None:
     """Read a game exported with 'companion export' into this store."""
-    from companion.service import check_game_id
+    from companion.service import read_text_file
 
+    text, name = read_text_file(str(file))
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CompanionError(f"file not found: {file}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CompanionError(f"{file} is not a readable JSON export ({exc})") from None
-    if new_id:
-        check_game_id(new_id)
-    game_id = open_store(create=True).import_game(data, new_id=new_id)
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CompanionError(f"{name}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})",
+                             hint="give a file written by 'companion export'") from None
+    except RecursionError:
+        raise CompanionError(f"{name}: the JSON is nested too deeply to be an export") from None
+    from companion import service
+
+    game_id = service.import_game(open_store(create=True), data, name, new_id)
     echo(f"imported game {game_id} into {SETTINGS.store}")
 
 
@@ -331,15 +402,13 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
         kind = get_kind(game.kind)
         if not hasattr(kind, "disclosure"):
             raise CompanionError(f"game kind {game.kind} has no sealed sheets to verify")
-        from companion.engine.canon import keyed_hex
-        from companion.engine.chance import seed_key
+        from companion.gral.kind import salt
 
         turns = store.turns(game_id)
         data = kind.disclosure(game, turns)
-        key = seed_key(game.seed)
         for entry in data["turns"]:
             if not entry["salts"]:
-                entry["salts"] = {p: keyed_hex(key, f"gral/salt/{entry['turn']}/{p}")
+                entry["salts"] = {p: salt(game.secret_key, entry["turn"], p)
                                   for p in data["players"]}
     problems = kind.verify_disclosure(data)
     for entry in data.get("turns", []):
@@ -368,7 +437,8 @@ def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         raise CompanionError(f"game {game_id} is a {game.kind} game; sheets belong to gral")
     name = service.resolve_player(game, player)
     turn_rec = store.turn(game_id)
-    target = out or SETTINGS.output / game_id / f"{game.player(name).slug}-sheet.pdf"
+    target = out or service.inside(service.game_folder(SETTINGS.output, game),
+                                   f"{game.player(name).slug}-sheet.pdf")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(filled_sheet_pdf(game, turn_rec, name))
     echo(str(target))

@@ -2,6 +2,9 @@
 
 Every operation either completes or changes nothing: orders are validated before they are
 stored, a turn is computed and its reports rendered before the one transaction that stores it.
+Publishing the reports is part of the turn's durable work: a turn committed without its reports
+in place (the process died between the two) is found and published by the next ``turn``,
+``report`` or ``replay``.
 """
 from __future__ import annotations
 
@@ -15,17 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from companion.engine.canon import GENESIS_HASH, canonical_json, deep_copy, keyed_hex, state_hash
+from companion.engine.canon import GENESIS_HASH, canonical_json, deep_copy, sha256_hex
 from companion.engine.chance import Chance, seed_key
 from companion.engine.game import MODERATOR, PUBLIC, TurnContext, parse_option_args, resolve_options
-from companion.engine.names import match_name, slugify, unique_slugs
+from companion.engine.identity import (IdentityError, check_email, check_game_id,
+                                       check_player_name, inside, new_secret, new_token,
+                                       player_slugs)
+from companion.engine.names import fold, match_name
 from companion.errors import CompanionError, StoreError
 from companion.registry import get_kind, info
-from companion.store import Game, Player, Store, Turn
+from companion.store import TURN_COLUMNS, Game, Player, Store, Turn
 
 DEFAULT_BASE_URL = "companion:/"
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-FORBIDDEN_IN_NAMES = ",;:=#@"
+WITHDRAW = "withdraw"
+"""The one line that withdraws a player's pending orders on purpose."""
+__all__ = ["check_game_id", "check_player_name"]
 
 
 # ----------------------------------------------------------------------------------- helpers
@@ -33,19 +40,12 @@ def now_text() -> str:
     """The processing time: SOURCE_DATE_EPOCH if set (reproducible runs), else the clock."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
-        if not epoch.strip().isdigit():
+        if not epoch.strip().isascii() or not epoch.strip().isdigit() or len(epoch) > 12:
             raise CompanionError(f"SOURCE_DATE_EPOCH={epoch!r} is not a whole number of seconds")
         moment = _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc)
     else:
         moment = _dt.datetime.now(_dt.timezone.utc)
     return moment.strftime("%Y-%m-%d %H:%M UTC")
-
-
-def check_game_id(game_id: str) -> None:
-    if not GAME_ID.fullmatch(game_id):
-        raise CompanionError(f"game id {game_id!r} is not usable",
-                             hint="use 1 to 64 letters, digits, '-' or '_', starting with a "
-                                  "letter or digit (it becomes a folder name and part of links)")
 
 
 def parse_player_arg(text: str) -> tuple[str, str | None]:
@@ -54,27 +54,6 @@ def parse_player_arg(text: str) -> tuple[str, str | None]:
     if m and m.group(1):
         return m.group(1), m.group(2)
     return text.strip(), None
-
-
-def check_player_name(name: str) -> None:
-    if not name:
-        raise CompanionError("a player name is empty")
-    bad = [ch for ch in name if ch in FORBIDDEN_IN_NAMES or ord(ch) < 32 or ch == "\x7f"]
-    if bad:
-        shown = ", ".join(repr(ch) for ch in dict.fromkeys(bad))
-        raise CompanionError(f"player name {name!r} contains {shown}",
-                             hint=f"names may not contain {' '.join(FORBIDDEN_IN_NAMES)} or "
-                                  "control characters (they separate items in orders and "
-                                  "position files)")
-    from companion.render.fonts import missing_glyphs
-
-    missing = missing_glyphs(name)
-    if missing:
-        shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-        raise CompanionError(f"player name {name!r} has characters the bundled fonts cannot "
-                             f"print: {shown}",
-                             hint="use Latin, Greek or Cyrillic letters; reports would otherwise "
-                                  "show empty boxes")
 
 
 def link(game: Game, turn: int, viewer: str, state_hash_hex: str) -> str:
@@ -107,19 +86,43 @@ def read_text_file(path: str) -> tuple[str, str]:
     if path == "-":
         import sys
 
-        return sys.stdin.read(), "<stdin>"
+        return decode_text(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise CompanionError(f"file not found: {path}") from None
+    except IsADirectoryError:
+        raise CompanionError(f"{path} is a folder, not a file") from None
     except OSError as exc:
         raise CompanionError(f"cannot read {path}: {exc.strerror}") from None
+    return decode_text(raw, path), path
+
+
+def decode_text(raw: bytes, name: str) -> str:
+    """Text from bytes: UTF-8 (with or without a byte-order mark) or UTF-16 with its mark."""
+    import codecs
+
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding, what = "utf-16", "UTF-16"
+    else:
+        encoding, what = "utf-8-sig", "UTF-8"
     try:
-        return raw.decode("utf-8-sig"), path
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise CompanionError(f"{path}:{line}: the file is not UTF-8 text",
-                             hint="save it as UTF-8 (plain text)") from None
+        before = raw[: exc.start].decode(encoding, "replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        raise CompanionError(f"{name}:{line}:{col}: the file is not {what} text (byte "
+                             f"0x{raw[exc.start]:02x})",
+                             hint="save it as UTF-8 (plain text); UTF-16 needs its byte-order "
+                                  "mark") from None
+    if "\0" in text:
+        before = text[: text.index("\0")]
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        raise CompanionError(f"{name}:{line}:{col}: the file holds a NUL character; it is not "
+                             "a text file", hint="save it as UTF-8 (plain text)")
+    return text
 
 
 # ----------------------------------------------------------------------------------- games
@@ -133,6 +136,8 @@ class TurnOutcome:
     over: bool
     files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    recovered: list[int] = field(default_factory=list)
+    """Turns stored by an interrupted run whose reports this run wrote (no new turn then)."""
 
 
 def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str], *,
@@ -158,7 +163,7 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
     names = [n for n, _ in players_given]
     if setup_text is not None:
         # the position names the players; --player may repeat them (and add emails)
-        probe = kind.setup_players(setup_text)
+        probe = setup_players_of(kind, entry, setup_text, setup_name, raw_options)
         if names and [n.casefold() for n in names] != [n.casefold() for n in probe]:
             raise CompanionError(f"--player gives {', '.join(names)} but {setup_name} has the "
                                  f"players {', '.join(probe)}",
@@ -169,18 +174,16 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
     if not entry.min_players <= len(names) <= entry.max_players:
         raise CompanionError(f"{entry.title} is for {entry.min_players} to {entry.max_players} "
                              f"players; {len(names)} given")
-    for name in names:
-        check_player_name(name)
-    try:
-        slugs = unique_slugs(names)
-    except ValueError as exc:
-        raise CompanionError(str(exc), hint="make the names differ in letters or digits") from None
+    slugs = player_slugs(names)
+    for name, email in players_given:
+        check_email(email, f"the email address of {name}")
     options = resolve_options(kind.option_specs, raw_options, names)
     if seed is None:
         seed = str(secrets.randbits(128))
     elif not seed.strip():
         raise CompanionError("--seed is empty")
     key = seed_key(seed)
+    secret = new_secret(game_id)
     chance = Chance(key, 0)
     if setup_text is not None:
         state = kind.read_position(setup_text, setup_name, options)
@@ -188,26 +191,71 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
         if hasattr(kind, "check_players"):
             kind.check_players(names, options)
         state = kind.create(names, options, chance)
-    ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=options)
+    ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=options,
+                      secret=bytes.fromhex(secret))
     state["events"] = []
     kind.finish_turn(state, ctx)
     emails = dict(players_given)
     game = Game(game_id, entry.id, seed, options, base_url or DEFAULT_BASE_URL, now_text(),
-                setup_text,
-                [Player(i, n, slugs[n], emails.get(n), keyed_hex(key, f"token/{n}", 16))
-                 for i, n in enumerate(names)])
-    turn0 = Turn(game_id, 0, game.created_at, state, state_hash(state, GENESIS_HASH),
-                 GENESIS_HASH, {"submissions": [], "dice": [], "setup": setup_text is not None},
-                 ctx.decisions, chance.to_json(), ctx.events)
+                setup_text, [Player(i, n, slugs[n], emails.get(n), new_token(f"{game_id}/{n}"))
+                             for i, n in enumerate(names)], secret=secret)
+    setup_digest = sha256_hex(setup_text) if setup_text is not None else None
+    turn0 = Turn.sealed(game_id, 0, game.created_at, state, GENESIS_HASH,
+                        {"submissions": [], "dice": [], "setup": setup_text is not None,
+                         "setup_sha256": setup_digest},
+                        ctx.decisions, chance.to_json(), ctx.events)
     files: list[Path] = []
     staged = None
     if output is not None:
         staged = stage_reports(game, turn0, output)
-    store.create_game(game, turn0)
+    try:
+        store.create_game(game, turn0)
+    except BaseException:
+        discard(staged)
+        raise
     if staged is not None:
         files = publish(staged, output, game.id, 0)
+        store.mark_published(game.id, 0)
     return TurnOutcome(game_id, 0, [], kind.awaited(state), kind.awaited(state),
                        kind.is_over(state), files)
+
+
+def setup_players_of(kind, entry, text: str, filename: str, raw_options: dict) -> list[str]:
+    """The players a setup position names, checked as 'new' checks names. When the position
+    names none that can be used, its reader is asked to read it: its errors say what is wrong
+    and where (file, line, column)."""
+    from companion.errors import DataError
+
+    probe = kind.setup_players(text)
+    problem = None
+    try:
+        if not probe:
+            raise IdentityError("the position names no players")
+        player_slugs(probe)
+        if not entry.min_players <= len(probe) <= entry.max_players:
+            raise IdentityError(f"{entry.title} is for {entry.min_players} to "
+                                f"{entry.max_players} players; the position names {len(probe)}")
+        return probe
+    except IdentityError as exc:
+        problem = exc
+    for attempt in (raw_options, {}):
+        try:
+            options = resolve_options(kind.option_specs, attempt, probe)
+        except CompanionError:
+            continue
+        kind.read_position(text, filename, options)    # raises its located errors
+        break
+    # the reader found nothing to say: point at the first bad name, or at the start
+    line, col = 1, 1
+    for name in probe:
+        at = text.find(name)
+        if at >= 0:
+            line = text.count("\n", 0, at) + 1
+            col = at - (text.rfind("\n", 0, at) + 1) + 1
+            break
+    raise DataError(problem.message, path=filename, line=line, column=col,
+                    hint=problem.hint or "the position's players line names the players, in "
+                                         "seat order")
 
 
 # ----------------------------------------------------------------------------------- orders
@@ -217,14 +265,33 @@ class OrdersResult:
     understood: list[str]
     submission_id: int | None = None
     replaced: bool = False
+    withdrawn: bool = False
+
+
+def is_withdrawal(text: str) -> bool:
+    from companion.engine.orders import order_lines
+
+    lines = order_lines(text)
+    return len(lines) == 1 and fold(lines[0].raw.split("#", 1)[0]) == WITHDRAW
 
 
 def check_orders(store: Store, game_id: str, player_typed: str, text: str,
                  filename: str) -> OrdersResult:
+    from companion.engine.orders import order_lines
+
     game = store.game(game_id)
     player = resolve_player(game, player_typed)
     kind = get_kind(game.kind)
     state = store.turn(game_id).state
+    if is_withdrawal(text):
+        return OrdersResult(player, ["withdraw: your pending orders are withdrawn; nothing is "
+                                     "submitted for you"])
+    if not order_lines(text):
+        what = "is empty" if not text.strip() else "holds no order lines (only comments, " \
+                                                    "quoted email text or a signature)"
+        raise CompanionError(f"{filename}:1:1: the order file {what}; nothing was changed",
+                             hint=f"to withdraw your earlier orders on purpose, send a single "
+                                  f"line '{WITHDRAW}'")
     validate_orders(kind, state, player, text, filename)
     orders = kind.parse_orders(state, player, text, filename)
     return OrdersResult(player, kind.acknowledge(state, player, orders))
@@ -255,8 +322,14 @@ def submit_orders(store: Store, game_id: str, player_typed: str, text: str,
     result = check_orders(store, game_id, player_typed, text, filename)
     last = store.turn(game_id)
     replaced = result.player in store.pending(game_id)
-    result.submission_id = store.submit(game_id, result.player, last.number + 1, text, now_text())
+    withdraw = is_withdrawal(text)
+    if withdraw and not replaced:
+        raise CompanionError(f"{result.player} has no pending orders to withdraw in game "
+                             f"{game_id}; nothing was changed")
+    result.submission_id = store.submit(game_id, result.player, last.number + 1, text,
+                                        now_text(), withdraw=withdraw)
     result.replaced = replaced
+    result.withdrawn = withdraw
     return result
 
 
@@ -280,7 +353,8 @@ def compute_turn(kind, game: Game, last: Turn, submissions: dict[str, dict[str, 
         orders[player] = kind.parse_orders(state, player, sub["text"],
                                            f"orders of {player} (submission {sub.get('id')})")
     chance = Chance(key, number, dice=dice, replay=replay_chance)
-    ctx = TurnContext(turn=number, key=key, chance=chance, orders=orders, options=game.options)
+    ctx = TurnContext(turn=number, key=key, chance=chance, orders=orders, options=game.options,
+                      secret=game.secret_key)
     kind.process(state, ctx)
     kind.finish_turn(state, ctx)
     if replay_chance is not None:
@@ -292,7 +366,18 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
              output: Path | None = None, crash_hook=None) -> TurnOutcome:
     game = store.game(game_id)
     kind = get_kind(game.kind)
+    recovered = publish_missing(store, game, output) if output is not None else []
     last = store.turn(game_id)
+    if recovered:
+        # an earlier run stored this turn and died before its reports were in place: finish
+        # that run's work and stop, so one 'turn' never processes two turns
+        state = last.state
+        return TurnOutcome(game_id, last.number, [e["text"] for e in last.events
+                                                  if e["to"] == PUBLIC],
+                           [], kind.awaited(state), kind.is_over(state),
+                           sorted(inside(game_folder(output, game), f"turn-{last.number:03d}")
+                                  .iterdir()),
+                           recovered=recovered)
     if kind.is_over(last.state):
         raise CompanionError(f"game {game_id} is over; there is no turn to process")
     pending = store.pending(game_id)
@@ -308,8 +393,8 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
     inputs = {"submissions": [dict(sub, player=p, used=p in ctx.used)
                               for p, sub in submissions.items()],
               "dice": list(dice)}
-    turn = Turn(game_id, number, now_text(), state, state_hash(state, last.hash), last.hash,
-                inputs, ctx.decisions, ctx.chance.to_json(), ctx.events)
+    turn = Turn.sealed(game_id, number, now_text(), state, last.hash, inputs, ctx.decisions,
+                       ctx.chance.to_json(), ctx.events)
     staged = None
     if output is not None:
         extras = extra_files(kind, game, store.turns(game_id) + [turn])
@@ -318,10 +403,12 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
     try:
         store.commit_turn(turn, used, crash_hook=crash_hook)
     except BaseException:
-        if staged is not None:
-            shutil.rmtree(staged, ignore_errors=True)
+        discard(staged)
         raise
-    files = publish(staged, output, game_id, number) if staged is not None else []
+    files = []
+    if staged is not None:
+        files = publish(staged, output, game_id, number)
+        store.mark_published(game_id, number)
     notes = []
     if ctx.chance.unused_dice:
         notes.append(f"{len(ctx.chance.unused_dice)} supplied dice were not needed: "
@@ -354,31 +441,58 @@ def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
     return docs
 
 
+def game_folder(output: Path, game: Game | str) -> Path:
+    """OUTPUT/GAME_ID, built from a checked id and refused if it would leave OUTPUT."""
+    game_id = game if isinstance(game, str) else game.id
+    return inside(Path(output), check_game_id(game_id))
+
+
+STAGING_PREFIX = ".staging-turn-"
+
+
 def stage_reports(game: Game, turn: Turn, output: Path,
                   extras: dict[str, str] | None = None) -> Path:
-    """Render every report of a turn (and any extra files) into a fresh folder beside the final
-    one; ``publish`` then moves it into place."""
+    """Render every report of a turn (and any extra files) into a fresh hidden folder beside the
+    final one; ``publish`` then moves it into place."""
     from companion.render.report_pdf import render_pdf
     from companion.render.report_text import render_text
 
-    output = Path(output)
-    base = output / game.id
+    base = game_folder(output, game)
     try:
         base.mkdir(parents=True, exist_ok=True)
+        base = inside(Path(output), game.id)    # again, now that it exists (symbolic links)
+        staged = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{turn.number:03d}-", dir=base))
     except OSError as exc:
-        raise CompanionError(f"cannot create the output folder {base}: {exc.strerror}") from None
-    staged = Path(tempfile.mkdtemp(prefix=f".turn-{turn.number:03d}-", dir=base))
+        raise output_failure(base, exc) from None
     try:
         for viewer, doc in report_documents(game, turn).items():
             name = "public" if viewer == PUBLIC else game.player(viewer).slug
-            (staged / f"{name}.pdf").write_bytes(render_pdf(doc))
-            (staged / f"{name}.txt").write_text(render_text(doc), encoding="utf-8")
+            inside(staged, f"{name}.pdf").write_bytes(render_pdf(doc))
+            inside(staged, f"{name}.txt").write_text(render_text(doc), encoding="utf-8")
         for name, content in (extras or {}).items():
-            (staged / name).write_text(content, encoding="utf-8")
-    except BaseException:
-        shutil.rmtree(staged, ignore_errors=True)
+            inside(staged, name).write_text(content, encoding="utf-8")
+    except BaseException as exc:
+        discard(staged)
+        if isinstance(exc, OSError):
+            raise output_failure(staged, exc) from None
         raise
     return staged
+
+
+def output_failure(where: Path, exc: OSError) -> CompanionError:
+    import errno
+
+    reason = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+              errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+              errno.EDQUOT: "the disk quota is used up"}.get(exc.errno, exc.strerror or str(exc))
+    return CompanionError(f"cannot write reports in {where}: {reason}; no turn was stored and "
+                          "no report replaced", hint="fix that and run the command again (or "
+                                                     "give another folder with --output)")
+
+
+def discard(staged: Path | None) -> None:
+    if staged is not None:
+        shutil.rmtree(staged, ignore_errors=True)
 
 
 def extra_files(kind, game: Game, turns: list[Turn]) -> dict[str, str]:
@@ -389,33 +503,92 @@ def extra_files(kind, game: Game, turns: list[Turn]) -> dict[str, str]:
 
 
 def publish(staged: Path, output: Path, game_id: str, number: int) -> list[Path]:
-    final = Path(output) / game_id / f"turn-{number:03d}"
-    if final.exists():
-        old = final.with_name(final.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        final.rename(old)
-        staged.rename(final)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        staged.rename(final)
+    """Put a staged turn folder in place of OUTPUT/GAME_ID/turn-NNN (replacing an older one)."""
+    final = inside(game_folder(output, game_id), f"turn-{number:03d}")
+    try:
+        if final.exists():
+            old = final.with_name(final.name + ".old")
+            shutil.rmtree(old, ignore_errors=True)
+            final.rename(old)
+            staged.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            staged.rename(final)
+    except OSError as exc:
+        discard(staged)
+        raise CompanionError(f"cannot put the reports in place at {final}: "
+                             f"{exc.strerror or exc}",
+                             hint="fix that and run 'companion report' (the turn itself is "
+                                  "stored)") from None
     return sorted(final.iterdir())
+
+
+def clean_staging(output: Path, game_id: str) -> None:
+    """Remove what interrupted runs left in a game's output folder: staging folders and turn
+    folders set aside while being replaced."""
+    base = game_folder(output, game_id)
+    if not base.is_dir():
+        return
+    for entry in sorted(base.iterdir()):
+        if entry.is_dir() and not entry.is_symlink() and (
+                entry.name.startswith(STAGING_PREFIX) or entry.name.startswith(".turn-")
+                or (entry.name.startswith("turn-") and entry.name.endswith(".old"))):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def publish_missing(store: Store, game: Game, output: Path) -> list[int]:
+    """Publish the reports of every turn committed without them; clean up leftovers of
+    interrupted runs. Returns the turns published."""
+    clean_staging(output, game.id)
+    missing = store.unpublished(game.id)
+    if missing:
+        kind = get_kind(game.kind)
+        turns = store.turns(game.id)
+        for number in missing:
+            extras = extra_files(kind, game, turns[: number + 1])
+            staged = stage_reports(game, turns[number], output, extras)
+            publish(staged, output, game.id, number)
+            store.mark_published(game.id, number)
+    return missing
 
 
 def render_reports(store: Store, game_id: str, number: int | None, output: Path) -> list[Path]:
     game = store.game(game_id)
+    publish_missing(store, game, output)
     turn = store.turn(game_id, number)
     kind = get_kind(game.kind)
     extras = extra_files(kind, game, store.turns(game_id)[: turn.number + 1])
     staged = stage_reports(game, turn, output, extras)
-    return publish(staged, output, game_id, turn.number)
+    files = publish(staged, output, game_id, turn.number)
+    store.mark_published(game_id, turn.number)
+    return files
+
+
+def reissue_token(store: Store, game_id: str, player_typed: str,
+                  output: Path | None) -> tuple[str, str, list[Path]]:
+    """Give a player a new secret token (the old link stops working); the latest turn's reports
+    are written again with the new link. Returns (player, new link, files)."""
+    game = store.game(game_id)
+    name = resolve_player(game, player_typed)
+    player = game.player(name)
+    player.token = new_token(f"{game_id}/{name}/{player.token}")
+    store.set_token(game_id, player.seat, player.token)
+    turn = store.turn(game_id)
+    files = render_reports(store, game_id, None, output) if output is not None else []
+    return name, link(game, turn.number, name, turn.hash), files
 
 
 # ----------------------------------------------------------------------------------- views
+VIEW_WORDS = (PUBLIC, MODERATOR)
+
+
 def show(store: Store, game_id: str, viewer_typed: str, number: int | None) -> tuple[dict, Any]:
+    """A view of a turn. 'public' and 'moderator' name those views (no player's name can fold
+    to either: they are reserved); anything else names a player."""
     game = store.game(game_id)
     turn = store.turn(game_id, number)
-    viewer = viewer_typed.strip().lower()
-    if viewer not in (PUBLIC, MODERATOR):
+    viewer = fold(viewer_typed)
+    if viewer not in VIEW_WORDS:
         viewer = resolve_player(game, viewer_typed)
     kind = get_kind(game.kind)
     return kind.view(turn.state, viewer), (game, turn, viewer, kind)
@@ -428,55 +601,137 @@ class ReplayResult:
     turns: int
     first_bad: int | None = None
     message: str = ""
+    column: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
-def replay(store: Store, game_id: str) -> ReplayResult:
+def replay(store: Store, game_id: str, output: Path | None = None) -> ReplayResult:
+    """Re-run a game from its recorded inputs. Every stored turn must match its digests and hash
+    chain, and every recomputed column (state, decisions, chance, events) the stored one; the
+    result names the first turn and column that does not."""
+    from companion.store import verify_turn
+
     game = store.game(game_id)
     kind = get_kind(game.kind)
-    turns = store.turns(game_id)
+    notes = []
+    if output is not None:
+        notes = [f"reports of turn {n} were missing (an interrupted run) and were written now"
+                 for n in publish_missing(store, game, output)]
+    try:
+        turns = store.turns(game_id, check=False)
+    except StoreError as exc:
+        return ReplayResult(False, 0, None, exc.message, notes=notes)
+    previous_hash = GENESIS_HASH
+    for recorded in turns:
+        problem = verify_turn(recorded, canonical_json(store.stored_digests(game_id,
+                                                                            recorded.number)))
+        if problem is None and recorded.prev_hash != previous_hash:
+            problem = "its link to the previous turn (prev_hash) is broken"
+        if problem:
+            column = problem.split("'")[1] if "'" in problem else "hash"
+            return ReplayResult(False, recorded.number, recorded.number,
+                                f"turn {recorded.number}: the stored record {problem}",
+                                column, notes)
+        previous_hash = recorded.hash
     key = seed_key(game.seed)
-    # turn 0: the creation
     t0 = turns[0]
     chance = Chance(key, 0, replay=t0.chance)
+    recorded_setup = t0.inputs.get("setup_sha256", "")
+    if recorded_setup != "" and recorded_setup != (
+            sha256_hex(game.setup) if game.setup is not None else None):
+        return ReplayResult(False, 0, 0, "turn 0: the game's setup position was changed after "
+                                         "the game began", "inputs", notes)
+    if game.setup is not None:
+        from companion.errors import DataError, DataErrors
+
+        try:
+            kind.read_position(game.setup, "setup", game.options)
+        except (DataError, DataErrors) as exc:
+            # a position accepted when the game began, refused by the stricter checks of today:
+            # turn 0 stands as stored (its hash chain is checked above); the turns after it
+            # are still re-run from it
+            notes.append("turn 0: the setup position no longer passes the checks of this "
+                         f"version ({exc.message}); the stored starting position is used")
+            return replay_from(kind, game, turns, t0, notes)
     try:
         if game.setup is not None:
             state = kind.read_position(game.setup, "setup", game.options)
         else:
             state = kind.create([p.name for p in game.players], game.options, chance)
-        ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=game.options)
+        ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=game.options,
+                          secret=game.secret_key)
         state["events"] = []
         kind.finish_turn(state, ctx)
         chance.check_replay_complete()
     except CompanionError as exc:
-        return ReplayResult(False, 0, 0, f"turn 0: {exc.message}")
-    previous = Turn(game_id, 0, t0.processed_at, state, state_hash(state, GENESIS_HASH),
-                    GENESIS_HASH, {}, [], [], [])
-    if previous.hash != t0.hash:
-        return ReplayResult(False, 0, 0, "turn 0: the starting position differs from the record")
-    for recorded in turns:
-        if state_hash(recorded.state, recorded.prev_hash) != recorded.hash:
-            return ReplayResult(False, recorded.number, recorded.number,
-                                f"turn {recorded.number}: the stored state does not match its "
-                                "hash (it was changed after the turn was processed)")
+        return ReplayResult(False, 0, 0, f"turn 0: {exc.message}", "chance", notes)
+    replayed = {"state": state, "decisions": ctx.decisions, "chance": chance.to_json(),
+                "events": ctx.events}
+    bad = first_difference(t0, replayed)
+    if bad:
+        return ReplayResult(False, 0, 0, f"turn 0: the replayed '{bad}' differs from the "
+                                         "record", bad, notes)
+    return replay_from(kind, game, turns, t0, notes)
+
+
+def replay_from(kind, game: Game, turns: list[Turn], previous: Turn,
+                notes: list[str]) -> ReplayResult:
+    """Re-run turns 1... from the recorded turn 0, comparing every recomputed column."""
     for recorded in turns[1:]:
         subs = {s["player"]: s for s in recorded.inputs["submissions"]}
         try:
             state, ctx = compute_turn(kind, game, previous, subs, replay_chance=recorded.chance)
         except CompanionError as exc:
             return ReplayResult(False, recorded.number, recorded.number,
-                                f"turn {recorded.number}: {exc.message}")
-        digest = state_hash(state, previous.hash)
-        if digest != recorded.hash:
+                                f"turn {recorded.number}: {exc.message}", "chance", notes)
+        replayed = {"state": state, "decisions": ctx.decisions, "chance": ctx.chance.to_json(),
+                    "events": ctx.events}
+        bad = first_difference(recorded, replayed)
+        if bad:
             return ReplayResult(False, recorded.number, recorded.number,
-                                f"turn {recorded.number}: the replayed state differs from the "
-                                f"record (hash {digest[:16]} instead of {recorded.hash[:16]})")
+                                f"turn {recorded.number}: the replayed '{bad}' differs from "
+                                "the record", bad, notes)
         used = sorted(s["player"] for s in recorded.inputs["submissions"] if s["used"])
         if sorted(ctx.used) != used:
             return ReplayResult(False, recorded.number, recorded.number,
-                                f"turn {recorded.number}: different orders were used")
-        previous = Turn(game_id, recorded.number, recorded.processed_at, state, digest,
-                        previous.hash, {}, [], [], [])
-    return ReplayResult(True, len(turns) - 1)
+                                f"turn {recorded.number}: different orders were used",
+                                "inputs", notes)
+        previous = recorded
+    return ReplayResult(True, len(turns) - 1, notes=notes)
+
+
+def first_difference(recorded: Turn, replayed: dict[str, Any]) -> str | None:
+    for column in TURN_COLUMNS:
+        if column in replayed and canonical_json(replayed[column]) != \
+                canonical_json(getattr(recorded, column)):
+            return column
+    return None
+
+
+# ----------------------------------------------------------------------------------- import
+def import_game(store: Store, data: Any, name: str, new_id: str | None = None) -> str:
+    """Import an export file's content: checked completely (identities, digests, hash chain),
+    then re-run from its inputs like 'replay'; a game that does not replay is taken out again
+    and nothing is imported."""
+    from companion.store import parse_export
+
+    if new_id:
+        check_game_id(new_id)
+    try:
+        parse_export(data, new_id)      # every check before the store is touched
+    except StoreError as exc:
+        raise StoreError(f"{name}: {exc.message}", hint=exc.hint) from None
+    game_id = store.import_game(data, new_id=new_id)
+    try:
+        result = replay(store, game_id)
+    except Exception as exc:  # noqa: BLE001 - a crafted state may break the rules code
+        result = ReplayResult(False, 0, None, f"the rules cannot run it ({type(exc).__name__})")
+    if not result.ok:
+        store.delete_game(game_id)
+        raise StoreError(f"{name}: the game does not replay from its own record "
+                         f"({result.message}); nothing was imported",
+                         hint="the file was made or changed outside companion")
+    return game_id
 
 
 # ----------------------------------------------------------------------------------- QR links
@@ -515,9 +770,6 @@ def open_payload(store: Store, payload: str) -> Opened:
             raise CompanionError(f"the link names view '{slug}' of game {game.id}, but its token "
                                  "does not match any player's", hint="the link may be mistyped "
                                  "or forged")
-    if state_hash(turn.state, turn.prev_hash) != turn.hash:
-        return Opened(game.id, number, view, viewer, False,
-                      f"turn {number}: the stored state no longer matches its own hash")
     matches = turn.hash.startswith(m.group("hash").lower())
     message = ("the stored state matches the link" if matches else
                "the stored state does NOT match the link's hash")

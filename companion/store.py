@@ -1,11 +1,18 @@
 """The game store: SQLite (standard library), one file holding every game.
 
-For each game it keeps the kind, id, seed, options and players (name, optional email, a secret
-token); for each processed turn the inputs (the order texts as submitted, dice supplied), the
-decisions taken with their answers, the chance outcomes, the events, the full state, and a
-SHA-256 hash of the state chained to the previous turn's. A turn is written in one transaction:
-a process killed in the middle leaves the previous turn intact, and the turn can be run again.
-Submissions are never deleted: a replaced or used submission keeps its row with its status.
+For each game it keeps the kind, id, seed, a per-game secret (never the seed; salts and other
+derived secrets come from it), options and players (name, optional email, a random secret token);
+for each processed turn the inputs (the order texts as submitted, dice supplied), the decisions
+taken with their answers, the chance outcomes, the events, the full state, the processing time,
+a SHA-256 digest of each of these columns, and a hash over the digests chained to the previous
+turn's. A turn is written in one transaction: a process killed in the middle leaves the previous
+turn intact, and the turn can be run again. A turn is marked published once its reports are in
+place; a turn committed without them is found and published by the next command that looks.
+Submissions are never deleted: a replaced, withdrawn or used submission keeps its row.
+
+Every row read is checked: ids, names, slugs and tokens pass the checks of
+:mod:`companion.engine.identity`, every turn column must be valid JSON and match its digest, and
+the digests its hash; a damaged row gives a StoreError naming the game, the turn and the column.
 """
 from __future__ import annotations
 
@@ -17,10 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion.engine.canon import GENESIS_HASH, canonical_json, state_hash
+from companion.engine.canon import GENESIS_HASH, canonical_json, sha256_hex
+from companion.engine.identity import IdentityError, check_game_id, check_players, new_token
 from companion.errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+TURN_COLUMNS = ("processed_at", "state", "inputs", "decisions", "chance", "events")
+"""The columns of a turn its hash covers (besides the number and the previous hash)."""
 DEFAULT_STORE = "companion.sqlite3"
 EXPORT_FORMAT = "companion-game"
 
@@ -33,7 +43,8 @@ CREATE TABLE games (
     options TEXT NOT NULL,
     base_url TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    setup TEXT
+    setup TEXT,
+    secret TEXT NOT NULL
 );
 CREATE TABLE players (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -56,6 +67,8 @@ CREATE TABLE turns (
     decisions TEXT NOT NULL,
     chance TEXT NOT NULL,
     events TEXT NOT NULL,
+    digests TEXT NOT NULL,
+    published INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, number)
 );
 CREATE TABLE submissions (
@@ -65,7 +78,7 @@ CREATE TABLE submissions (
     for_turn INTEGER NOT NULL,
     text TEXT NOT NULL,
     submitted_at TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'used')),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'withdrawn', 'used')),
     used_in INTEGER
 );
 CREATE INDEX submissions_pending ON submissions (game_id, status);
@@ -91,12 +104,24 @@ class Game:
     created_at: str
     setup: str | None
     players: list[Player] = field(default_factory=list)
+    secret: str = ""
 
     def player(self, name: str) -> Player:
         for p in self.players:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+    @property
+    def secret_key(self) -> bytes:
+        """The key salts and other derived secrets are made with (see :mod:`identity`)."""
+        return bytes.fromhex(self.secret)
+
+
+def turn_hash(prev_hash: str, number: int, digests: dict[str, str]) -> str:
+    """A turn's hash: SHA-256 over the previous turn's hash, the turn number and the digest of
+    each stored column (state, inputs, decisions, chance, events, processing time)."""
+    return sha256_hex(prev_hash + "\n" + canonical_json({"number": number, "digests": digests}))
 
 
 @dataclass
@@ -111,6 +136,21 @@ class Turn:
     decisions: list[dict[str, Any]]
     chance: list[dict[str, Any]]
     events: list[dict[str, Any]]
+
+    @classmethod
+    def sealed(cls, game_id: str, number: int, processed_at: str, state: dict, prev_hash: str,
+               inputs: dict, decisions: list, chance: list, events: list) -> "Turn":
+        """A new turn record with its hash computed."""
+        turn = cls(game_id, number, processed_at, state, "", prev_hash, inputs, decisions,
+                   chance, events)
+        turn.hash = turn.compute_hash()
+        return turn
+
+    def digests(self) -> dict[str, str]:
+        return {c: sha256_hex(canonical_json(getattr(self, c))) for c in TURN_COLUMNS}
+
+    def compute_hash(self) -> str:
+        return turn_hash(self.prev_hash, self.number, self.digests())
 
 
 @dataclass
@@ -128,11 +168,38 @@ def default_store_path() -> Path:
     return Path(os.environ.get("COMPANION_STORE") or DEFAULT_STORE)
 
 
+def store_failure(path: Path, exc: sqlite3.Error) -> StoreError:
+    """One clear line for what SQLite (or the operating system beneath it) refused."""
+    text = str(exc).lower()
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the store {path} is read-only; nothing was changed",
+                          hint="check the file's and its folder's permissions, or use a "
+                               "writable copy with --store")
+    if "full" in text:
+        return StoreError(f"the disk holding the store {path} is full; nothing was changed",
+                          hint="free some space and run the command again")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the store {path} is in use by another companion process; nothing "
+                          "was changed", hint="wait for it to finish and run the command again")
+    if "unable to open" in text or "cannot open" in text:
+        return StoreError(f"cannot open the store {path}",
+                          hint="check that its folder exists and can be written")
+    if "i/o" in text:
+        return StoreError(f"the store {path} could not be read or written (disk I/O error); "
+                          "nothing was changed", hint="check the disk; restore from an export "
+                                                      "if the file is damaged")
+    return StoreError(f"the store {path} refused the operation ({exc}); nothing was changed",
+                      hint="a damaged store can be restored from an export made with "
+                           "'companion export'")
+
+
 class Store:
     """A connection to one store file."""
 
-    def __init__(self, path: str | Path, *, create: bool = False):
+    def __init__(self, path: str | Path, *, create: bool = False, timeout: float = 5.0):
         self.path = Path(path)
+        self.notes: list[str] = []
+        """What opening the store did that the user should know (a migration)."""
         if not self.path.exists():
             if not create:
                 raise StoreError(f"no store at {self.path}",
@@ -141,10 +208,17 @@ class Store:
             if self.path.parent and not self.path.parent.exists():
                 raise StoreError(f"cannot create store {self.path}: folder "
                                  f"{self.path.parent} does not exist")
+        elif self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a companion store",
+                             hint="give the store's file with --store PATH")
         try:
-            self.db = sqlite3.connect(str(self.path), isolation_level=None)
+            self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=timeout)
             self.db.execute("PRAGMA foreign_keys = ON")
             self._check_schema(create)
+        except StoreError:
+            raise
+        except sqlite3.OperationalError as exc:
+            raise store_failure(self.path, exc) from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a companion store ({exc})",
                              hint="check the --store path; a damaged store can be restored "
@@ -168,20 +242,44 @@ class Store:
                                 (str(SCHEMA_VERSION),))
             return
         row = self.db.execute("SELECT value FROM companion_meta WHERE key='schema'").fetchone()
-        if row is None or row[0] != str(SCHEMA_VERSION):
-            raise StoreError(f"{self.path} has store schema {row[0] if row else '?'}; this "
-                             f"version of companion reads schema {SCHEMA_VERSION}")
+        version = row[0] if row else "?"
+        if version == "1":
+            from companion.migrations import migrate_1_to_2
+
+            with self.transaction() as db:
+                again = db.execute("SELECT value FROM companion_meta WHERE key='schema'"
+                                   ).fetchone()
+                if again[0] == "1":      # another process may have migrated it meanwhile
+                    self.notes.extend(migrate_1_to_2(db, self.path))
+            return
+        if version != str(SCHEMA_VERSION):
+            raise StoreError(f"{self.path} has store schema {version}; this version of "
+                             f"companion reads schema {SCHEMA_VERSION}",
+                             hint="use the companion version that wrote it, or a newer one")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise store_failure(self.path, exc) from None
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
             raise
         else:
-            self.db.execute("COMMIT")
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise store_failure(self.path, exc) from None
 
     def close(self) -> None:
         self.db.close()
@@ -194,8 +292,8 @@ class Store:
         return self.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is not None
 
     def game(self, game_id: str) -> Game:
-        row = self.db.execute("SELECT id, kind, seed, options, base_url, created_at, setup "
-                              "FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT id, kind, seed, options, base_url, created_at, setup, "
+                              "secret FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             import difflib
             ids = self.game_ids()
@@ -203,13 +301,27 @@ class Store:
             hint = f"did you mean '{close[0]}'?" if close else (
                 f"games in this store: {', '.join(ids)}" if ids else "this store has no games")
             raise StoreError(f"no game '{game_id}' in {self.path}", hint=hint)
-        game = Game(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+        where = f"game '{game_id}' in {self.path}"
+        try:
+            options = json.loads(row[3])
+            if not isinstance(options, dict):
+                raise ValueError("not a table")
+        except ValueError:
+            raise StoreError(f"{where}: its stored options are damaged",
+                             hint="restore the game from an export") from None
+        game = Game(row[0], row[1], row[2], options, row[4], row[5], row[6], secret=row[7])
         for p in self.db.execute("SELECT seat, name, slug, email, token FROM players "
                                  "WHERE game_id=? ORDER BY seat", (game_id,)):
             game.players.append(Player(*p))
+        try:
+            check_game(game, where)
+        except IdentityError as exc:
+            raise StoreError(exc.message, hint="the store was changed outside companion; "
+                                               "restore the game from an export") from None
         return game
 
     def create_game(self, game: Game, turn0: Turn) -> None:
+        check_game(game, f"game '{game.id}'")
         with self.transaction() as db:
             if self.has_game(game.id):
                 raise StoreError(f"a game '{game.id}' already exists in {self.path}",
@@ -223,47 +335,112 @@ class Store:
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
 
+    def set_token(self, game_id: str, seat: int, token: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE players SET token=? WHERE game_id=? AND seat=?",
+                       (token, game_id, seat))
+
     @staticmethod
     def _insert_game(db: sqlite3.Connection, game: Game) -> None:
-        db.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?)",
+        db.execute("INSERT INTO games (id, kind, seed, options, base_url, created_at, setup, "
+                   "secret) VALUES (?,?,?,?,?,?,?,?)",
                    (game.id, game.kind, game.seed, canonical_json(game.options), game.base_url,
-                    game.created_at, game.setup))
+                    game.created_at, game.setup, game.secret))
         for p in game.players:
             db.execute("INSERT INTO players VALUES (?,?,?,?,?,?)",
                        (game.id, p.seat, p.name, p.slug, p.email, p.token))
 
     @staticmethod
-    def _insert_turn(db: sqlite3.Connection, turn: Turn) -> None:
-        db.execute("INSERT INTO turns VALUES (?,?,?,?,?,?,?,?,?,?)",
+    def _insert_turn(db: sqlite3.Connection, turn: Turn, published: bool = False) -> None:
+        db.execute("INSERT INTO turns (game_id, number, processed_at, state, hash, prev_hash, "
+                   "inputs, decisions, chance, events, digests, published) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                    (turn.game_id, turn.number, turn.processed_at, canonical_json(turn.state),
                     turn.hash, turn.prev_hash, canonical_json(turn.inputs),
                     canonical_json(turn.decisions), canonical_json(turn.chance),
-                    canonical_json(turn.events)))
+                    canonical_json(turn.events), canonical_json(turn.digests()),
+                    int(published)))
 
     # -- turns ----------------------------------------------------------------------------------
+    _TURN_SELECT = ("SELECT game_id, number, processed_at, state, hash, prev_hash, inputs, "
+                    "decisions, chance, events, digests FROM turns ")
+
     def turn(self, game_id: str, number: int | None = None) -> Turn:
         if number is None:
-            row = self.db.execute("SELECT * FROM turns WHERE game_id=? ORDER BY number DESC "
+            row = self.db.execute(self._TURN_SELECT + "WHERE game_id=? ORDER BY number DESC "
                                   "LIMIT 1", (game_id,)).fetchone()
         else:
-            row = self.db.execute("SELECT * FROM turns WHERE game_id=? AND number=?",
+            row = self.db.execute(self._TURN_SELECT + "WHERE game_id=? AND number=?",
                                   (game_id, number)).fetchone()
         if row is None:
             last = self.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
                                    (game_id,)).fetchone()[0]
+            if number is None:
+                raise StoreError(f"game '{game_id}' has no turns in {self.path}",
+                                 hint="the store was changed outside companion; restore the "
+                                      "game from an export")
             raise StoreError(f"game '{game_id}' has no turn {number}",
                              hint=f"turns 0 to {last} have been processed" if last is not None
                              else None)
-        return self._turn_from_row(row)
+        turn = self._turn_from_row(row)
+        problem = verify_turn(turn, row[10])
+        if problem is None and turn.number > 0:
+            prev = self.db.execute("SELECT hash FROM turns WHERE game_id=? AND number=?",
+                                   (game_id, turn.number - 1)).fetchone()
+            if prev is None or prev[0] != turn.prev_hash:
+                problem = "its link to the previous turn (prev_hash) is broken"
+        if problem:
+            raise damaged(game_id, turn.number, problem)
+        return turn
 
-    def turns(self, game_id: str) -> list[Turn]:
-        return [self._turn_from_row(r) for r in self.db.execute(
-            "SELECT * FROM turns WHERE game_id=? ORDER BY number", (game_id,))]
+    def turns(self, game_id: str, *, check: bool = True) -> list[Turn]:
+        """Every turn of a game in order; with ``check``, a damaged record raises StoreError
+        (replay reads them unchecked, to report what differs)."""
+        turns = []
+        previous = GENESIS_HASH
+        for index, row in enumerate(self.db.execute(
+                self._TURN_SELECT + "WHERE game_id=? ORDER BY number", (game_id,))):
+            turn = self._turn_from_row(row)
+            if check:
+                problem = verify_turn(turn, row[10])
+                if problem is None and (turn.number != index or turn.prev_hash != previous):
+                    problem = "its link to the previous turn (prev_hash) is broken"
+                if problem:
+                    raise damaged(game_id, turn.number, problem)
+            previous = turn.hash
+            turns.append(turn)
+        return turns
+
+    def stored_digests(self, game_id: str, number: int) -> dict[str, str]:
+        row = self.db.execute("SELECT digests FROM turns WHERE game_id=? AND number=?",
+                              (game_id, number)).fetchone()
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError):
+            return {}
 
     @staticmethod
     def _turn_from_row(row: tuple) -> Turn:
-        return Turn(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5],
-                    json.loads(row[6]), json.loads(row[7]), json.loads(row[8]), json.loads(row[9]))
+        values = list(row[:10])
+        for index, column in ((3, "state"), (6, "inputs"), (7, "decisions"), (8, "chance"),
+                              (9, "events")):
+            try:
+                values[index] = json.loads(values[index])
+            except (TypeError, ValueError):
+                raise damaged(row[0], row[1], f"the stored '{column}' is not valid JSON"
+                              ) from None
+        return Turn(*values)
+
+    def unpublished(self, game_id: str) -> list[int]:
+        """Turns committed whose reports were never put in place (a crash between the two)."""
+        return [row[0] for row in self.db.execute(
+            "SELECT number FROM turns WHERE game_id=? AND published=0 ORDER BY number",
+            (game_id,))]
+
+    def mark_published(self, game_id: str, number: int) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE turns SET published=1 WHERE game_id=? AND number=?",
+                       (game_id, number))
 
     def commit_turn(self, turn: Turn, used: dict[str, int], *, crash_hook=None) -> None:
         """Write a processed turn and mark the submissions it used, in one transaction."""
@@ -281,13 +458,17 @@ class Store:
                            (turn.number, submission_id))
 
     # -- submissions ----------------------------------------------------------------------------
-    def submit(self, game_id: str, player: str, for_turn: int, text: str, at: str) -> int:
+    def submit(self, game_id: str, player: str, for_turn: int, text: str, at: str, *,
+               withdraw: bool = False) -> int:
+        """Store a player's orders (replacing their pending ones); with ``withdraw`` the row
+        records the withdrawal and nothing stays pending."""
         with self.transaction() as db:
             db.execute("UPDATE submissions SET status='replaced' WHERE game_id=? AND player=? "
                        "AND status='pending'", (game_id, player))
             cur = db.execute("INSERT INTO submissions (game_id, player, for_turn, text, "
-                             "submitted_at, status) VALUES (?,?,?,?,?, 'pending')",
-                             (game_id, player, for_turn, text, at))
+                             "submitted_at, status) VALUES (?,?,?,?,?,?)",
+                             (game_id, player, for_turn, text, at,
+                              "withdrawn" if withdraw else "pending"))
             return int(cur.lastrowid)
 
     def pending(self, game_id: str) -> dict[str, Submission]:
@@ -308,8 +489,9 @@ class Store:
             "format": EXPORT_FORMAT,
             "version": SCHEMA_VERSION,
             "game": {"id": game.id, "kind": game.kind, "seed": game.seed,
-                     "options": game.options, "base_url": game.base_url,
-                     "created_at": game.created_at, "setup": game.setup},
+                     "secret": game.secret, "options": game.options,
+                     "base_url": game.base_url, "created_at": game.created_at,
+                     "setup": game.setup},
             "players": [vars(p) for p in game.players],
             "turns": [{k: v for k, v in vars(t).items() if k != "game_id"}
                       for t in self.turns(game_id)],
@@ -333,39 +515,164 @@ class Store:
         return game.id
 
 
+def verify_turn(turn: Turn, stored_digests: str | None) -> str | None:
+    """What is wrong with a stored turn record (None: it matches its digests and hash)."""
+    try:
+        digests = json.loads(stored_digests or "")
+    except ValueError:
+        digests = None
+    actual = turn.digests()
+    if isinstance(digests, dict):
+        for column in TURN_COLUMNS:
+            if digests.get(column) != actual[column]:
+                return f"its '{column}' was changed after the turn was processed"
+    if turn.compute_hash() != turn.hash:
+        return "its hash (or the digests it covers) was changed after the turn was processed"
+    return None
+
+
+def damaged(game_id: str, number: int, problem: str) -> StoreError:
+    return StoreError(f"game '{game_id}', turn {number}: the stored record is damaged: {problem}",
+                      hint=f"run 'companion replay {game_id}' for details; restore the game "
+                           "from an export made with 'companion export'")
+
+
+def check_game(game: Game, where: str) -> None:
+    """The identity checks every game passes, from whatever route it enters or leaves the
+    store."""
+    check_game_id(game.id, f"{where}: game id")
+    from companion.registry import kind_ids
+
+    if game.kind not in kind_ids():
+        raise IdentityError(f"{where}: unknown game kind {game.kind!r}",
+                            hint=f"known kinds: {', '.join(kind_ids())}")
+    if not isinstance(game.seed, str) or not game.seed:
+        raise IdentityError(f"{where}: the seed is missing")
+    if not isinstance(game.secret, str) or len(game.secret) != 64 or \
+            any(ch not in "0123456789abcdef" for ch in game.secret):
+        raise IdentityError(f"{where}: the game's secret is missing or malformed")
+    if not isinstance(game.base_url, str) or any(ch.isspace() for ch in game.base_url) or \
+            "?" in game.base_url or "#" in game.base_url:
+        raise IdentityError(f"{where}: base URL {game.base_url!r} is not usable",
+                            hint="a URL without spaces, '?' or '#', e.g. https://example.org/g")
+    if [p.seat for p in game.players] != list(range(len(game.players))):
+        raise IdentityError(f"{where}: the players' seats are not 0, 1, 2, ...")
+    check_players([(p.name, p.slug, p.token, p.email) for p in game.players], where)
+
+
 def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[dict]]:
-    """Validate an export file's content; every turn's hash chain is verified."""
+    """Validate an export file's content: every identity as 'new' checks it, every turn's
+    digests and hash chain, every submission."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("not a companion game export (missing \"format\": \"companion-game\")")
-    if data.get("version") != SCHEMA_VERSION:
+    if data.get("version") not in (1, SCHEMA_VERSION):
         raise StoreError(f"export version {data.get('version')!r} is not supported "
-                         f"(this companion reads version {SCHEMA_VERSION})")
+                         f"(this companion reads versions 1 and {SCHEMA_VERSION})")
+    legacy = data.get("version") == 1
+    notes: list[str] = []
     try:
-        g = data["game"]
-        game = Game(new_id or g["id"], g["kind"], str(g["seed"]), dict(g["options"]),
-                    g["base_url"], g["created_at"], g.get("setup"))
-        for p in data["players"]:
-            game.players.append(Player(int(p["seat"]), p["name"], p["slug"], p.get("email"),
-                                       p["token"]))
+        g = _table(data, "game")
+        game = Game(new_id or _text(g, "id", "game"), _text(g, "kind", "game"),
+                    _text(g, "seed", "game"), _table(g, "options"), _text(g, "base_url", "game"),
+                    _text(g, "created_at", "game"), _text(g, "setup", "game", optional=True),
+                    secret=None if legacy else _text(g, "secret", "game"))
+        if legacy:
+            from companion.engine.chance import seed_key
+
+            game.secret = seed_key(game.seed).hex()
+        players = data.get("players")
+        if not isinstance(players, list):
+            raise StoreError("export: 'players' must be a list")
+        for index, p in enumerate(players):
+            where = f"players[{index}]"
+            if not isinstance(p, dict):
+                raise StoreError(f"export: {where} is not a table")
+            seat = p.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise StoreError(f"export: {where}.seat must be a whole number")
+            game.players.append(Player(seat, _text(p, "name", where), _text(p, "slug", where),
+                                       _text(p, "email", where, optional=True),
+                                       new_token(f"imported/{game.id}/{index}") if legacy
+                                       else _text(p, "token", where)))
+        if legacy:
+            notes.append("players got new tokens")
+        check_game(game, "export")
+        raw_turns = data.get("turns")
+        if not isinstance(raw_turns, list) or not raw_turns:
+            raise StoreError("export: the game has no turns")
         turns = []
         previous = GENESIS_HASH
-        for index, t in enumerate(data["turns"]):
-            turn = Turn(game.id, int(t["number"]), t["processed_at"], t["state"], t["hash"],
-                        t["prev_hash"], t["inputs"], t["decisions"], t["chance"], t["events"])
-            if turn.number != index:
-                raise StoreError(f"export: turn {index} is numbered {turn.number}")
-            if turn.prev_hash != previous or state_hash(turn.state, previous) != turn.hash:
-                raise StoreError(f"export: turn {turn.number} does not match its hash; the file "
-                                 "was changed after it was exported")
+        for index, t in enumerate(raw_turns):
+            where = f"turns[{index}]"
+            if not isinstance(t, dict):
+                raise StoreError(f"export: {where} is not a table")
+            number = t.get("number")
+            if number != index or isinstance(number, bool):
+                raise StoreError(f"export: turn {index} is numbered {number!r}")
+            turn = Turn(game.id, index, _text(t, "processed_at", where), _table(t, "state"),
+                        _text(t, "hash", where), _text(t, "prev_hash", where),
+                        _table(t, "inputs"), _list(t, "decisions"), _list(t, "chance"),
+                        _list(t, "events"))
+            if legacy:
+                from companion.engine.canon import state_hash
+
+                if turn.prev_hash != previous or \
+                        state_hash(turn.state, turn.prev_hash) != turn.hash:
+                    raise StoreError(f"export: turn {index} does not match its hash; the file "
+                                     "was changed after it was exported")
+                turn.prev_hash = previous
+                turn.hash = turn.compute_hash()
+            elif turn.prev_hash != previous or turn.compute_hash() != turn.hash:
+                raise StoreError(f"export: turn {index} does not match its hash; the file was "
+                                 "changed after it was exported")
             previous = turn.hash
             turns.append(turn)
-        submissions = list(data["submissions"])
-        for s in submissions:
+        submissions = data.get("submissions")
+        if not isinstance(submissions, list):
+            raise StoreError("export: 'submissions' must be a list")
+        names = {p.name for p in game.players}
+        for index, s in enumerate(submissions):
+            where = f"submissions[{index}]"
+            if not isinstance(s, dict):
+                raise StoreError(f"export: {where} is not a table")
             for key in ("player", "for_turn", "text", "submitted_at", "status", "used_in"):
                 if key not in s:
-                    raise StoreError(f"export: a submission lacks '{key}'")
-    except (KeyError, TypeError, ValueError) as exc:
+                    raise StoreError(f"export: {where} lacks '{key}'")
+            if s["player"] not in names:
+                raise StoreError(f"export: {where} is from {s['player']!r}, not a player of "
+                                 "the game")
+            if s["status"] not in ("pending", "replaced", "withdrawn", "used"):
+                raise StoreError(f"export: {where} has status {s['status']!r}")
+            if not isinstance(s["text"], str) or not isinstance(s["submitted_at"], str) or \
+                    not isinstance(s["for_turn"], int) or \
+                    not (s["used_in"] is None or isinstance(s["used_in"], int)):
+                raise StoreError(f"export: {where} has a value of the wrong type")
+    except IdentityError as exc:
+        raise StoreError(exc.message if exc.message.startswith("export") else
+                         f"export: {exc.message}", hint=exc.hint) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise StoreError(f"export file is incomplete or malformed ({exc!r})") from None
-    if not turns:
-        raise StoreError("export: the game has no turns")
     return game, turns, submissions
+
+
+def _table(data: dict, key: str) -> dict:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise StoreError(f"export: '{key}' is missing or not a table")
+    return value
+
+
+def _list(data: dict, key: str) -> list:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise StoreError(f"export: '{key}' is missing or not a list")
+    return value
+
+
+def _text(data: dict, key: str, where: str, *, optional: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise StoreError(f"export: {where}.{key} is missing or not text")
+    return value

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 EPOCH = "1798761600"  # a fixed processing date, so reports are reproducible
+ENTROPY = "tests"     # fixed tokens and game secrets (COMPANION_TEST_ENTROPY), so two runs
+                      # of a test give byte-identical reports; tests of secrecy unset it
 
 
 def console_script() -> str:
@@ -43,7 +45,8 @@ class Cli:
         self.store = root / "store.sqlite3"
         self.output = root / "output"
         self.env = dict(os.environ, COMPANION_STORE=str(self.store),
-                        COMPANION_OUTPUT=str(self.output), SOURCE_DATE_EPOCH=EPOCH)
+                        COMPANION_OUTPUT=str(self.output), SOURCE_DATE_EPOCH=EPOCH,
+                        COMPANION_TEST_ENTROPY=ENTROPY)
         self.script = console_script()
 
     def __call__(self, *args: str, input: str | None = None, env: dict | None = None) -> Result:
@@ -77,3 +80,10 @@ def make_cli():
 @pytest.fixture
 def fixed_date(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+
+
+@pytest.fixture(autouse=True)
+def fixed_entropy(monkeypatch):
+    """Tokens and game secrets derived from a fixed value in every test (two runs of a game give
+    the same bytes); tests of their randomness remove it with ``monkeypatch.delenv``."""
+    monkeypatch.setenv("COMPANION_TEST_ENTROPY", ENTROPY)

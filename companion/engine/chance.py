@@ -40,7 +40,7 @@ def parse_dice(text: str | None) -> list[int]:
         return []
     values = []
     for position, piece in enumerate(text.replace(" ", "").split(","), start=1):
-        if not piece.isdigit() or int(piece) < 1:
+        if not piece.isascii() or not piece.isdigit() or len(piece) > 6 or int(piece) < 1:
             raise ChanceError(f"--dice: item {position} ({piece!r}) is not a positive whole number",
                               hint="give die results separated by commas, e.g. --dice 3,5,1")
         values.append(int(piece))

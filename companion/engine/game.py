@@ -102,9 +102,12 @@ class TurnContext:
     """Everything a game's rules may use while processing one turn."""
 
     def __init__(self, *, turn: int, key: bytes, chance: Chance, orders: dict[str, Any],
-                 options: dict[str, Any]):
+                 options: dict[str, Any], secret: bytes = b""):
         self.turn = turn
         self.key = key
+        self.secret = secret
+        """The game's own secret (never derived from the seed): the key of salts and anything
+        else secret a game derives. ``key`` (from the seed) is only for the chance stream."""
         self.chance = chance
         self.orders = orders
         self.options = options

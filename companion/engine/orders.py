@@ -223,6 +223,9 @@ class Cursor:
         token = self.peek()
         if token is None or token.kind != "number":
             raise self.syntax(f"expected {what} (a whole number)", token)
+        if len(token.text) > 6 or not token.text.isascii():
+            raise self.syntax(f"{token.text[:12]} is far too large for {what} (or not written "
+                              "with the digits 0-9)", token)
         self.next()
         return int(token.text)
 

@@ -99,12 +99,12 @@ class GralKind(GameKind):
     def read_position(self, text: str, filename: str, options: dict[str, Any]) -> dict:
         from companion.gral.position import read_position
 
-        state = read_position(self.world, text, filename)
-        if options["variant"] != state["variant"]:
-            raise CompanionError(
-                f"{filename}: the position is of a '{state['variant']}' game (hq lines make it "
-                f"'original') but the options say variant={options['variant']}")
-        return state
+        return read_position(self.world, text, filename, options)
+
+    def setup_players(self, text: str) -> list[str]:
+        from companion.gral.position import setup_players
+
+        return setup_players(text)
 
     def write_position(self, state: dict, viewer: str = "moderator") -> str:
         from companion.gral.position import write_position
@@ -129,9 +129,10 @@ class GralKind(GameKind):
         lines = [m.line for m in orders.moves] + [a.line for a in orders.assigns] + \
             ([orders.passed] if orders.passed else [])
         if expects == "nothing":
-            first = min(lines, key=lambda l: l.number) if lines else None
+            first = (orders.lines or lines or [None])[0]
+            col = first.tokens[0].col if first is not None and first.tokens else 1
             errors.append(IllegalOrderError("the game is over; no more orders are taken",
-                                            first, 1 if first else None))
+                                            first, col if first is not None else None))
             raise OrdersRejected(errors, filename)
         if expects == "opening":
             for mv in orders.moves:
@@ -295,11 +296,11 @@ class GralKind(GameKind):
 
     def finish_turn(self, state: dict, ctx: TurnContext) -> None:
         state["events"] = ctx.events
-        state["commitments"] = {p: commitment(salt(ctx.key, ctx.turn, p), state["sheets"][p])
+        state["commitments"] = {p: commitment(salt(ctx.secret, ctx.turn, p), state["sheets"][p])
                                 for p in state["players"]}
         state["commit_turn"] = ctx.turn
         if state["phase"] == "over":
-            state["salts"] = {str(t): {p: salt(ctx.key, t, p) for p in state["players"]}
+            state["salts"] = {str(t): {p: salt(ctx.secret, t, p) for p in state["players"]}
                               for t in range(ctx.turn + 1)}
 
     def is_over(self, state: dict) -> bool:

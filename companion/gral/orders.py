@@ -75,6 +75,7 @@ class GralOrders:
     assigns: list[Assign] = field(default_factory=list)
     passed: Line | None = None
     standing: list[Objection] | None = None     # None: standing orders unchanged
+    lines: list[Line] = field(default_factory=list)     # every order line, in file order
 
     @property
     def has_action(self) -> bool:
@@ -128,6 +129,7 @@ class Parser:
         orders = GralOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
+            orders.lines.append(line)
             cur = Cursor(line)
             head = cur.next()
             try:

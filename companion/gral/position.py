@@ -19,6 +19,8 @@ A position is a few ``key: value`` lines; ``#`` starts a comment. Example::
     standing: Cora: object any to Masyaf up to 5
     hq: Anna = Templars          # variant "The Original" only
 
+``game``, ``players``, ``first``, ``phase``, ``next`` (in phase round) and ``grail`` are
+required, so that a file cut short is refused; ``rounds`` and ``actions`` default to 0.
 ``piece`` lines are optional as a whole (all initiates then stand on their headquarters); if
 any is given, every initiate must be. Units on a sheet are given by value; the first free unit
 of each value is used (bar A before bar B). A position names no secrets of its own: the sheets,
@@ -30,7 +32,7 @@ import re
 from typing import Any
 
 from companion.engine.names import match_name
-from companion.engine.positions import LineReader
+from companion.engine.positions import Entry, LineReader
 from companion.gral.orders import Parser, objection_text
 from companion.gral.rules import influence, new_state, pick_units
 
@@ -64,8 +66,9 @@ def write_position(world, state: dict, viewer: str = "moderator") -> str:
         sheet = state["sheets"][player]
         groups = []
         for i in world.initiates:
-            values = [str(world.unit[u].value) for u in sorted(sheet["units"], key=_unit_order)
-                      if sheet["units"][u] == i.id]
+            # by value (not by unit), so that the text read back and written again is the same
+            values = [str(v) for v in sorted(world.unit[u].value for u in sheet["units"]
+                                             if sheet["units"][u] == i.id)]
             if values:
                 groups.append(f"{i.name} = {'+'.join(values)}")
         if groups:
@@ -93,123 +96,272 @@ def _roster(world, initiate: str) -> int:
     return [i.id for i in world.initiates].index(initiate)
 
 
+MAX_DIGITS = 6                      # no count or amount of a position has more digits
+
+
 class _Reader(LineReader):
-    def __init__(self, world, filename: str):
+    def __init__(self, world, filename: str, text: str):
         super().__init__(filename)
         self.world = world
+        self.end_line = len(text.splitlines()) + 1      # where a missing line would go
+
+    def missing(self, key: str, example: str) -> None:
+        self.error(self.end_line, 1, f"the position has no '{key}:' line",
+                   f"add a line like '{key}: {example}'")
+
+    def number(self, entry: Entry, col: int, text: str, what: str, *, low: int = 0,
+               high: int = 10 ** MAX_DIGITS - 1) -> int | None:
+        """A whole number written with the digits 0-9, within ``low``..``high``."""
+        text = text.strip()
+        if not re.fullmatch(r"[0-9]+", text):
+            self.error(entry[0], col, f"{what} must be a whole number, not '{text}'")
+            return None
+        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
+            self.error(entry[0], col, f"{what} is {text}; it must be from {low} to {high}")
+            return None
+        return int(text)
 
 
-def read_position(world, text: str, filename: str) -> dict[str, Any]:
-    """Parse and validate a position; raise DataError(s) with file, line and column."""
-    r = _Reader(world, filename)
+def _items(text: str, start_col: int, sep: str = ",") -> list[tuple[str, int]]:
+    """The ``sep``-separated items of a value (stripped, empty ones kept) with the column each
+    starts at."""
+    out = []
+    pos = 0
+    for piece in text.split(sep):
+        lead = len(piece) - len(piece.lstrip())
+        out.append((piece.strip(), start_col + pos + lead))
+        pos += len(piece) + 1
+    return out
+
+
+def player_problem(names: list[str]) -> tuple[int | None, str, str | None] | None:
+    """Why these players cannot play (index of the name at fault or None, message, hint), or
+    None: the checks 'companion new' makes on player names, so that a setup file's mistakes are
+    reported with their line and column."""
+    from companion.engine.identity import names_problem
+
+    found = names_problem([n for n in names], 2, 8, "Die Jagd nach dem Gral")
+    if found is None:
+        return None
+    index, error = found
+    return index, error.message, error.hint
+
+
+def setup_players(text: str) -> list[str]:
+    """The players of a position text for ``companion new --setup``. When the players line is
+    missing or would be refused, none: the command then reads the position, whose errors name
+    the file, line and column."""
+    for raw in text.splitlines():
+        m = re.match(r"\s*players\s*:\s*(.*)$", raw.split("#", 1)[0], re.IGNORECASE)
+        if m:
+            names = [n.strip() for n in m.group(1).split(",")]
+            return [] if player_problem(names) else names
+    return []
+
+
+def read_position(world, text: str, filename: str,
+                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Parse and validate a position; raise DataError(s) with file, line and column.
+
+    With ``options`` (those of the game being created) the position must also fit them: the
+    variant, and a round limit not yet reached."""
+    r = _Reader(world, filename, text)
     entries = r.scan(text, KEYS, REPEATABLE)
     r.raise_if_errors()
 
-    def single(key: str, required: bool = True) -> tuple[int, int, str] | None:
+    def single(key: str, example: str | None = None) -> Entry | None:
         if key in entries:
             return entries[key][0]
-        if required:
-            r.error(1, 1, f"the position needs a '{key}:' line")
+        if example is not None:
+            r.missing(key, example)
         return None
 
-    game = single("game")
+    game = single("game", "gral")
     if game and game[2].lower() != "gral":
-        r.error(game[0], game[1], f"this is a position of '{game[2]}', not of gral")
-    players_entry = single("players")
-    players = [p.strip() for p in players_entry[2].split(",")] if players_entry else []
-    if players_entry and (len(players) < 2 or len(players) > 8 or not all(players)):
-        r.error(players_entry[0], players_entry[1], "gral needs 2 to 8 players, separated by commas")
-    if len({p.casefold() for p in players}) != len(players):
-        r.error(players_entry[0], players_entry[1], "a player is listed twice")
+        r.error(game[0], game[1], f"this is a position of '{game[2]}', not of gral",
+                "a Gral position starts with 'game: gral'")
+    players_entry = single("players", "Anna, Bert, Cora")
+    players: list[str] = []
+    if players_entry:
+        items = _items(players_entry[2], players_entry[1])
+        players = [name for name, _ in items]
+        problem = player_problem(players)
+        if problem:
+            index, message, hint = problem
+            col = items[index][1] if index is not None else players_entry[1]
+            r.error(players_entry[0], col, message, hint)
     r.raise_if_errors()
+    n = len(players)
 
-    def player_ref(entry: tuple[int, int, str], typed: str) -> str | None:
-        return r.name(entry[0], entry[1], typed.strip(), players, "player")
+    def player_ref(entry: Entry, typed: str, col: int | None = None) -> str | None:
+        col = col or entry[1]
+        if not typed.strip():
+            r.error(entry[0], col, "expected a player's name", f"players: {', '.join(players)}")
+            return None
+        return r.name(entry[0], col, typed.strip(), players, "player")
 
-    first_entry = single("first")
+    first_entry = single("first", players[0])
     first = player_ref(first_entry, first_entry[2]) if first_entry else None
     hq: dict[str, str] = {}
-    for entry in entries.get("hq", []):
-        player_text, _, order_text = entry[2].partition("=")
+    hq_entries = entries.get("hq", [])
+    order_names = [o.name for o in world.orders]
+    for entry in hq_entries:
+        player_text, eq, order_text = entry[2].partition("=")
+        if not eq:
+            r.error(entry[0], entry[1], "expected 'hq: <player> = <order>'",
+                    f"orders: {', '.join(order_names)}")
+            continue
         p = player_ref(entry, player_text)
-        o = r.name(entry[0], entry[1], order_text.strip(), [o.name for o in world.orders], "order")
+        col = entry[1] + len(player_text) + 1 + (len(order_text) - len(order_text.lstrip()))
+        o = r.name(entry[0], col, order_text.strip(), order_names, "order") \
+            if order_text.strip() else r.error(entry[0], col, "expected an order's name",
+                                               f"orders: {', '.join(order_names)}")
         if p and o:
-            hq[p] = world.order_by_name[o]
-    variant = "original" if hq else "standard"
-    if hq and (len(players) != 4 or len(hq) != 4 or len(set(hq.values())) != 4):
-        r.error(entries["hq"][0][0], 1, "'The Original' needs 4 players, each with a different "
-                "headquarters")
+            if p in hq:
+                r.error(entry[0], entry[1], f"{p} has two headquarters")
+            elif world.order_by_name[o] in hq.values():
+                r.error(entry[0], col, f"{o} is the headquarters of another player already")
+            else:
+                hq[p] = world.order_by_name[o]
+    variant = "original" if hq_entries else "standard"
+    if hq_entries and not r.errors and (n != 4 or len(hq) != 4):
+        r.error(hq_entries[-1][0], 1, "'The Original' needs 4 players, each with a different "
+                "headquarters: one 'hq:' line for each player")
+    if options is not None and options.get("variant", variant) != variant:
+        if hq_entries:
+            r.error(hq_entries[0][0], 1, "'hq:' lines make this a position of the variant 'The "
+                    "Original', but the game is created with variant="
+                    f"{options['variant']}", "add --option variant=original")
+        else:
+            r.missing("hq", "Anna = Templars")
+            r.errors[-1].message = ("the variant 'The Original' needs an 'hq:' line for each "
+                                    "of the 4 players")
     state = new_state(world, players, first or players[0], variant, hq)
 
-    phase_entry = single("phase")
+    phase_entry = single("phase", "round")
     if phase_entry:
         if phase_entry[2] not in ("opening", "round", "over"):
             r.error(phase_entry[0], phase_entry[1], f"phase '{phase_entry[2]}' is not one of "
                     "opening, round, over")
+        elif phase_entry[2] == "over":
+            r.error(phase_entry[0], phase_entry[1], "a game cannot start from a finished "
+                    "position", "write 'phase: round' (or 'opening')")
         else:
             state["phase"] = phase_entry[2]
+    phase = state["phase"]
+    phase_ok = phase_entry is not None and phase_entry[2] in ("opening", "round")
     if "opened" in entries:
         entry = entries["opened"][0]
-        state["opened"] = [p for p in (player_ref(entry, t) for t in entry[2].split(",") if t.strip()) if p]
-    elif state["phase"] != "opening":
+        state["opened"] = []
+        for typed, col in _items(entry[2], entry[1]):
+            p = player_ref(entry, typed, col)
+            if p and p in state["opened"]:
+                r.error(entry[0], col, f"{p} is listed twice")
+            elif p:
+                state["opened"].append(p)
+    elif phase != "opening":
         state["opened"] = list(players)
-    next_entry = single("next", required=state["phase"] == "round")
-    if next_entry:
-        state["next"] = player_ref(next_entry, next_entry[2]) or state["next"]
+    if phase == "round":
+        next_entry = single("next", players[0])
+        if next_entry:
+            state["next"] = player_ref(next_entry, next_entry[2]) or state["next"]
+        if len(state["opened"]) != n and phase_entry and not r.errors:
+            r.error(phase_entry[0], phase_entry[1], "phase 'round' needs every player's opening "
+                    "allocation ('opened' lists all players)")
+    elif "next" in entries and phase_entry and phase_entry[2] == phase:
+        entry = entries["next"][0]
+        r.error(entry[0], 1, "'next' belongs to phase 'round'; in the opening everybody "
+                "allocates at once", "remove the line, or write 'phase: round'")
+    if phase == "opening" and phase_ok and len(state["opened"]) == n and "opened" in entries:
+        entry = entries["opened"][0]
+        r.error(entry[0], entry[1], "every player has made the opening allocation, so the "
+                "phase is 'round'", f"write 'phase: round' and 'next: {state['first']}'")
+    numbers = {}
     for key in ("rounds", "actions"):
-        entry = single(key, required=False)
+        entry = single(key)
         if entry:
-            if not entry[2].isdigit():
-                r.error(entry[0], entry[1], f"'{key}' must be a whole number")
-            else:
-                state[key] = int(entry[2])
-    if state["phase"] == "round" and len(state["opened"]) != len(players):
-        r.error(phase_entry[0], phase_entry[1], "phase 'round' needs every player's opening "
-                "allocation ('opened' lists all players)")
+            value = r.number(entry, entry[1], entry[2], f"'{key}'")
+            if value is not None:
+                state[key] = numbers[key] = value
+    if phase == "opening" and phase_ok:
+        for key, value in numbers.items():
+            if value:
+                entry = entries[key][0]
+                r.error(entry[0], entry[1], f"'{key}' is {value}, but no round is played "
+                        "before the opening allocation is complete", f"write '{key}: 0'")
+    elif "actions" in numbers and phase_ok and not r.errors:
+        seat = (players.index(state["next"]) - players.index(state["first"])) % n
+        expected = state["rounds"] * n + seat
+        if state["actions"] != expected:
+            entry = entries["actions"][0]
+            r.error(entry[0], entry[1], f"'actions' is {state['actions']}, but {state['rounds']} "
+                    f"round(s) of {n} players and {seat} action(s) since {state['first']} "
+                    f"started this round make {expected}", f"write 'actions: {expected}'")
+    limit = (options or {}).get("round-limit") or 0
+    if limit and state["rounds"] >= limit and "rounds" in entries:
+        entry = entries["rounds"][0]
+        r.error(entry[0], entry[1], f"round {state['rounds']} has reached the round limit of "
+                f"{limit}, so the game would be over")
 
     pieces = entries.get("piece", [])
-    placed: set[str] = set()
+    placed: dict[str, int] = {}
     for entry in pieces:
         initiate_text, sep, where = entry[2].partition("@")
         if not sep:
             r.error(entry[0], entry[1], "expected 'piece: <initiate> @ <field or uncovered>'")
+            continue
+        if not initiate_text.strip():
+            r.error(entry[0], entry[1], "expected an initiate's name before '@'")
             continue
         name = r.name(entry[0], entry[1], initiate_text.strip(), world.initiate_names, "initiate")
         if not name:
             continue
         initiate = world.initiate_by_name[name]
         if initiate in placed:
-            r.error(entry[0], entry[1], f"{name} is placed twice")
-        placed.add(initiate)
+            r.error(entry[0], entry[1], f"{name} is placed twice (also on line "
+                    f"{placed[initiate]})")
+            continue
+        placed[initiate] = entry[0]
+        col = entry[1] + len(initiate_text) + 1 + (len(where) - len(where.lstrip()))
         if where.strip().lower() == "uncovered":
             state["pieces"][initiate] = None
+        elif not where.strip():
+            r.error(entry[0], col, "expected a field (or 'uncovered') after '@'")
         else:
-            col = entry[1] + entry[2].index("@") + 1
             f = r.name(entry[0], col, where.strip(), world.field_names, "field")
             if f:
                 state["pieces"][initiate] = world.field_by_name[f]
     if pieces and len(placed) != len(world.initiates) and not r.errors:
         missing = [i.name for i in world.initiates if i.id not in placed]
-        r.error(pieces[-1][0], 1, f"initiates not placed: {', '.join(missing)}",
+        r.error(pieces[-1][0] + 1, 1, f"initiates not placed: {', '.join(missing)}",
                 "place every initiate, or leave out all 'piece:' lines for the start position")
+    if not r.errors and all(f is None for f in state["pieces"].values()):
+        r.error(pieces[-1][0], 1, "every initiate is uncovered, so nobody could carry the grail "
+                "home")
 
-    grail_entry = single("grail", required=False)
+    grail_entry = single("grail", world.field[world.grail_start].name)
     if grail_entry:
         typed = grail_entry[2]
         as_init = match_name(typed, world.initiate_names)
         as_field = match_name(typed, world.field_names)
-        if as_init.ok and not as_field.ok:
+        if not typed:
+            r.error(grail_entry[0], grail_entry[1], "expected a field, or the initiate carrying "
+                    "the grail")
+        elif as_init.ok and not as_field.ok:
             holder = world.initiate_by_name[as_init.name]
             if state["pieces"][holder] is None:
                 r.error(grail_entry[0], grail_entry[1], f"{as_init.name} is uncovered and "
                         "cannot carry the grail")
             else:
                 state["grail"] = {"field": state["pieces"][holder], "holder": holder}
+        elif as_init.ambiguous and not as_field.ok:
+            r.name(grail_entry[0], grail_entry[1], typed, world.initiate_names, "initiate")
         else:
             f = r.name(grail_entry[0], grail_entry[1], typed, world.field_names, "field")
             if f:
                 state["grail"] = {"field": world.field_by_name[f], "holder": None}
 
+    given: dict[tuple[str, str, str], int] = {}
     for key in ("sheet", "paid", "known", "lost"):
         for entry in entries.get(key, []):
             player_text, sep, rest = entry[2].partition(":")
@@ -219,53 +371,76 @@ def read_position(world, text: str, filename: str) -> dict[str, Any]:
             p = player_ref(entry, player_text)
             if not p:
                 continue
-            for item in filter(None, (s.strip() for s in rest.split(";"))):
+            items = [(item, col) for item, col in
+                     _items(rest, entry[1] + len(player_text) + 1, ";") if item]
+            if not items:
+                r.error(entry[0], entry[1] + len(entry[2].rstrip()), f"expected '<initiate> = "
+                        f"<amount>' after '{p}:'")
+            for item, col in items:
                 name_text, eq, amount = item.partition("=")
-                col = entry[1] + entry[2].find(item)
+                if not eq:
+                    r.error(entry[0], col, f"expected '<initiate> = <amount>', not '{item}'")
+                    continue
+                if not name_text.strip():
+                    r.error(entry[0], col, "expected an initiate's name before '='")
+                    continue
                 name = r.name(entry[0], col, name_text.strip(), world.initiate_names, "initiate")
-                if not name or not eq:
-                    if name:
-                        r.error(entry[0], col, f"expected '{name} = <amount>'")
+                if not name:
                     continue
                 initiate = world.initiate_by_name[name]
+                amount_col = col + len(name_text) + 1 + (len(amount) - len(amount.lstrip()))
                 amount = amount.strip()
+                if key != "sheet":
+                    if (key, p, initiate) in given:
+                        r.error(entry[0], col, f"{key}: {p} on {name} is given twice (also on "
+                                f"line {given[(key, p, initiate)]})")
+                        continue
+                    given[(key, p, initiate)] = entry[0]
                 if key == "sheet":
-                    if not re.fullmatch(r"\d+(\+\d+)*", amount):
-                        r.error(entry[0], col, f"units must be values joined by '+', not '{amount}'")
+                    if not re.fullmatch(r"[0-9]{1,2}(\+[0-9]{1,2})*", amount):
+                        r.error(entry[0], amount_col, f"units must be values joined by '+', "
+                                f"not '{amount}'", "e.g. 'Alberto Castellano = 10+5'")
                         continue
                     units, missing = pick_units(state, p, [int(v) for v in amount.split("+")], world)
                     if missing is not None:
-                        r.error(entry[0], col, f"{p}'s sheet has no free unit of {missing} left",
+                        r.error(entry[0], amount_col, f"{p}'s sheet has no free unit of "
+                                f"{missing} left",
                                 f"units: {', '.join(str(u.value) for u in world.units)}")
                         continue
                     for unit in units:
                         state["sheets"][p]["units"][unit] = initiate
                 else:
-                    if not amount.isdigit():
-                        r.error(entry[0], col, f"'{amount}' is not a whole number")
+                    value = r.number(entry, amount_col, amount, f"the amount of '{key}'",
+                                     high=world.total_points)
+                    if value is None:
                         continue
                     if key == "paid":
-                        state["sheets"][p]["paid"][initiate] = int(amount)
+                        if value % 10:
+                            r.error(entry[0], amount_col, f"{p} paid {value} on {name}, but "
+                                    "blowing a cover costs 10 points each time, so payments "
+                                    "are multiples of 10")
+                            continue
+                        state["sheets"][p]["paid"][initiate] = value
                     else:
-                        state[key].setdefault(p, {})[initiate] = int(amount)
+                        state[key].setdefault(p, {})[initiate] = value
 
     parser = Parser(world, players)
     for entry in entries.get("standing", []):
         player_text, sep, rest = entry[2].partition(":")
-        p = player_ref(entry, player_text) if sep else None
         if not sep:
             r.error(entry[0], entry[1], "expected 'standing: <player>: object ...'")
             continue
+        p = player_ref(entry, player_text)
         if not p:
             continue
         offset = entry[1] + len(player_text) + 1
         pad = " " * (offset - 1) + rest
         orders, errs = parser.parse(pad)
         for err in errs:
-            r.error(entry[0], err.col or 1, err.message, err.suggestion)
+            r.error(entry[0], err.col or offset, err.message, err.suggestion)
         if orders.moves or orders.assigns or orders.passed or orders.standing is None:
             if not errs:
-                r.error(entry[0], entry[1], "a standing order must be an 'object' line")
+                r.error(entry[0], offset, "a standing order must be an 'object' line")
             continue
         state["standing"][p].extend(ob.to_json() for ob in orders.standing)
 
@@ -277,33 +452,48 @@ def read_position(world, text: str, filename: str) -> dict[str, Any]:
 
 def _consistency(world, state: dict, r: _Reader, entries: dict) -> None:
     """Checks across lines: payments, revealed amounts and losses must fit the sheets."""
-    line = lambda key: entries[key][0][0] if key in entries else 1  # noqa: E731
+    def where(key: str, player: str, initiate: str | None = None) -> tuple[int, int]:
+        """The line (and the column of the item) that gives ``key`` for player and initiate."""
+        name = world.initiate[initiate].name if initiate else None
+        for number, col, value in entries.get(key, []):
+            who, _, rest = value.partition(":")
+            if who.strip().casefold() == player.casefold() or \
+                    match_name(who.strip(), state["players"]).name == player:
+                if name is None:
+                    return number, col
+                for item, item_col in _items(rest, col + len(who) + 1, ";"):
+                    if match_name(item.partition("=")[0].strip(), world.initiate_names).name == name:
+                        return number, item_col
+        return (entries[key][0][0], entries[key][0][1]) if key in entries else (r.end_line, 1)
+
     for p in state["players"]:
         sheet = state["sheets"][p]
         for initiate, paid in sheet["paid"].items():
             if influence(state, p, initiate, world) < 0:
-                r.error(line("paid"), 1, f"{p} paid {paid} on {world.initiate[initiate].name}, "
-                        "more than the units assigned to him")
+                r.error(*where("paid", p, initiate), f"{p} paid {paid} on "
+                        f"{world.initiate[initiate].name}, more than the units assigned to him")
         for initiate, amount in state["known"].get(p, {}).items():
             if state["pieces"][initiate] is not None and amount > influence(state, p, initiate, world):
-                r.error(line("known"), 1, f"{p} is known to have at least {amount} on "
-                        f"{world.initiate[initiate].name} but the sheet gives only "
+                r.error(*where("known", p, initiate), f"{p} is known to have at least {amount} "
+                        f"on {world.initiate[initiate].name} but the sheet gives only "
                         f"{influence(state, p, initiate, world)}")
         for initiate, amount in state["lost"].get(p, {}).items():
             if state["pieces"][initiate] is not None:
-                r.error(line("lost"), 1, f"{world.initiate[initiate].name} is on the board; "
-                        "only uncovered initiates have lost influence")
+                r.error(*where("lost", p, initiate), f"{world.initiate[initiate].name} is on "
+                        "the board; only uncovered initiates have lost influence")
             elif amount != influence(state, p, initiate, world):
-                r.error(line("lost"), 1, f"{p} lost {amount} on {world.initiate[initiate].name} "
-                        f"but the sheet gives {influence(state, p, initiate, world)}")
+                r.error(*where("lost", p, initiate), f"{p} lost {amount} on "
+                        f"{world.initiate[initiate].name} but the sheet gives "
+                        f"{influence(state, p, initiate, world)}")
     holder = state["grail"]["holder"]
-    if state["phase"] != "over" and holder is not None and state["variant"] == "standard":
+    grail_at = where("grail", "")
+    if state["variant"] == "standard" and holder is not None:
         bearer = world.initiate[holder]
         if state["pieces"][holder] == world.order[bearer.order].headquarters:
-            r.error(line("grail"), 1, f"{bearer.name} carries the grail on his own headquarters, "
+            r.error(*grail_at, f"{bearer.name} carries the grail on his own headquarters, "
                     "so the game would already be over")
-    if state["phase"] == "over":
-        r.error(line("phase"), 1, "a game cannot start from a finished position")
-
-
-
+    if state["variant"] == "original":
+        homes = {world.order[o].headquarters for o in state["hq"].values()}
+        if state["grail"]["field"] in homes:
+            r.error(*grail_at, f"the grail is on {world.field[state['grail']['field']].name}, "
+                    "a player's headquarters, so the game would already be over")

@@ -174,6 +174,11 @@ class MayhemKind(GameKind):
 
         return read_position(self, text, filename, options)
 
+    def setup_players(self, text: str) -> list[str]:
+        from companion.mayhem.position import setup_players
+
+        return setup_players(text)
+
     def write_position(self, state: dict, viewer: str = "moderator") -> str:
         from companion.mayhem.position import write_position
 
@@ -200,9 +205,11 @@ class MayhemKind(GameKind):
         cat = self.catalogue
         errors: list[OrderError] = []
         if state["phase"] == "over":
-            for line in orders.lines[:1]:
+            for line in (orders.lines or orders.all_lines)[:1]:
                 errors.append(illegal(line, "the game is over; no more orders are taken"))
-            raise OrdersRejected(errors, filename)
+            if errors:
+                raise OrdersRejected(errors, filename)
+            return
         for i, o in enumerate(orders.picks):
             if state["phase"] != "draft":
                 errors.append(illegal(o.line, "there is no character draft now (optional rule "

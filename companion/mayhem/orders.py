@@ -75,6 +75,7 @@ class MayhemOrders:
     defend: list[Order] | None = None          # None: the defend lines stay as they are
     hand: dict[str, Any] | None = None         # the give/keep policy (None: cleared)
     hand_lines: list[Line] = field(default_factory=list)
+    all_lines: list[Line] = field(default_factory=list)     # every order line, in file order
 
     @property
     def hand_set(self) -> bool:
@@ -147,6 +148,7 @@ class Parser:
         orders = MayhemOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
+            orders.all_lines.append(line)
             cur = Cursor(line)
             head = cur.next()
             try:

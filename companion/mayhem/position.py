@@ -24,7 +24,9 @@ starts a comment::
     rest: deck                           # where the cards named nowhere go: deck or discard
     standing: Anna: defend by Bert       # standing orders, as in an order file
 
-With ``rest: deck`` (the default) the cards named nowhere go to the deck below the listed ones,
+``game``, ``players``, ``first``, ``turn``, a ``character`` line for each player,
+``barracks`` and ``deck`` (which may be empty) are required, so that a file cut short is
+refused; the counters default to 0, ``end`` to none. With ``rest: deck`` (the default) the cards named nowhere go to the deck below the listed ones,
 shuffled when the game is created (a chance outcome recorded like any other); with
 ``rest: discard`` they are put on the discard pile (in card order, under the listed ones). A player's own position shows their hand and character
 only; other hands are written as a count and cannot be read back.
@@ -38,7 +40,7 @@ from companion.engine.positions import LineReader
 from companion.errors import CompanionError
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import Parser, defend_text, hand_text
-from companion.mayhem.rules import BARRACKS
+from companion.mayhem.rules import BARRACKS, team_set_goal
 
 KEYS = ("game", "players", "first", "turn", "actions", "character-used", "recycled", "round",
         "turns", "end", "rules", "character", "hand", "play", "set", "barracks", "discard",
@@ -123,19 +125,71 @@ def write_position(kind, state: dict, viewer: str = "moderator") -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
+MAX_DIGITS = 6                      # no count of a position has more digits
+
+
 class _Reader(LineReader):
+    def __init__(self, filename: str, text: str):
+        super().__init__(filename)
+        self.end_line = len(text.splitlines()) + 1      # where a missing line would go
+
     def name(self, number: int, col: int, typed: str, known: list[str], what: str,
              **kw) -> str | None:
+        if not typed.strip():
+            self.error(number, col, f"expected a{'n' if what[0] in 'aeiou' else ''} {what}'s "
+                       "name", f"{what}s: {', '.join(known)}" if len(known) <= 11 else None)
+            return None
         return super().name(number, col, typed, known, what, list_known=11)
 
+    def missing(self, key: str, example: str) -> None:
+        self.error(self.end_line, 1, f"the position has no '{key}:' line",
+                   f"add a line like '{key}: {example}'")
 
-def _items(text: str, start_col: int) -> list[tuple[str, int]]:
+    def number(self, entry, col: int, text: str, what: str, *, low: int = 0,
+               high: int = 10 ** MAX_DIGITS - 1) -> int | None:
+        """A whole number written with the digits 0-9, within ``low``..``high``."""
+        text = text.strip()
+        if not re.fullmatch(r"[0-9]+", text):
+            self.error(entry[0], col, f"{what} must be a whole number, not '{text}'")
+            return None
+        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
+            self.error(entry[0], col, f"{what} is {text}; it must be from {low} to {high}")
+            return None
+        return int(text)
+
+
+def player_problem(names: list[str]) -> tuple[int | None, str, str | None] | None:
+    """Why these players cannot play (index of the name at fault or None, message, hint), or
+    None: the checks 'companion new' makes on player names, so that a setup file's mistakes are
+    reported with their line and column."""
+    from companion.engine.identity import names_problem
+
+    found = names_problem([n for n in names], 2, 6, "Medieval Mayhem")
+    if found is None:
+        return None
+    index, error = found
+    return index, error.message, error.hint
+
+
+def setup_players(text: str) -> list[str]:
+    """The players of a position text for ``companion new --setup``. When the players line is
+    missing or would be refused, none: the command then reads the position, whose errors name
+    the file, line and column."""
+    for raw in text.splitlines():
+        m = re.match(r"\s*players\s*:\s*(.*)$", raw.split("#", 1)[0], re.IGNORECASE)
+        if m:
+            names = [n.strip() for n in m.group(1).split(",")]
+            return [] if player_problem(names) else names
+    return []
+
+
+def _items(text: str, start_col: int, keep_empty: bool = False) -> list[tuple[str, int]]:
     """Comma-separated items with the column each starts at."""
     out = []
     pos = 0
     for piece in text.split(","):
         stripped = piece.strip()
-        if stripped:
+        if stripped or keep_empty:
             out.append((stripped, start_col + pos + (len(piece) - len(piece.lstrip()))))
         pos += len(piece) + 1
     return out
@@ -145,27 +199,33 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
     from companion.mayhem.kind import blank_state
 
     cat = kind.catalogue
-    r = _Reader(filename)
+    r = _Reader(filename, text)
     entries = r.scan(text, KEYS, REPEATABLE)
     r.raise_if_errors()
+    examples = {"game": "mayhem", "players": "Anna, Bert, Cora", "first": "Anna",
+                "turn": "Anna", "barracks": "<five cards>", "deck": "<the top cards, or "
+                "nothing: the cards named nowhere are shuffled below>"}
 
     def single(key: str, required: bool = True):
         if key in entries:
             return entries[key][0]
         if required:
-            r.error(1, 1, f"the position needs a '{key}:' line")
+            r.missing(key, examples[key])
         return None
 
     game = single("game")
     if game and game[2].lower() != "mayhem":
-        r.error(game[0], game[1], f"this is a position of '{game[2]}', not of mayhem")
+        r.error(game[0], game[1], f"this is a position of '{game[2]}', not of mayhem",
+                "a Medieval Mayhem position starts with 'game: mayhem'")
     pe = single("players")
-    players = [p for p, _ in _items(pe[2], pe[1])] if pe else []
-    if pe and not 2 <= len(players) <= 6:
-        r.error(pe[0], pe[1], "Medieval Mayhem needs 2 to 5 players (6 with Team Tactics), "
-                "separated by commas")
-    if pe and len({p.casefold() for p in players}) != len(players):
-        r.error(pe[0], pe[1], "a player is listed twice")
+    players: list[str] = []
+    if pe:
+        items = _items(pe[2], pe[1], keep_empty=True)
+        players = [p for p, _ in items]
+        problem = player_problem(players)
+        if problem:
+            index, message, hint = problem
+            r.error(pe[0], items[index][1] if index is not None else pe[1], message, hint)
     r.raise_if_errors()
     try:
         kind.check_players(players, options)
@@ -173,6 +233,13 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         r.error(pe[0], pe[1], exc.message, exc.hint)
         r.raise_if_errors()
     rules = kind.rules_from(options)
+    if rules["teams"]:
+        members = [p for team in rules["teams"] for p in team]
+        if sorted(members) != sorted(players):
+            r.error(pe[0], pe[1], "the teams of the options (" + "/".join(
+                "+".join(t) for t in rules["teams"]) + ") are not the players of this position",
+                "give --option teams=... with the players of the position")
+            r.raise_if_errors()
     if rules["chaos"]:
         r.error(pe[0], 1, "Chaos Theory draws its rules when a game is created; a position "
                 "needs the rules given as options", "list the optional rules with --option "
@@ -196,18 +263,19 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
     state = blank_state(players, rules, first or players[0])
     if current:
         state["current"] = current
-    for key, field in (("actions", "actions"), ("round", "round")):
-        e = single(key, required=False)
-        if e:
-            if not e[2].isdigit():
-                r.error(e[0], e[1], f"'{key}' must be a whole number")
-            elif key == "actions":
-                if int(e[2]) > 1:
-                    r.error(e[0], e[1], "a turn has two non-free actions; a position is written "
-                            "before the second one at the latest (0 or 1)")
-                state["turn"]["actions"] = int(e[2])
-            else:
-                state["round"] = int(e[2])
+    e = single("actions", required=False)
+    if e:
+        value = r.number(e, e[1], e[2], "'actions'")
+        if value is not None and value > 1:
+            r.error(e[0], e[1], "a turn has two non-free actions; a position is written "
+                    "before the second one at the latest (0 or 1)")
+        elif value is not None:
+            state["turn"]["actions"] = value
+    e = single("round", required=False)
+    if e:
+        value = r.number(e, e[1], e[2], "'round'")
+        if value is not None:
+            state["round"] = value
     for key, field in (("character-used", "character"), ("recycled", "recycle")):
         e = single(key, required=False)
         if e:
@@ -215,15 +283,42 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 r.error(e[0], e[1], f"'{key}' must be yes or no")
             else:
                 state["turn"][field] = e[2].lower() == "yes"
+    e = single("recycled", required=False)
+    if e and state["turn"]["recycle"] and not rules["best_defense"]:
+        r.error(e[0], e[1], "Recycle belongs to the optional rule The Best Defense (E), which "
+                "the options do not switch on", "write 'recycled: no', or add --option "
+                "best-defense=on")
     te = single("turns", required=False)
     if te:
+        counted: set[str] = set()
         for item, col in _items(te[2].replace(";", ","), te[1]):
             who, eq, count = item.partition("=")
-            p = player_ref(te, who, col)
-            if not eq or not count.strip().isdigit():
+            if not eq:
                 r.error(te[0], col, "expected 'turns: <player> = <count>; ...'")
-            elif p:
-                state["turns"][p] = int(count.strip())
+                continue
+            p = player_ref(te, who, col)
+            value = r.number(te, col + len(who) + 1, count, "a number of turns")
+            if p and p in counted:
+                r.error(te[0], col, f"{p}'s turns are given twice")
+            elif p and value is not None:
+                counted.add(p)
+                state["turns"][p] = value
+        left = [p for p in players if p not in counted]
+        if left and not r.errors:
+            r.error(te[0], te[1] + len(te[2]), f"'turns' gives no count for "
+                    f"{', '.join(left)}", "give every player's count, e.g. "
+                    + "; ".join(f"{p} = 0" for p in players))
+        if not r.errors and first and current:
+            seats = players[players.index(first):] + players[:players.index(first)]
+            done = seats[:seats.index(current)]
+            wrong = [p for p in players
+                     if state["turns"][p] != state["round"] + (1 if p in done else 0)]
+            if wrong:
+                p = wrong[0]
+                should = state["round"] + (1 if p in done else 0)
+                r.error(te[0], te[1], f"{p} has had {state['turns'][p]} turn(s), but in round "
+                        f"{state['round']} with {first} starting and {current} to play "
+                        f"{p} has had {should}", f"write '{p} = {should}', or check 'round'")
     ee = single("end", required=False)
     if ee and ee[2].lower() != "none":
         m = re.fullmatch(r"(deck|sets)\s*\((.+)\)", ee[2].strip(), re.I)
@@ -231,11 +326,19 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             r.error(ee[0], ee[1], "expected 'end: none', 'end: deck (<player>)' or "
                     "'end: sets (<player>)'")
         else:
-            p = player_ref(ee, m.group(2))
+            p = player_ref(ee, m.group(2), ee[1] + m.start(2))
             if p:
-                state["end"] = {"reason": m.group(1).lower(), "player": p}
+                reason = m.group(1).lower()
+                if reason == "sets" and rules["teams"]:
+                    reason = "team-sets"        # written as 'sets', as the reports say
+                state["end"] = {"reason": reason, "player": p}
+            if rules["rounds"]:
+                r.error(ee[0], ee[1], "with the Round Time Limit (optional rule B) the game "
+                        "ends only after its rounds, so no end is triggered", "write 'end: none'")
     if rules["rounds"] and state["round"] >= rules["rounds"]:
-        r.error(1, 1, f"round {state['round']} is past the round limit of {rules['rounds']}")
+        e = entries.get("round", [(r.end_line, 1, "")])[0]
+        r.error(e[0], e[1], f"round {state['round']} is past the round limit of "
+                f"{rules['rounds']}, so the game would be over")
 
     placed: dict[str, int] = {}
 
@@ -280,7 +383,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         state["characters"][p] = cid
     for p in players:
         if not state["characters"][p]:
-            r.error(1, 1, f"{p} has no character card",
+            r.error(r.end_line, 1, f"{p} has no character card",
                     f"add 'character: {p} = <character card>'")
     for key, zone in (("hand", "hands"), ("play", "play")):
         for e in entries.get(key, []):
@@ -300,7 +403,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             continue
         state["sets"][p].append(cards)
     for key in ("barracks", "discard", "deck"):
-        e = single(key, required=False)
+        e = single(key, required=key != "discard")
         if e:
             state[key] = card_list(e, e[2], e[1])
     rest = [c.id for c in cat.cards if c.id not in placed]
@@ -319,9 +422,29 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         e = entries.get("barracks", [(1, 1, "")])[0]
         r.error(e[0], e[1], f"the Barracks hold {len(state['barracks'])} cards while the deck "
                 "still has cards; they are refilled to 5 at once")
+    deck_e = entries.get("deck", [(r.end_line, 1, "")])[0]
     if not state["deck"] and not rest and not state["end"] and not rules["rounds"]:
-        r.error(1, 1, "the deck is empty, so the end of the game has been triggered",
-                "add 'end: deck (<player>)'")
+        r.error(deck_e[0], deck_e[1], "the deck is empty, so the end of the game has been "
+                "triggered", "add 'end: deck (<player>)'")
+    if state["end"] and state["end"]["reason"] == "deck" and (state["deck"] or rest):
+        r.error(ee[0], ee[1], "the end is triggered by the empty deck, but the deck holds "
+                f"{len(state['deck']) + len(rest)} card(s)",
+                "list every card elsewhere ('rest: discard'), or write 'end: none'")
+    goal = team_set_goal(state) if rules["teams"] else 3
+    for team in (rules["teams"] or [[p] for p in players]):
+        count = sum(len(state["sets"][p]) for p in team)
+        if count < goal:
+            continue
+        e = next((e for e in entries.get("set", []) if e[2].partition("=")[0].strip()
+                  .casefold() in {p.casefold() for p in team}), (r.end_line, 1, ""))
+        who = " and ".join(team)
+        if rules["charm"]:
+            r.error(e[0], 1, f"{who} {'has' if len(team) == 1 else 'have'} {count} sets, so "
+                    "with Three's a Charm (optional rule C) the game would be won already")
+        elif not state["end"] and not rules["rounds"]:
+            r.error(e[0], 1, f"{who} {'has' if len(team) == 1 else 'have'} {count} sets, so "
+                    "the end of the game has been triggered",
+                    f"add 'end: sets (<the player who formed the last set>)'")
     parser = Parser(cat, players)
     for e in entries.get("standing", []):
         who, sep, text_rest = e[2].partition(":")
@@ -334,7 +457,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         offset = e[1] + len(who) + 1
         orders, errs = parser.parse(" " * (offset - 1) + text_rest)
         for err in errs:
-            r.error(e[0], err.col or 1, err.message, err.suggestion)
+            r.error(e[0], err.col or offset, err.message, err.suggestion)
         if errs:
             continue
         if orders.actions or orders.answers or orders.picks or not orders.has_standing:

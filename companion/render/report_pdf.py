@@ -172,7 +172,14 @@ def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, 
     if kind == "code":
         from reportlab.platypus import Preformatted
 
-        return [Preformatted("\n".join(block["lines"]), st["code"])]
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        # lines longer than the page (a long name, a long chart line) wrap at a space,
+        # continued with an indent, instead of running off the paper
+        style = st["code"]
+        fits = max(20, int(width / stringWidth("M", style.fontName, style.fontSize)))
+        return [Preformatted("\n".join(block["lines"]), style, maxLineLength=fits,
+                             splitChars=" ", newLineChars="  ")]
     if kind == "table":
         columns = block["columns"]
         rows = [[Paragraph(text(c), st["cellhead"]) for c in columns]]

@@ -12,7 +12,8 @@ PLAYERS = ["Anna", "Bert", "Cora"]
 
 def start(phase="round", next_player="Anna", extra=""):
     text = (f"game: gral\nplayers: {', '.join(PLAYERS)}\nfirst: Anna\nphase: {phase}\n"
-            + (f"next: {next_player}\n" if phase == "round" else "") + extra)
+            + (f"next: {next_player}\n" if phase == "round" else "") + extra
+            + ("grail: Golgota\n" if "grail:" not in extra else ""))
     return read_position(KIND.world, text, "test")
 
 

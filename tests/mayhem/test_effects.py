@@ -61,6 +61,8 @@ def rich_position(tested: str | None, character: str) -> str:
             lines.append(f"{z}: {who} = " + ", ".join(names))
         else:
             lines.append(f"{where}: " + ", ".join(names))
+    if "deck" not in zones:
+        lines.append("deck:")           # the cards named nowhere are shuffled in
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ hand: Anna = Hoard Wyrm, Tidal Queen, Siege Ram, Ember Drake, Cinder Whelp, Pyre
 hand: Bert = Rose Maiden, Golden Damsel
 hand: Cora = Gold Coin
 barracks: Pearl Maiden, Tidal Wave, Frost Drake, Rose Guard, Cutpurse
+deck:
 """
 
 
@@ -114,6 +115,7 @@ character: Anna = The Thief I
 character: Bert = The Seer II
 hand: Bert = Ember Drake
 barracks:
+deck:
 rest: discard
 """)
     service.submit_orders(store, "g", "Bert", "discard none\ndiscard none\n", "o")

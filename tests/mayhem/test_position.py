@@ -87,7 +87,7 @@ def test_a_players_version_holds_only_their_secrets(tmp_path, fixed_date):
      (15, 12), "a set holds 3 cards"),
     (("barracks: Pearl Maiden, Tidal Wave, Frost Drake, Rose Guard, Cutpurse",
       "barracks: Pearl Maiden, Tidal Wave"), (16, 11), "while the deck still has cards"),
-    (("character: Cora = The Scavenger III\n", ""), (0, 1), "Cora has no character card"),
+    (("character: Cora = The Scavenger III\n", ""), (20, 1), "Cora has no character card"),
     (("character: Cora = The Scavenger III", "character: Cora = The Thief I"), (11, 18),
      "The Thief I is given to Anna already"),
     (("actions: 1", "actions: 2"), (4, 10), "0 or 1"),
@@ -118,7 +118,7 @@ def test_every_mistake_of_a_file_is_listed():
 
 
 def test_the_empty_deck_needs_the_end_triggered():
-    text = BASE.replace("deck: Sunlit Queen, Plunder\n", "rest: discard\n")
+    text = BASE.replace("deck: Sunlit Queen, Plunder\n", "deck:\nrest: discard\n")
     with pytest.raises((DataError, DataErrors)) as info:
         read(text)
     assert "end: deck" in info.value.render()

@@ -119,6 +119,7 @@ hand: Anna = Hoard Wyrm, Gold Coin
 hand: Bert = Rose Maiden, Golden Damsel, Crown Jewels
 hand: Cora = Ember Drake, Pearl Necklace
 barracks: Pearl Maiden, Tidal Wave, Frost Drake, Rose Guard, Cutpurse
+deck:
 """, ["missing=wait"])
     service.submit_orders(store, "w", "Anna", "play Hoard Wyrm at Bert\ndraw\n", "o")
     service.run_turn(store, "w")
@@ -159,6 +160,7 @@ character: Bert = The Seer II
 hand: Anna = Hoard Wyrm, Gold Coin
 hand: Bert = Rose Maiden
 barracks:
+deck:
 rest: discard
 """)
     service.submit_orders(store, "e", "Bert", "discard none\ndiscard none\n", "o")

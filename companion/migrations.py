@@ -1,0 +1,88 @@
+"""Store migrations: each upgrades a store from one schema version to the next, inside the
+transaction that opened it (all or nothing), and returns notes for the user."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from companion.engine.canon import GENESIS_HASH, canonical_json, state_hash
+from companion.engine.identity import new_token
+
+
+def migrate_1_to_2(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 2: random player tokens (version 1 derived them from the seed), a per-game secret,
+    turn hashes over every stored column (with per-column digests), a published flag on turns,
+    and withdrawn submissions.
+
+    A game created under schema 1 keeps the key its Gral salts were made with as its secret (its
+    commitments are already printed in reports); every new game gets a random secret.
+    """
+    from companion.engine.chance import seed_key
+    from companion.store import Turn
+
+    notes = []
+    db.execute("ALTER TABLE games ADD COLUMN secret TEXT NOT NULL DEFAULT ''")
+    games = db.execute("SELECT id, seed FROM games ORDER BY id").fetchall()
+    for game_id, seed in games:
+        db.execute("UPDATE games SET secret=? WHERE id=?", (seed_key(seed).hex(), game_id))
+    players = db.execute("SELECT game_id, seat FROM players ORDER BY game_id, seat").fetchall()
+    for game_id, seat in players:
+        db.execute("UPDATE players SET token=? WHERE game_id=? AND seat=?",
+                   (new_token(f"migrated/{game_id}/{seat}"), game_id, seat))
+
+    db.execute("ALTER TABLE turns ADD COLUMN digests TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE turns ADD COLUMN published INTEGER NOT NULL DEFAULT 1")
+    broken = []
+    for game_id, _seed in games:
+        previous = old_previous = GENESIS_HASH
+        rows = db.execute("SELECT number, processed_at, state, hash, prev_hash, inputs, "
+                          "decisions, chance, events FROM turns WHERE game_id=? ORDER BY number",
+                          (game_id,)).fetchall()
+        for row in rows:
+            try:
+                values = [json.loads(row[i]) for i in (2, 5, 6, 7, 8)]
+            except ValueError:
+                broken.append(f"{game_id} turn {row[0]}")
+                continue
+            state, inputs, decisions, chance, events = values
+            if row[4] != old_previous or state_hash(state, row[4]) != row[3]:
+                broken.append(f"{game_id} turn {row[0]}")
+            old_previous = row[3]
+            turn = Turn.sealed(game_id, row[0], row[1], state, previous, inputs, decisions,
+                               chance, events)
+            db.execute("UPDATE turns SET hash=?, prev_hash=?, digests=? WHERE game_id=? AND "
+                       "number=?", (turn.hash, turn.prev_hash, canonical_json(turn.digests()),
+                                    game_id, row[0]))
+            previous = turn.hash
+
+    db.execute("""CREATE TABLE submissions_new (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    for_turn INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'withdrawn', 'used')),
+    used_in INTEGER
+)""")
+    db.execute("INSERT INTO submissions_new SELECT id, game_id, player, for_turn, text, "
+               "submitted_at, status, used_in FROM submissions")
+    db.execute("DROP TABLE submissions")
+    db.execute("ALTER TABLE submissions_new RENAME TO submissions")
+    db.execute("CREATE INDEX submissions_pending ON submissions (game_id, status)")
+    db.execute("UPDATE companion_meta SET value='2' WHERE key='schema'")
+
+    notes.append(f"the store {path} was upgraded from schema 1 to 2")
+    if players:
+        notes.append(f"{len(players)} player(s) in {len(games)} game(s) got new secret tokens "
+                     "drawn at random (they were derived from the seed before): links printed "
+                     "in earlier reports no longer open private views; run 'companion report "
+                     "GAME_ID' and send each player their new report")
+    if games:
+        notes.append("turn hashes now cover every stored column (state, orders, decisions, "
+                     "chance, events, time); the hashes in earlier reports' links changed")
+    if broken:
+        notes.append("these turns did not match their old hashes before the upgrade (check "
+                     "them with 'companion replay'): " + ", ".join(broken))
+    return notes
