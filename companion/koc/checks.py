@@ -22,8 +22,9 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
     koc = state["koc"]
     errors = []
     if koc["over"]:
-        raise OrdersRejected([IllegalOrderError("the game is over; no more orders are taken")],
-                             filename)
+        lines = getattr(orders, "lines", None) or [Line(1, "", [])]
+        raise OrdersRejected([IllegalOrderError("the game is over; no more orders are taken",
+                                                lines[0], 1, len(lines[0].text))], filename)
     pk = state["knights"][player]
     if state["pending"].get(player):
         fixed = [(x["line"], x.get("src"), "a move") for x in orders.plan] + \

@@ -9,6 +9,7 @@ from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.orders import IllegalOrderError, OrdersRejected
 
+
 RULES = ("stamina", "stamina_unhorse", "steadfast_companions", "robbing_costs_vp",
          "shipwreck_saving_throws", "camelot_tournament_once", "special_tournament_once")
 
@@ -93,14 +94,17 @@ class KocKind(GameKind):
         return write_position(self.world, state, viewer)
 
     def setup_players(self, text: str) -> list[str]:
-        """A position names its players in seat order (``order = [...]``)."""
+        """A position names its players in seat order (``order = [...]``); none when it does
+        not read (the shared code then has ``read_position`` say where it is broken)."""
         import tomllib
 
         try:
             order = tomllib.loads(text).get("order")
-        except tomllib.TOMLDecodeError:
-            return []                   # read_position reports where the text is broken
-        return [str(p) for p in order] if isinstance(order, list) else []
+        except (tomllib.TOMLDecodeError, RecursionError):
+            return []
+        if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
+            return []
+        return list(order)
 
     def players(self, state: dict) -> list[str]:
         return list(state["koc"]["order"])

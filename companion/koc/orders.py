@@ -70,6 +70,7 @@ class KocOrders:
     join_line: Any = None                                 # the lines, for error messages
     leave_line: Any = None
     standing: list[dict] | None = None                    # None: unchanged
+    lines: list = field(default_factory=list)             # every order line, as parsed
 
     def answer(self, q: Question) -> str | None:
         for line in self.answers:
@@ -88,13 +89,24 @@ class Parser:
         self.aliases = world.area_aliases
 
     def area(self, cur: Cursor, stops: tuple[str, ...]) -> str:
-        span = cur.span_until(stops, "an area's name")
+        span = self.span(cur, stops, "an area's name")
         return resolve_name(cur.line, span, self.area_names, "area", self.aliases)
+
+    @staticmethod
+    def span(cur: Cursor, stops: tuple[str, ...], what: str) -> list:
+        """The tokens of a name; an empty one (``""``) is refused where it stands."""
+        span = cur.span_until(stops, what)
+        if not span_text(span).strip():
+            token = span[0]
+            raise OrderSyntaxError(f"expected {what}, found an empty name", cur.line,
+                                   token.col, token.end - token.col)
+        return span
 
     def parse(self, text: str) -> tuple[KocOrders, list[OrderError]]:
         orders = KocOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
+            orders.lines.append(line)
             cur = Cursor(line)
             head = cur.next()
             try:
@@ -147,14 +159,15 @@ class Parser:
         step = {"do": "debark", "line": cur.line.number, "src": cur.line}
         if not cur.at_end():
             step["area"] = self.area(cur, ())
+        cur.finish()
         orders.plan.append(step)
 
     def p_seek(self, cur: Cursor, orders: KocOrders) -> None:
-        span = cur.span_until((), "whom or what to seek")
+        span = self.span(cur, (), "whom or what to seek")
         orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
 
     def p_challenge(self, cur: Cursor, orders: KocOrders, how: str = "challenge") -> None:
-        span = cur.span_until(("for",), f"whom to {how} (a player's name)")
+        span = self.span(cur, ("for",), f"whom to {how} (a player's name)")
         step = {"do": "confront", "how": how,
                 "target": resolve_name(cur.line, span, self.players, "player"),
                 "line": cur.line.number, "src": cur.line}
@@ -169,8 +182,9 @@ class Parser:
 
     # -- parties -----------------------------------------------------------------------------
     def p_join(self, cur: Cursor, orders: KocOrders) -> None:
-        span = cur.span_until((), "whose party to join (a player's name)")
+        span = self.span(cur, (), "whose party to join (a player's name)")
         name = resolve_name(cur.line, span, self.players, "player")
+        cur.finish()
         if orders.join is not None:
             raise IllegalOrderError("only one 'join' order a turn", cur.line, span[0].col,
                                     span[-1].end - span[0].col)
@@ -189,7 +203,7 @@ class Parser:
 
     # -- requests and prayers --------------------------------------------------------------------
     def p_request(self, cur: Cursor, orders: KocOrders) -> None:
-        span = cur.span_until(("of",), "what to request")
+        span = self.span(cur, ("of",), "what to request")
         typed = span_text(span).replace("'", "").replace("-", " ")
         found = pick_option(typed, REQUESTS)
         if found is None:
@@ -200,18 +214,19 @@ class Parser:
                                                "requests: " + ", ".join(REQUESTS)))
         item = {"request": found, "of": None, "line": cur.line.number, "src": cur.line}
         if cur.accept("of"):
-            span = cur.span_until((), "of whom")
+            span = self.span(cur, (), "of whom")
             whom = span_text(span)
+            cur.finish()
             person = pick_option(whom.split()[0], PERSONS)
             item["of"] = whom if person is None else whom.lower()
         orders.requests.append(item)
 
     def p_pray(self, cur: Cursor, orders: KocOrders) -> None:
         cur.expect("for", "after 'pray' (pray for <someone>)")
-        span = cur.span_until(("to",), "for whom to pray")
+        span = self.span(cur, ("to",), "for whom to pray")
         item = {"for": span_text(span), "to": None, "line": cur.line.number, "src": cur.line}
         if cur.accept("to"):
-            item["to"] = span_text(cur.span_until((), "what the prayer asks"))
+            item["to"] = span_text(self.span(cur, (), "what the prayer asks"))
         orders.prayers.append(item)
 
     # -- answers --------------------------------------------------------------------------------
@@ -279,7 +294,7 @@ class Parser:
         if cur.at_end():
             raise cur.syntax(f"expected ':' and an answer ({', '.join(spec.answers)})")
         cur.next()
-        span = cur.span_until((), "an answer")
+        span = self.span(cur, (), "an answer")
         typed = span_text(span)
         answers = answers_for(spec, self.world)       # with the places some questions name
         answer = pick_option(typed, answers)
