@@ -106,6 +106,11 @@ class FluxxKind(GameKind):
         return {"kind": "fluxx", "players": players, "game": read["game"],
                 "standing": read["standing"], "pending": None, "events": []}
 
+    def setup_players(self, text: str) -> list[str]:
+        from companion.fluxx.position import setup_players
+
+        return setup_players(text)
+
     def write_position(self, state: dict, viewer: str = "moderator") -> str:
         from companion.fluxx.position import write_position
 
@@ -119,9 +124,10 @@ class FluxxKind(GameKind):
         errors: list[OrderError] = []
         g = state["game"]
         if g["stage"] == "over":
-            if orders.src:
-                errors.append(illegal(orders.src[0], "the game is over; no more orders are taken"))
-            raise OrdersRejected(errors, filename)
+            if orders.src:      # (lines that did not parse are refused already)
+                raise OrdersRejected([illegal(orders.src[0], "the game is over; no more orders "
+                                              "are taken")], filename)
+            return
         waiting = player in g["waiting"]
         played: set[str] = set()
         used: dict[str, int] = {}

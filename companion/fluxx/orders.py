@@ -115,7 +115,8 @@ class Parser:
         tokens = cur.tokens
         start = cur.i
         if start >= len(tokens):
-            raise cur.syntax(f"expected a{'n' if what[0] in 'aeiou' else ''} {what}'s name")
+            raise cur.syntax("expected a player's name" if what == "player" else
+                             f"expected {what} (a card's name)")
         bounds = [j for j in range(start + 1, len(tokens))
                   if tokens[j].kind == "word" and tokens[j].key in stops] + [len(tokens)]
         for j in reversed(bounds):
@@ -168,6 +169,12 @@ class Parser:
         for line in order_lines(text):
             cur = Cursor(line)
             head = cur.peek()
+            unclosed = unclosed_quote(line.raw)
+            if unclosed:
+                errors.append(OrderSyntaxError(
+                    "a quoted line opens here but is not closed", line, unclosed, 1,
+                    suggestion='end it with a second double quote: "..."'))
+                continue
             try:
                 if head.kind != "word" or head.key not in KEYWORDS:
                     raise unknown_keyword(line, head, KEYWORDS)
@@ -296,6 +303,18 @@ class Parser:
                 self.card(sub, types, "a card to keep", stops=())
                 i += 1
         return out
+
+
+def unclosed_quote(raw: str) -> int | None:
+    """The column of a double quote that opens a quoted text never closed (a ``#`` outside
+    quotes ends the line), or None."""
+    opened = None
+    for i, ch in enumerate(raw):
+        if ch == '"':
+            opened = None if opened is not None else i + 1
+        elif ch == "#" and opened is None:
+            break
+    return opened
 
 
 def quick_match(query: str, table):

@@ -2,6 +2,7 @@
 invariants every position keeps, and an engine-only game loop (also used by the benchmark)."""
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any
@@ -196,3 +197,11 @@ def engine_game(seed: int, players: int, options: dict[str, Any] | None = None,
         if on_turn is not None:
             on_turn(state)
     return state, number
+
+
+def played_states(seed: int, players: int, options: dict[str, Any] | None = None,
+                  max_turns: int = 400) -> list[dict]:
+    """Copies of the state after every processed turn of a random engine game."""
+    out: list[dict] = []
+    engine_game(seed, players, options, max_turns, on_turn=lambda s: out.append(copy.deepcopy(s)))
+    return out

@@ -20,13 +20,21 @@ players: Anna, Bert, Cora
 waiting: Cora
 active: Anna
 stage: play
+turn: 1
+turns-done: 0
 drawn: 1
+played: 0
 rules: Play 2; Double Agenda
 goals: Flying Creatures; Brave Sir Robin
 hand: Anna: Steal a Keeper; Coconuts; Draw 3, Play 2 of Them; Trade Hands
 hand: Bert: Sir Robin
+hand: Cora:
 table: Anna: The Finger of God; Excalibur; Grim Reaper
 table: Bert: The Foot; Killer Rabbit
+table: Cora:
+deck:
+discard:
+rest: deck
 """
 
 
@@ -213,3 +221,26 @@ def test_options_name_every_card_in_the_hand_and_the_free_actions(game):
     assert "use Excalibur moving Grim Reaper to Bert" in lines
     assert KIND.options_for(state, "Bert") == []
     assert KIND.options_for(state, "Cora") == ["join"]
+
+
+def test_an_unclosed_quote_is_a_located_syntax_error():
+    text = errors_of('sing "We are the knights who say Ni\nplay Coconuts "')
+    assert "orders.txt:1:6: syntax error: a quoted line opens here but is not closed" in text
+    assert "orders.txt:2:15: syntax error: a quoted line opens here" in text
+    assert parse('quote "Ni" # a comment with a " in it').quote == {"words": "Ni", "judged": None}
+
+
+def test_a_missing_card_name_is_reported_in_words():
+    text = errors_of("play\nuse Excalibur on")
+    assert "orders.txt:1:5: syntax error: expected the card to play (a card's name) (the line " \
+           "ends here)" in text
+    assert "orders.txt:2:17: syntax error: expected the card in play (a card's name)" in text
+
+
+def test_a_finished_game_refuses_only_with_located_errors(game):
+    state = game.turn("g").state
+    state["game"]["stage"] = "over"
+    with pytest.raises(OrdersRejected) as info:
+        KIND.parse_orders(state, "Anna", "plya Coconuts", "o.txt")
+    assert info.value.partial.lines == []
+    KIND.check_orders(state, "Anna", info.value.partial, "o.txt")     # nothing more to say

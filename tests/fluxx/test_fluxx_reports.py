@@ -19,14 +19,21 @@ SETUP = """game: fluxx
 players: <b>Bo & "Jo"</b>, Jörg Ünal, Борис Годунов
 active: <b>Bo & "Jo"</b>
 stage: play
+turn: 1
+turns-done: 0
 drawn: 1
+played: 0
 rules: Play 2
 goals: Flying Creatures
 hand: <b>Bo & "Jo"</b>: Draw 2 and Use 'em; Coconuts; Sir Robin
 hand: Jörg Ünal: The Foot; Nude Organist
 hand: Борис Годунов: Trojan Rabbit
+table: <b>Bo & "Jo"</b>:
 table: Jörg Ünal: Airborne Cow; Grim Reaper
+table: Борис Годунов:
 deck: Steal a Keeper; Jackpot!; Resting Parrot; Excalibur; The Catapult
+discard:
+rest: deck
 """
 
 
