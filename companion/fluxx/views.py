@@ -16,15 +16,25 @@ from companion.fluxx.rules import Run
 from companion.render import document as d
 
 ORDER_HELP = [
-    "play <card> [choices]       a card from your hand, in the order you want them played",
-    "use <card> [choices]        a free action (Keepers in front of you, some New Rules)",
-    "choices: taking <keeper>  on <card in play>  moving <creeper> to <player>",
-    "         with <player>  giving <your keeper> for <their keeper>  choosing <card>",
-    "         replacing <goal>  keeping <goal>  quoting \"<line>\"",
-    "<choice>                    on a line of its own: the answer if a card asks for it",
-    "sing \"<line>\"   accent \"<line>\"   (bonus rules)   quote \"<line>\" (kept ready)",
-    "keep <card>; <card> ... | keep none   what you hold on to when you must discard",
-    "ask                         pause and ask me instead of using a default",
+    "play <card> [choices]     a card from your hand (in the order to play)",
+    "use <card> [choices]      a free action (your Keepers, some New Rules)",
+    "choices, after play or use, as many as the card needs:",
+    "    taking <keeper>",
+    "    on <card in play>",
+    "    moving <creeper> to <player>",
+    "    with <player>",
+    "    giving <your keeper> for <their keeper>",
+    "    choosing <card>",
+    "    replacing <goal>",
+    "    keeping <goal>",
+    "    quoting \"<line>\"",
+    "<choice>                  alone on a line: the answer if a card asks",
+    "sing \"<line>\"             (bonus rule)",
+    "accent \"<line>\"           (bonus rule)",
+    "quote \"<line>\"            kept ready for a card that asks for a quote",
+    "keep <card>; <card> ...   what you hold on to when you must discard",
+    "keep none",
+    "ask                       pause and ask me instead of using a default",
 ]
 
 

@@ -165,10 +165,12 @@ ORDER_HELP = [
     "move <initiate> to <field> [with grail | leaving grail | dropping grail]",
     "     [and blow <initiate> [taking grail]] [insist <N> | insist all]",
     "blow <initiate> by <initiate> [taking grail] [insist <N>]",
-    "assign <unit>[+<unit>...] to <initiate>        pass",
-    "object <initiate|any> [to <field>] [from <field>] [with grail | without grail]",
-    "       [blowing <initiate|any>] [by <player>] [except by <player>] [ending]",
-    "       up to <N|all>                           object none",
+    "assign <unit>[+<unit>...] to <initiate>",
+    "pass",
+    "object <initiate|any> [to <field>] [from <field>]",
+    "       [with grail | without grail] [blowing <initiate|any>]",
+    "       [by <player>] [except by <player>] [ending] up to <N|all>",
+    "object none",
 ]
 
 
@@ -209,12 +211,14 @@ def board_text(view: dict[str, Any]) -> str:
             lines.append("|" + "|".join((c[k] if k < len(c) else "").ljust(width) for c in cells)
                          + "|")
         lines.append("+" + "+".join("-" * width for _ in range(cols)) + "+")
-    lines.append("North is at the top. [A] [T] [R] [I]: headquarters of the orders. "
-                 "* carries the grail.")
+    lines.append("North is up. [A] [T] [R] [I]: headquarters of the orders; * carries the "
+                 "grail.")
     legend = [f"{p['code']} {p['initiate']} ({p['order']}, {p['size']})"
               + ("" if p["field"] else ": uncovered") for p in b["pieces"]]
-    for i in range(0, len(legend), 2):
-        lines.append("  ".join(x.ljust(40) for x in legend[i:i + 2]).rstrip())
+    column = max(len(x) for x in legend) + 2
+    pairs = 2 if 2 * column <= 76 else 1        # two columns only when they fit an email line
+    for i in range(0, len(legend), pairs):
+        lines.append("".join(x.ljust(column) for x in legend[i:i + pairs]).rstrip())
     return "\n".join(lines)
 
 

@@ -103,12 +103,25 @@ def view(kind, state: dict, viewer: str) -> dict:
 
 
 ORDER_HELP = [
-    "move <area>[, <area>...]     go to <area>     stay     enter     board",
-    "sail <area> [then <area>]    debark [<coast>]  inland   seek <someone>",
-    "join <player>     leave party     challenge <player>     attack <player>",
-    "request <request> [of <person>]        pray for <someone> [to <effect>]",
-    "on <question> [<situation>...] [<number><op><n>]: <answer>   (kept until replaced)",
-    "answer <question> [<situation>...]: <answer>                  (this turn only)",
+    "move <area>[, <area>...]",
+    "go to <area>",
+    "stay",
+    "enter",
+    "board",
+    "sail <area> [then <area>]",
+    "debark [<coast>]",
+    "inland",
+    "seek <someone>",
+    "join <player>",
+    "leave party",
+    "challenge <player>",
+    "attack <player>",
+    "request <request> [of <person>]",
+    "pray for <someone> [to <effect>]",
+    "on <question> [<situation>...] [<number><op><n>]: <answer>",
+    "    (a standing answer: kept until replaced)",
+    "answer <question> [<situation>...]: <answer>",
+    "    (this turn only)",
 ]
 
 
