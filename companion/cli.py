@@ -16,21 +16,36 @@ import typer
 
 from companion.errors import CompanionError, StoreError
 
+HELP = {"help_option_names": ["-h", "--help"]}
+
+
+def _usage_name(argument) -> str:
+    """Arguments in usage lines as the help texts write them: GAME_ID, [GAME_ID], FILE..."""
+    name = argument.metavar or (argument.name or "").upper()
+    if not argument.required:
+        name = f"[{name}]" if not name.startswith("[") else name
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+if hasattr(getattr(typer, "core", None), "TyperArgument") and \
+        hasattr(typer.core.TyperArgument, "_usage_display_name"):
+    typer.core.TyperArgument._usage_display_name = _usage_name
 app = typer.Typer(
     name="companion",
     help="Play-by-email moderator and print-and-play companion for tabletop games.\n\n"
          "Quick start: 'companion demo' runs a whole demo game and writes its reports to "
          "./output/.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=HELP,
 )
 orders_app = typer.Typer(help="Check or submit a player's orders.", no_args_is_help=True,
-                         rich_markup_mode=None)
+                         rich_markup_mode=None, context_settings=HELP)
 app.add_typer(orders_app, name="orders")
 data_app = typer.Typer(help="Export or check a game's data (cards, boards, maps, charts).",
-                       no_args_is_help=True, rich_markup_mode=None)
+                       no_args_is_help=True, rich_markup_mode=None, context_settings=HELP)
 app.add_typer(data_app, name="data")
 
 
@@ -110,8 +125,18 @@ def open_store(create: bool = False):
     return store
 
 
+def show_version(value: bool) -> None:
+    if value:
+        from companion import __version__
+
+        typer.echo(f"companion {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main_options(
+    version: bool = typer.Option(False, "--version", "-V", is_eager=True,
+                                 callback=show_version, help="print the version and exit"),
     store: Optional[Path] = typer.Option(
         None, "--store", metavar="PATH",
         help="the game store (SQLite file); default $COMPANION_STORE or ./companion.sqlite3"),

@@ -254,8 +254,8 @@ def setup_players_of(kind, entry, text: str, filename: str, raw_options: dict) -
             col = at - (text.rfind("\n", 0, at) + 1) + 1
             break
     raise DataError(problem.message, path=filename, line=line, column=col,
-                    hint=problem.hint or "the position's players line names the players, in "
-                                         "seat order")
+                    hint=problem.hint or "a position names its players in seat order (see "
+                                         "the game's docs page for its format)")
 
 
 # ----------------------------------------------------------------------------------- orders
@@ -438,6 +438,7 @@ def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
             "link_label": "public link" if viewer == PUBLIC else "your private link",
         }
         docs[viewer] = kind.report(view)
+        docs[viewer]["timestamp"] = turn.processed_at     # the PDF's dates
     return docs
 
 

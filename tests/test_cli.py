@@ -16,6 +16,17 @@ VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "su
 def test_help_on_every_verb(cli, verb):
     result = cli(*verb, "--help")
     assert result.code == 0 and "Usage:" in result.out
+    assert cli(*verb, "-h").out == result.out
+    usage = result.out.split("\n\n")[0]
+    assert "{" not in usage and "}" not in usage, usage
+
+
+def test_version_and_completion(cli):
+    from companion import __version__
+
+    assert cli.ok("--version").out.strip() == f"companion {__version__}"
+    assert cli.ok("-V").out.strip() == f"companion {__version__}"
+    assert "--install-completion" in cli.ok("--help").out
 
 
 def test_usage_errors_exit_2(cli):
@@ -83,13 +94,15 @@ def test_report_renders_byte_identical(cli):
 def test_open_resolves_links(cli):
     new_game(cli)
     text = (cli.output / "g1" / "turn-000" / "bert.txt").read_text()
-    link = next(line.split(":", 1)[1].strip() for line in text.splitlines()
-                if line.startswith("your private link"))
+    lines = text.splitlines()
+    link = next(lines[i + 1].strip() for i, line in enumerate(lines)
+                if line == "Your private link:")
     out = cli.ok("open", link).out
     assert "game:  g1" in out and "view:  Bert" in out and "matches the link" in out
     public = (cli.output / "g1" / "turn-000" / "public.txt").read_text()
-    public_link = next(line.split(":", 1)[1].strip() for line in public.splitlines()
-                       if line.startswith("public link"))
+    lines = public.splitlines()
+    public_link = next(lines[i + 1].strip() for i, line in enumerate(lines)
+                       if line == "Public link:")
     assert "view:  public" in cli.ok("open", public_link).out
     forged = link.replace(link.split("/")[-1].split("?")[0], "bert.0000000000000000")
     result = cli("open", forged)
@@ -274,3 +287,15 @@ def test_demo_runs_twice_byte_identical(cli, tmp_path):
     assert "every sheet matches" in cli.ok("verify", "--disclosure",
                                            str(cli.output / "demo" / "turn-006" /
                                                "disclosure.json")).out
+
+
+def test_reports_rendered_again_are_the_same_files_whatever_the_environment(cli):
+    """The demo sets its processing date inside its own process; rendering a turn again later,
+    in another environment, gives the same bytes: the PDF dates come from the stored turn."""
+    cli.ok("demo")
+    folder = cli.output / "demo" / "turn-003"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    for env in ({"SOURCE_DATE_EPOCH": ""}, {"SOURCE_DATE_EPOCH": "86400"}):
+        cli.ok("report", "demo", "--turn", "3", env=env)
+        after = {p.name: p.read_bytes() for p in folder.iterdir()}
+        assert after == before, [name for name in before if after.get(name) != before[name]]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import io
+import os
+from contextlib import contextmanager
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -158,8 +160,36 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
                 story.extend(flow)
         if first:
             story.append(heading)
-    template.build(story)
+    with pdf_date(doc.get("timestamp")):
+        template.build(story)
     return buffer.getvalue()
+
+
+@contextmanager
+def pdf_date(stamp: str | None):
+    """The PDF's dates (and so its document ID) are the turn's processing time when the
+    document has one ('2027-01-01 00:00 UTC'), whatever the environment says: a report rendered
+    again later is the same file. reportlab reads the time from SOURCE_DATE_EPOCH."""
+    if not stamp:
+        yield
+        return
+    import calendar
+    import time
+
+    try:
+        epoch = calendar.timegm(time.strptime(stamp, "%Y-%m-%d %H:%M UTC"))
+    except ValueError:
+        yield
+        return
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
 def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, BalancedColumns,
