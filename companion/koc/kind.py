@@ -99,9 +99,12 @@ class KocKind(GameKind):
         import tomllib
 
         try:
-            order = tomllib.loads(text).get("order")
+            data = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, RecursionError):
             return []
+        order = data.get("order")
+        if order is None and isinstance(data.get("knight"), dict):
+            order = list(data["knight"])        # without 'order', the knights' tables in turn
         if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
             return []
         return list(order)
