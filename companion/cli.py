@@ -52,6 +52,7 @@ app.add_typer(data_app, name="data")
 class Settings:
     store: Path
     output: Path
+    json: bool = False
 
 
 SETTINGS = Settings()
@@ -61,8 +62,38 @@ def echo(text: str = "") -> None:
     typer.echo(text)
 
 
+JSON_HELP = "print the result as JSON (shapes in docs/cli-json.md)"
+
+
+def as_json(value) -> None:
+    """One JSON document on standard output (the --json answer of a command)."""
+    typer.echo(json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1))
+
+
+def error_json(exc: CompanionError) -> dict:
+    """The JSON shape of a refusal: every located error with file, line, column."""
+    from companion.engine.orders import OrdersRejected
+    from companion.errors import DataError, DataErrors
+
+    if isinstance(exc, OrdersRejected):
+        errors = [{"file": e.filename, "line": e.line.number if e.line else None,
+                   "column": e.col, "kind": e.kind, "message": e.message,
+                   "suggestion": e.suggestion} for e in exc.errors]
+    elif isinstance(exc, (DataError, DataErrors)):
+        items = exc.errors if isinstance(exc, DataErrors) else [exc]
+        errors = [{"file": e.path, "line": e.line, "column": e.column, "kind": "error",
+                   "message": e.message, "suggestion": e.hint} for e in items]
+    else:
+        errors = [{"file": None, "line": None, "column": None, "kind": "error",
+                   "message": exc.message, "suggestion": exc.hint}]
+    return {"ok": False, "errors": errors}
+
+
 def fail(exc: CompanionError) -> None:
-    typer.echo(exc.render(), err=True)
+    if SETTINGS.json:
+        as_json(error_json(exc))
+    else:
+        typer.echo(exc.render(), err=True)
     raise typer.Exit(exc.exit_code)
 
 
@@ -151,10 +182,16 @@ def main_options(
 # ------------------------------------------------------------------------------------ games
 @app.command()
 @handles_errors
-def games() -> None:
+def games(json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the game kinds and their ids."""
     from companion.registry import KINDS, get_kind
 
+    SETTINGS.json = json_out
+    if json_out:
+        as_json([{"id": k.id, "title": k.title, "min_players": k.min_players,
+                  "max_players": k.max_players, "summary": k.summary,
+                  "playable": get_kind(k.id).playable} for k in KINDS])
+        return
     for k in KINDS:
         note = "" if get_kind(k.id).playable else " [data, charts and printables only]"
         echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}{note}")
@@ -197,12 +234,18 @@ def orders_check(
     game_id: str = typer.Argument(..., metavar="GAME_ID"),
     player: str = typer.Argument(..., metavar="PLAYER"),
     file: str = typer.Argument(..., metavar="FILE", help="the orders ('-' reads standard input)"),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Validate a player's orders; print every error; change nothing."""
     from companion import service
 
+    SETTINGS.json = json_out
     text, name = service.read_text_file(file)
     result = service.check_orders(open_store(), game_id, player, text, name)
+    if json_out:
+        as_json({"ok": True, "game": game_id, "player": result.player,
+                 "understood": result.understood})
+        return
     echo(f"orders of {result.player} are valid; understood as:")
     for line in result.understood:
         echo(f"  {line}")
@@ -214,12 +257,19 @@ def orders_submit(
     game_id: str = typer.Argument(..., metavar="GAME_ID"),
     player: str = typer.Argument(..., metavar="PLAYER"),
     file: str = typer.Argument(..., metavar="FILE", help="the orders ('-' reads standard input)"),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Validate and store a player's orders (replacing their earlier ones for this turn)."""
     from companion import service
 
+    SETTINGS.json = json_out
     text, name = service.read_text_file(file)
     result = service.submit_orders(open_store(), game_id, player, text, name)
+    if json_out:
+        as_json({"ok": True, "game": game_id, "player": result.player,
+                 "submission": result.submission_id, "replaced": result.replaced,
+                 "withdrawn": result.withdrawn, "understood": result.understood})
+        return
     if result.withdrawn:
         echo(f"withdrew the pending orders of {result.player} for game {game_id} (submission "
              f"{result.submission_id}); nothing is submitted for them now")
@@ -234,11 +284,17 @@ def orders_submit(
 @app.command()
 @handles_errors
 def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),
-            player: str = typer.Argument(..., metavar="PLAYER")) -> None:
+            player: str = typer.Argument(..., metavar="PLAYER"),
+            json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Print the order lines legal for PLAYER now, one per line."""
     from companion import service
 
-    for line in service.legal_options(open_store(), game_id, player):
+    SETTINGS.json = json_out
+    lines = service.legal_options(open_store(), game_id, player)
+    if json_out:
+        as_json({"game": game_id, "player": player, "options": lines})
+        return
+    for line in lines:
         echo(line)
 
 
@@ -247,17 +303,25 @@ def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
          dice: Optional[str] = typer.Option(None, "--dice", metavar="3,5,1,...",
                                             help="die results to use, in order, before the "
-                                                 "seeded stream")) -> None:
+                                                 "seeded stream"),
+         json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Adjudicate as far as the orders (and defaults) allow; write the reports."""
     from companion import service
     from companion.engine.chance import parse_dice
 
+    SETTINGS.json = json_out
     hook = None
     crash_at = os.environ.get("COMPANION_TEST_CRASH")
     if crash_at == "commit":
         hook = lambda: os._exit(137)  # noqa: E731 - a test hook: die inside the transaction
     outcome = service.run_turn(open_store(), game_id, dice=parse_dice(dice),
                                output=SETTINGS.output, crash_hook=hook)
+    if json_out:
+        as_json({"ok": True, "game": game_id, "turn": outcome.turn,
+                 "recovered": outcome.recovered, "public": outcome.public,
+                 "awaiting": outcome.awaiting, "asked": outcome.asked, "over": outcome.over,
+                 "notes": outcome.notes, "files": [str(f) for f in outcome.files]})
+        return
     if outcome.recovered:
         for number in outcome.recovered:
             echo(f"game {game_id}: turn {number} had been stored by an interrupted run without "
@@ -339,11 +403,18 @@ def token(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 
 @app.command()
 @handles_errors
-def replay(game_id: str = typer.Argument(..., metavar="GAME_ID")) -> None:
+def replay(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+           json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Re-run the whole history from its recorded inputs and verify every turn's hash."""
     from companion import service
 
+    SETTINGS.json = json_out
     result = service.replay(open_store(), game_id, SETTINGS.output)
+    if json_out:
+        as_json({"ok": result.ok, "game": game_id, "turns": result.turns,
+                 "first_bad_turn": result.first_bad, "column": result.column,
+                 "message": result.message, "notes": result.notes})
+        raise typer.Exit(0 if result.ok else 1)
     for note in result.notes:
         echo(f"note: {note}")
     if result.ok:
@@ -355,11 +426,18 @@ def replay(game_id: str = typer.Argument(..., metavar="GAME_ID")) -> None:
 
 @app.command("open")
 @handles_errors
-def open_link(payload: str = typer.Argument(..., help="the text of a scanned QR code")) -> None:
+def open_link(payload: str = typer.Argument(..., help="the text of a scanned QR code"),
+              json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Resolve a scanned QR payload: game, turn, view, and whether the state still matches."""
     from companion import service
 
+    SETTINGS.json = json_out
     opened = service.open_payload(open_store(), payload)
+    if json_out:
+        as_json({"ok": opened.matches, "game": opened.game_id, "turn": opened.turn,
+                 "view": "public" if opened.viewer == "public" else opened.viewer,
+                 "matches": opened.matches, "message": opened.message})
+        raise typer.Exit(0 if opened.matches else 1)
     echo(f"game:  {opened.game_id}")
     echo(f"turn:  {opened.turn}")
     echo(f"view:  {'public' if opened.viewer == 'public' else opened.viewer}")
@@ -409,10 +487,12 @@ def import_(file: Path = typer.Argument(..., metavar="FILE"),
 def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
            disclosure: Optional[Path] = typer.Option(
                None, "--disclosure", metavar="FILE",
-               help="check a published disclosure file instead of a stored game")) -> None:
+               help="check a published disclosure file instead of a stored game"),
+           json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check the sealed influence sheets: no sheet changed except as the orders said."""
     from companion.registry import get_kind
 
+    SETTINGS.json = json_out
     if (game_id is None) == (disclosure is None):
         raise CompanionError("give either GAME_ID or --disclosure FILE")
     kind = get_kind("gral")
@@ -421,6 +501,9 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
             data = json.loads(disclosure.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise CompanionError(f"cannot read {disclosure}: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("turns", []), list):
+            raise CompanionError(f"{disclosure} is not a disclosure file",
+                                 hint="give the disclosure.json of a finished Gral game")
     else:
         store = open_store()
         game = store.game(game_id)
@@ -436,6 +519,12 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
                 entry["salts"] = {p: salt(game.secret_key, entry["turn"], p)
                                   for p in data["players"]}
     problems = kind.verify_disclosure(data)
+    if json_out:
+        as_json({"ok": not problems, "game": game_id, "disclosure": str(disclosure)
+                 if disclosure else None, "problems": problems,
+                 "turns": [{"turn": e.get("turn"), "commitments": e.get("commitments")}
+                           for e in data.get("turns", []) if isinstance(e, dict)]})
+        raise typer.Exit(1 if problems else 0)
     for entry in data.get("turns", []):
         echo(f"turn {entry['turn']}: " + ", ".join(
             f"{p} {c[:16]}" for p, c in entry["commitments"].items()))
