@@ -69,3 +69,68 @@ def test_the_order_form_shows_one_order_per_line(tmp_path, kind):
         except OrdersRejected as exc:
             pytest.fail(f"{kind}: the order form line {line!r} does not parse: "
                         f"{exc.errors[0].message}")
+
+
+def test_finished_games_stop_asking_and_name_the_winner(tmp_path):
+    """The last reports of a whole game: no order form, nothing asked, the winner named."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import test_random_play as gral_play  # noqa: E402
+    from mayhem import test_random_play as mayhem_play  # noqa: E402
+    sys.path.insert(0, str(Path(__file__).parent / "fluxx"))
+    from fluxx_play import engine_game  # noqa: E402
+
+    finished = []
+    (tmp_path / "g").mkdir()
+    (tmp_path / "m").mkdir()
+    for name, (store, game_id) in (("gral", gral_play.play_in_process(tmp_path / "g", 3, 5)),
+                                   ("mayhem", mayhem_play.play_in_process(
+                                       tmp_path / "m", 3, 5, []))):
+        game = store.game(game_id)
+        assert get_kind(game.kind).is_over(store.turn(game_id).state), name
+        finished.append((name, service.report_documents(game, store.turn(game_id))))
+    state, _ = engine_game(5, 3)
+    fluxx = get_kind("fluxx")
+    assert fluxx.is_over(state)
+    envelope = {"game_id": "f", "turn": 9, "date": "2027-01-01 00:00 UTC", "link": "x",
+                "link_label": "link"}
+    finished.append(("fluxx", {v: fluxx.report(dict(fluxx.view(state, v), envelope=envelope))
+                               for v in ["public"] + list(state["players"])}))
+    for name, docs in finished:
+        for viewer, doc in docs.items():
+            titles = [section["title"] for section in doc["sections"]]
+            assert "Order form" not in titles, (name, viewer, titles)
+            text = render_text(dict(doc, qr=None))
+            assert re.search(r"\bWinners?\b|\bwins\b", text), (name, viewer)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_no_page_holds_what_would_have_fit_on_the_page_before(tmp_path, kind):
+    """A short section is not pushed to a page of its own when the page before has room."""
+    import pypdfium2 as pdfium
+
+    from companion.render.report_pdf import render_pdf
+
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    service.new_game(store, kind, "g", NAMES, seed="8", option_args=KINDS[kind])
+    try:
+        service.run_turn(store, "g")
+    except Exception:  # noqa: BLE001 - waiting for orders: turn 0 is enough
+        pass
+    game = store.game("g")
+    footer = 14 * 72 / 25.4          # the frame's bottom edge, in points
+    for viewer, doc in service.report_documents(game, store.turn("g")).items():
+        pdf = pdfium.PdfDocument(render_pdf(doc))
+        spans = []
+        for page in pdf:
+            # everything drawn above the footer: text, table rules, the order form's lines
+            ys = [box for box in (obj.get_bounds() for obj in page.get_objects())
+                  if box[1] > footer + 1]
+            spans.append((min(b[1] for b in ys), max(b[3] for b in ys)) if ys else None)
+        for before, this in zip(spans, spans[1:]):
+            if before and this:
+                room = before[0] - footer
+                assert this[1] - this[0] + 24 > room, (viewer, spans)
+        pdf.close()

@@ -376,7 +376,10 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                   if v["aside"] else "")),
     ))
 
-    if is_player:
+    if is_player and v["stage"] == "over":
+        sections.append(d.section("What is asked of you",
+                                  d.para("Nothing: the game is over; thank you for playing.")))
+    elif is_player:
         asks = v["asks"]
         blocks = [d.para(asks["prompt"])]
         if asks["groups"]:

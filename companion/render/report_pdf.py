@@ -70,7 +70,7 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
     from reportlab.platypus import (
-        BaseDocTemplate, CondPageBreak, Frame, KeepTogether, PageTemplate, Paragraph, Spacer,
+        BaseDocTemplate, Frame, KeepTogether, PageTemplate, Paragraph, Spacer,
         Table, TableStyle,
     )
     from reportlab.platypus.flowables import BalancedColumns
@@ -85,6 +85,7 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     header_h = 36 * mm
 
     def first_page(canvas, _doc):
+        canvas.showOutline()            # the reader opens with the sections listed
         canvas.saveState()
         if doc.get("qr"):
             x, y = page_w - margin - qr_size, page_h - margin - qr_size
@@ -111,8 +112,18 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
                         leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     frame_later = Frame(margin, 14 * mm, width, page_h - margin - 14 * mm, id="later",
                         leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    template = BaseDocTemplate(
-        buffer, pagesize=A4, invariant=1, title=doc.get("pdf_title", doc["title"]),
+    class Report(BaseDocTemplate):
+        def afterFlowable(self, flowable):
+            """A section heading just placed: a bookmark in the PDF outline."""
+            title = getattr(flowable, "outline_title", None)
+            if title:
+                key = f"section-{self.seq.nextf('outline')}"
+                self.canv.bookmarkPage(key)
+                self.canv.addOutlineEntry(title, key, level=0, closed=False)
+
+    template = Report(
+        buffer, pagesize=A4, invariant=1, lang=doc.get("lang", "en"),
+        title=doc.get("pdf_title", doc["title"]),
         author="companion", subject=doc.get("subject", ""),
         creator=f"companion {__version__}", initialFontName=SANS, leftMargin=margin,
         rightMargin=margin,
@@ -146,8 +157,10 @@ def render_pdf(doc: dict[str, Any]) -> bytes:
     grid = Color(0.78, 0.78, 0.8)
     shade = Color(0.94, 0.93, 0.9)
     for sec in doc.get("sections", []):
-        story.append(CondPageBreak(30 * mm))
+        # no forced page break before a section: its heading is kept with its first block,
+        # so a short section stays on the page where it fits
         heading = Paragraph(text(sec["title"]), st["h2"])
+        heading.outline_title = sec["title"]
         first = True
         for block in sec["blocks"]:
             flow = _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer,
