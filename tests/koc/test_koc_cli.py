@@ -197,3 +197,25 @@ def test_knights_ride_together_by_email_and_reports_are_byte_identical(make_cli,
     _, second = game(tmp_path / "b")
     assert second == first
     assert "every hash matches" in cli.ok("replay", "p1").out
+
+
+def test_first_turn_without_orders_runs_on_defaults(cli):
+    """missing=default (README, Options common to all games; docs/koc-engine.md, Turns): a new
+    game whose players sent nothing plays its first turn on the defaults (each knight stays or
+    heads for his first obligation; every question takes its default) instead of waiting for
+    nobody. With missing=wait the turn waits, and names the player whose turn comes first."""
+    out = cli.ok("new", "koc", "d1", "--player", "Anna", "--player", "Bert", "--seed", "3",
+                 "--option", "missing=default").out
+    assert "orders are now needed from: Bert, Anna" in out
+    out = cli.ok("turn", "d1").out
+    assert "turn 1 processed" in out
+    state = _state(cli, "d1")
+    assert state["koc"]["turn"] == 2 and not state["pending"]
+    report = (cli.output / "d1" / "turn-001" / "anna.txt").read_text()
+    assert "No orders: Anna stays where he is." in report
+    assert "turn 2 processed" in cli.ok("turn", "d1").out       # and so on, turn after turn
+    cli.ok("new", "koc", "w2", "--player", "Anna", "--player", "Bert", "--seed", "3",
+           "--option", "missing=wait")
+    result = cli("turn", "w2")
+    assert result.code == 1 and "waits for orders from Bert" in result.err
+    assert _state(cli, "w2")["koc"]["turn"] == 1

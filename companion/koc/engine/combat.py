@@ -133,7 +133,10 @@ class Place:
         area = s.world.areas[at["area"]]
         if at["where"] == "ship" or area.kind == "sea":
             return cls(False, False, False, "aboard")
-        if area.kind == "wasteland" or (s.pk["on_foot"] and area.kind != "castle"):
+        # a knight on foot (out of a wasteland this turn, a failed remount) is no reason for
+        # his foe to dismount: each fighter's own horse decides (``is_mounted``), and a mounted
+        # foe keeps his advantage unless he agrees to fight fairly (Knightly Methods of Combat)
+        if area.kind == "wasteland":
             return cls(False, False, True, "wasteland")
         if area.is_town and area.kind != "castle" and not challenge:
             return cls(False, False, True, "town")
@@ -1061,10 +1064,13 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
     elif kind == "lady":
         card = f.get("card", {})
         s.note(f"{f['name']} is slain.")
+        # an Enchantress is a Lady: the 20 CP go as for any Lady; only the VP loss is hers,
+        # 12 less her VL (docs/koc-engine.md, decisions where the rules are unclear)
+        purse.cp_penalty(-20, f"slaying {f['name']}")
         if card.get("enchantress"):
-            purse.vp_penalty(-(12 - card["vl"]), f"slaying the Enchantress {f['name']}")
+            if card["vl"] < 12:
+                purse.vp_penalty(-(12 - card["vl"]), f"slaying the Enchantress {f['name']}")
         else:
-            purse.cp_penalty(-20, f"slaying {f['name']}")
             purse.vp_penalty(-12, f"slaying {f['name']}")
         s.game.remove("ladies", f["name"])
     elif kind == "king":

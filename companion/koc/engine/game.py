@@ -190,11 +190,29 @@ def process(world, state: dict, ctx: TurnContext) -> None:
     order = koc["order"]
     while not koc["over"] and koc["current"] < len(order):
         player = order[koc["current"]]
+        if needs_orders(game, player):
+            # missing=wait: a player turn nobody sent orders for waits for them
+            game.ctx.event(f"{player}'s turn waits for orders.", kind="koc")
+            game.ctx.await_orders(player)
+            return
         if not run_player_turn(game, player):
             return
         koc["current"] += 1
     if not koc["over"]:
         end_of_game_turn(game)
+
+
+def needs_orders(game: Game, player: str) -> bool:
+    """Whether this player turn waits for the player's orders: only with missing=wait, when
+    none came for it, it is not a paused turn (that one waits for its answer), and the knight
+    plays a turn of his own (not slain, not riding in another knight's party)."""
+    from companion.koc.engine.party import leader_of
+
+    state = game.state
+    if not game.wait_for_orders or game.orders.get(player) is not None \
+            or player in state["pending"] or state["knights"][player]["slain"]:
+        return False
+    return leader_of(state, player) in (None, player)
 
 
 def run_player_turn(game: Game, player: str) -> bool:
@@ -254,6 +272,11 @@ def run_player_turn(game: Game, player: str) -> bool:
     finally:
         game.chance.resume(())
         game.frozen = None
+    if game.orders.get(player) is None and not state["knights"][player]["slain"]:
+        # missing=default: a turn played without orders took the documented defaults (the
+        # move towards his first obligation, or staying; every question's default): that is
+        # a decision of this turn, so the turn counts as adjudicated
+        game.ctx.decided(player, "orders", "none: the defaults", "default")
     return True
 
 

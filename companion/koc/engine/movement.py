@@ -113,14 +113,25 @@ class Mover:
 
     def run(self, plan: list[dict]) -> None:
         s = self.s
+        # tasks taken on during this phase (a Knight's Fate, an escort, an adventure heard of
+        # in an encounter) and how many areas he had entered by then: their route is judged
+        # only from where he took them on (tasks.after_movement)
+        known = {t["id"] for t in self.pk["tasks"]}
+        taken: dict[int, int] = {}
         for step in plan:
             if self.stopped:
                 break
             handler = getattr(self, f"do_{step['do']}")
             handler(step)
+            for t in self.pk["tasks"]:
+                if t["id"] not in known:
+                    known.add(t["id"])
+                    # an encounter ends the movement, so whatever gave the task came after
+                    # every area entered so far
+                    taken[t["id"]] = len(self.visited)
         from companion.koc.engine.tasks import after_movement
 
-        after_movement(s, self.start_area, self.visited, self.stopped)
+        after_movement(s, self.start_area, self.visited, self.stopped, taken=taken)
 
     # -- land ------------------------------------------------------------------------------
     def do_move(self, step: dict) -> None:

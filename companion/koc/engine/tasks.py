@@ -51,9 +51,19 @@ def land_distance(s: Session, a: str, b: str) -> int | None:
         return None
 
 
-def after_movement(s: Session, start: str, visited: list[str], stopped: bool) -> None:
-    """Check every task's route after the movement phase, and what arriving completes."""
+def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
+                   taken: dict[int, int] | None = None) -> None:
+    """Check every task's route after the movement phase, and what arriving completes.
+
+    ``taken`` maps the tasks taken on during this movement phase to the number of areas he
+    had entered when he took them on. Such a task's route starts where he took it on: only
+    the areas entered after that count, and coming no further that phase is no delay (the
+    encounter or fight that gave it ended his movement, and his orders were written before
+    he knew of it). A knight bound by terms he accepted (a Knight's Fate) thus loses the
+    12 VP only once he actually leaves the direct path or stops for something other than
+    an encounter (COMBAT, Knight's Fate: Sir Eric's pilgrimage)."""
     pk = s.pk
+    taken = taken or {}
     for task in active(s):
         if task["kind"] == "leave":
             check_leaving(s, task)
@@ -67,23 +77,29 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool) ->
             continue
         if task["route"] != "direct" or pk["at"]["where"] == "ship":
             continue
-        before = land_distance(s, start, dest)
+        position, route = start, visited
+        if task["id"] in taken:
+            cut = taken[task["id"]]
+            position = visited[cut - 1] if cut else start
+            route = visited[cut:]
+            if not route:
+                continue
+        before = land_distance(s, position, dest)
         if before is None:
             continue
-        position = start
         strayed = False
-        for area in visited:
+        for area in route:
             now = land_distance(s, area, dest)
             if now is None or now >= land_distance(s, position, dest):
                 strayed = True
                 break
             position = area
-        if not visited and not pk["immobile"] and not pk.get("encountered"):
+        if not route and not pk["immobile"] and not pk.get("encountered"):
             task["delay"] += 1
             if task["delay"] > task["grace"]:
                 strayed = True
         if strayed:
-            fail(s, task, "it left the most direct route" if visited else "it was delayed")
+            fail(s, task, "it left the most direct route" if route else "it was delayed")
     pk.pop("encountered", None)
 
 

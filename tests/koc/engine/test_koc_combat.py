@@ -13,7 +13,7 @@ from companion.koc.engine.combat import (
 from companion.koc.engine.fate import give_fate, suffer_fate
 from companion.koc.engine.session import Session
 from companion.koc.orders import parse_orders
-from kocpos import pos
+from kocpos import card, pos
 
 POS = """
 game = "koc"
@@ -57,14 +57,14 @@ def test_c02_sir_eric_fate_accepted(table):
 
 def test_c03_sir_rufus_slays_the_queen_of_north_wales(table):
     """Outcomes: slaying an Enchantress costs 12 minus her VL in VP: the Queen of North Wales (VL 9)
-    costs Sir Rufus 3 VP (and no CP)."""
+    costs Sir Rufus 3 VP; and, as for any Lady, 20 CP (project decision, docs/koc-engine.md)."""
     t = table(position(cp=100, vp=20))
     s = t.session()
     queen = foe("lady", "Queen of North Wales", 1, 1,
                 card={"name": "Queen of North Wales", "vl": 9, "enchantress": True})
     c = Combat(s, [queen], attacker="pk")
     settle_foe(s, c, queen, True)
-    assert t.knight()["vp"] == 17 and t.knight()["cp"] == 100
+    assert t.knight()["vp"] == 17 and t.knight()["cp"] == 80
 
 
 def test_c04_slaying_a_lady(table):
@@ -288,3 +288,194 @@ def test_c22_fate_answers_in_orders(table):
         with pytest.raises(OrdersRejected) as err:
             parse_orders(world, ["Anna", "Bert"], bad + "\n", "Anna.txt")
         assert "is not an answer to" in err.value.render()
+
+
+# ------------------------------------------------- terms of a Knight's Fate kept on the road
+GALAHAD_FIRST = '\n[decks]\nknights = ["Sir Galahad", "Sir Belleus"]\n'
+# the day's luck; the encounter roll at the Thames ford (1) and the river chart (1+1: a knight
+# who waits at the ford attacks); Anna (WL 2) 1+1+1 against Sir Galahad's 6+6+6
+BEATEN_AT_THE_FORD = [4, 1, 1, 1, 1, 1, 1, 6, 6, 6]
+
+
+def beaten_at_the_ford(table, fate: int):
+    """Anna rides from Hampshire into the Thames, where Sir Galahad (VL 0) beats her; the fate
+    die is ``fate`` (2: a pilgrimage, the shrine die 1 giving Canterbury; 6: she must report
+    to his Lord, King Arthur at Camelot Castle). She accepts (the default)."""
+    t = table(pos(cp=20, vp=20, at="Hampshire", extra=GALAHAD_FIRST),
+              dice=BEATEN_AT_THE_FORD + [fate] + ([1] if fate == 2 else []),
+              orders={"Anna": "move Thames"})
+    assert t.play() and not t.unused_dice
+    return t
+
+
+def next_game_turn(t, dice, orders: str | None):
+    """The next game turn for Anna, with its dice and her orders (None: no orders)."""
+    from companion.koc.engine.turn import end_of_game_turn
+
+    end_of_game_turn(t.game)
+    t.chance._dice = list(dice)
+    t.chance._dice_used = 0
+    t.game.orders.clear()
+    t.ctx.events.clear()
+    if orders is not None:
+        t.game.orders["Anna"] = parse_orders(t.world, ["Anna"], orders, "Anna.txt")
+    assert t.play() and not t.unused_dice
+
+
+@pytest.mark.parametrize("fate,kind,dest", [(2, "pilgrimage", "Canterbury"),
+                                            (6, "report", "Camelot Castle")])
+def test_c23_no_penalty_in_the_turn_the_fate_is_accepted(table, fate, kind, dest):
+    """COMBAT, Knight's Fate (Sir Eric's example): the 12 VP for straying from agreed terms go
+    only when the knight actually leaves the direct path or stops for something other than
+    encounters. Anna accepts Fate 2 (a pilgrimage) or Fate 6 (reporting to the victor's Lord)
+    at the Thames, which is no nearer the destination than Hampshire where her turn began; the
+    fight ended her movement, so the terms are unbroken."""
+    t = beaten_at_the_ford(table, fate)
+    task = t.knight()["tasks"][0]
+    assert (task["kind"], task["dest"], task["status"]) == (kind, dest, "active")
+    assert t.knight()["vp"] == 20
+    assert not t.saw("fails") and not t.saw("straying")
+
+
+@pytest.mark.parametrize("fate,orders,dice,end", [
+    # no orders: she keeps on along the direct way (Mouth of the Thames, Kent, Canterbury;
+    # three encounter rolls without an encounter) and completes the pilgrimage
+    (2, None, [4, 4, 6, 6], "Canterbury"),
+    (2, "move Mouth of the Thames", [4, 4], "Mouth of the Thames"),
+    # Thames, Hampshire, Camelot Castle: Camelot, her Lord's castle, admits her
+    (6, None, [4, 4], "Camelot Castle"),
+    (6, "move Hampshire", [4, 4], "Hampshire"),
+])
+def test_c24_no_penalty_on_the_direct_path(table, fate, orders, dice, end):
+    """COMBAT, Knight's Fate: the next turn she follows the direct path (all of it, or one step
+    of it): no penalty."""
+    t = beaten_at_the_ford(table, fate)
+    next_game_turn(t, dice, orders)
+    assert t.knight()["at"]["area"] == end and t.knight()["vp"] == 20
+    assert t.knight()["tasks"][0]["status"] == ("done" if end in ("Canterbury", "Camelot Castle")
+                                                else "active")
+
+
+@pytest.mark.parametrize("fate,orders,why", [
+    (2, "move Buckingham", "it left the most direct route"),     # away from Canterbury
+    (6, "move Surrey", "it left the most direct route"),         # away from Camelot
+    (2, "stay", "it was delayed"),          # she stops, and no encounter stops her
+    (6, "stay", "it was delayed"),
+])
+def test_c25_penalty_on_leaving_the_path_or_stopping(table, fate, orders, why):
+    """COMBAT, Knight's Fate: the next turn she leaves the direct path, or stops for something
+    other than an encounter (the encounter roll finds nothing): the terms are broken, 12 VP."""
+    t = beaten_at_the_ford(table, fate)
+    next_game_turn(t, [4, 4], orders)
+    assert t.saw(f"fails: {why}")
+    assert t.knight()["vp"] == 8 and t.knight()["tasks"][0]["status"] == "failed"
+
+
+# ---------------------------------------------------------- methods: mounted against on foot
+def kay_attacks(table, dice, *, anna="on_foot = true", orders="", mounted=True, attacker="foe"):
+    """Sir Kay (VL 5, WL 2) and Anna (WL 5) fight in Hampshire; Anna's luck is 4."""
+    t = table(pos(cp=50, vp=20, at="Hampshire", anna=anna), dice=dice,
+              orders={"Anna": orders} if orders else None)
+    s = t.session()
+    s.pk["luck"] = 4
+    kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 20, "mounted": mounted})
+    fight(s, [kay], attacker=attacker)
+    assert not t.unused_dice
+    return t, kay
+
+
+def test_c26_mounted_npk_keeps_his_lance_against_a_knight_on_foot(table):
+    """COMBAT, Knightly Methods of Combat and Wasteland Combat: out of a wasteland this turn,
+    Anna fails to remount (luck die 1 against 4). Sir Kay does not dismount for that: an NPK
+    takes the best method he has unless he agrees to fight fairly; Anna appeals, his VL check
+    fails (1+1 against 5), and he rides at her with the lance (three dice, 1+1+1) while she
+    fights on foot with her sword (6+6). Winning at a disadvantage earns the usual awards."""
+    t, kay = kay_attacks(table, [1, 1, 1, 6, 6, 1, 1, 1, 6, 6])
+    assert t.saw("Luck test (remount before the fight): rolled 1 against luck 4: failure.")
+    assert t.saw("Sir Kay refuses to give up his advantage.")
+    assert kay["method"] == "lance" and t.saw("Pass: Anna 12, Sir Kay 3")
+    assert t.knight()["cp"] == 52 and t.knight()["vp"] == 26
+
+
+def test_c27_mounted_npk_agrees_to_fight_on_foot(table):
+    """COMBAT, Chivalry: the same, but Sir Kay passes the VL check (6+6): he dismounts and
+    fights sword against sword (two dice, 1+1)."""
+    t, kay = kay_attacks(table, [1, 6, 6, 6, 6, 1, 1, 6, 6])
+    assert t.saw("Sir Kay agrees to fight with the same weapons.")
+    assert kay["method"] == "sword" and t.saw("Pass: Anna 12, Sir Kay 2")
+
+
+def test_c28_mounted_pk_against_an_npk_on_foot(table):
+    """COMBAT, Chivalry: Sir Kay is on foot. Attacked by him, Anna may keep her horse and lance
+    (the default for a knight who is not of the Round Table) but then wins no awards; if she
+    answers 'sword' she fights fairly and wins them. Attacking him, she must fight fairly: the
+    engine makes her dismount whatever she answers."""
+    t, kay = kay_attacks(table, [6, 6, 6, 1, 1, 6, 6], anna="", mounted=False)
+    assert t.saw("Anna fights Sir Kay unchivalrously (lance against sword)")
+    assert t.saw("Pass: Anna 18, Sir Kay 2")
+    assert t.knight()["cp"] == 50 and t.knight()["vp"] == 20
+    for orders, attacker in (("answer method: sword", "foe"), ("answer method: lance", "pk")):
+        t, kay = kay_attacks(table, [6, 6, 1, 1, 6, 6], anna="", orders=orders, mounted=False,
+                             attacker=attacker)
+        assert t.saw("Pass: Anna 12, Sir Kay 2") and not t.saw("unchivalrously")
+        assert t.knight()["cp"] == 52 and t.knight()["vp"] == 26
+
+
+def anna_attacks_bert(table, dice, *, anna="", bert="", orders=None):
+    """Anna (WL 5) attacks Bert (WL 2) in Hampshire."""
+    t = table(pos(cp=50, vp=20, at="Hampshire", anna=anna,
+                  others={"Bert": 'cp = 20\nvp = 20\nat = "Hampshire"\n' + bert}),
+              dice=dice, orders=orders)
+    s = t.session()
+    s.pk["luck"] = 4
+    b = pk_fighter(Session(t.game, "Bert"))
+    fight(s, [b], attacker="pk", tags=("pk",))
+    assert not t.unused_dice
+    return t, b
+
+
+def test_c29_mounted_pk_against_a_pk_on_foot(table):
+    """COMBAT, Knightly Methods of Combat and Chivalry, between PKs: Anna on foot attacks Bert,
+    who is mounted. Bert chooses his own method; by default the best that is no better than
+    hers (sword on foot, 1+1 against her 6+6). Choosing the lance he keeps his advantage, and
+    wins no awards, unless he agrees when she asks him to fight fairly ('fight_fair')."""
+    t, b = anna_attacks_bert(table, [6, 6, 1, 1], anna="on_foot = true")
+    assert b["method"] == "sword" and t.saw("Pass: Anna 12, Bert 2")
+    assert [(d["kind"], d["player"], d["answer"]) for d in asked(t, "method")] == [
+        ("method", "Bert", "sword"), ("method", "Anna", "sword")]
+    t, b = anna_attacks_bert(table, [1, 1, 6, 6, 6], anna="on_foot = true",
+                             orders={"Bert": "answer method: lance\nanswer fight_fair: no"})
+    assert b["method"] == "lance" and t.saw("Bert keeps his advantage.")
+    assert t.saw("Pass: Anna 2, Bert 18") and t.saw("Anna is defeated by Bert.")
+    assert t.knight("Bert")["cp"] == 20 and t.knight("Bert")["vp"] == 20    # no awards
+    t, b = anna_attacks_bert(table, [6, 6, 1, 1], anna="on_foot = true",
+                             orders={"Bert": "answer method: lance\nanswer fight_fair: yes"})
+    assert b["method"] == "sword" and t.saw("Bert agrees to fight with the same weapons.")
+
+
+def test_c30_pk_attacking_a_pk_on_foot_dismounts(table):
+    """COMBAT, Chivalry: the other way round, Anna mounted attacks Bert on foot; an attacker
+    must fight fairly, so she fights on foot with her sword (6+6 against his 1+1) and keeps her
+    awards."""
+    t, b = anna_attacks_bert(table, [6, 6, 1, 1], bert="on_foot = true",
+                             orders={"Anna": "answer method: lance"})
+    assert t.saw("Pass: Anna 12, Bert 2") and not t.saw("unchivalrously")
+    assert t.knight()["cp"] == 52 and t.knight()["vp"] == 26
+
+
+def test_c31_slaying_an_enchantress_costs_the_ladys_cp(table):
+    """COMBAT, Outcomes (slaying a Lady; the Enchantress's own VP loss). The rules give a Lady's
+    slayer a loss of 20 CP and 12 VP, and for an Enchantress name only a different VP loss
+    (12 less her VL). The project reads the CP loss as standing for her too, since an
+    Enchantress is a Lady (docs/koc-engine.md). Annowre the Sorceress (VL 12) costs 20 CP and
+    no VP at all; the CP cannot fall below 10."""
+    annowre = card("Annowre the Sorceress", "lady")
+    assert annowre["vl"] == 12 and annowre["enchantress"]
+    for cp, left in ((100, 80), (25, 10)):
+        t = table(position(cp=cp, vp=20))
+        s = t.session()
+        witch = foe("lady", annowre["name"], 1, 1, card=annowre)
+        settle_foe(s, Combat(s, [witch], attacker="pk"), witch, True)
+        assert t.knight()["cp"] == left and t.knight()["vp"] == 20
+        assert t.saw("slaying Annowre the Sorceress")
+        assert not t.saw("slaying the Enchantress")

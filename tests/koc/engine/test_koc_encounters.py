@@ -349,11 +349,13 @@ def test_e24_knights_revealed_after_the_choice_with_arthurian_count(table):
 
 def test_e25_attacking_knights_must_be_chivalrous(table):
     """Attack before the reaction: against knights the PK must fight chivalrously (here on
-    foot against a foe on foot: sword to sword); beaten knights take a Knight's Fate."""
-    t, s = setup(table, "Powys", D[7] + [1] + [6, 6, 1, 1] + [6, 6],
+    foot against a mounted knight, who agrees to fight fairly on a VL check of his VL 7 (6+6):
+    sword to sword); beaten knights take a Knight's Fate."""
+    t, s = setup(table, "Powys", D[7] + [1] + [6, 6] + [6, 6, 1, 1] + [6, 6],
                  extra=KNIGHTS, orders="answer encounter: attack", anna="on_foot = true")
     E.terrain_encounter(s, "Powys")
     assert t.saw("Anna attacks them")
+    assert t.saw("Sir Belleus agrees to fight with the same weapons.")
     assert t.saw("Pass: Anna 12, Sir Belleus 2")
     assert t.saw("Sir Belleus") and s.pk["cp"] == 104 and s.pk["vp"] == 26
 
