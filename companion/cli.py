@@ -607,9 +607,12 @@ def print_kit(
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int, label: str) -> None:
+        """A progress bar on a terminal (scripts and pipes get no noise)."""
         if show:
-            typer.echo(f"\r{entry.id} kit: page {done}/{total} ({label})".ljust(70), err=True,
-                       nl=done == total)
+            filled = round(20 * done / max(total, 1))
+            bar = "#" * filled + "." * (20 - filled)
+            line = f"\r{entry.id} kit [{bar}] {done}/{total} {label}"[:79]
+            typer.echo(line.ljust(79), err=True, nl=done == total)
 
     path = write_kit(game_kind.print_kit(), options, target, progress=progress)
     echo(str(path))

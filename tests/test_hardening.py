@@ -72,6 +72,10 @@ def test_a_player_can_never_mean_another_view(cli):
     ("Anna\u202e", "contains"),
     ("Anna,Bert", "contains"),
     ("!!!", "no letters or digits"),
+    ("שלום", "the bundled fonts cannot print"),
+    ("مرحبا", "the bundled fonts cannot print"),
+    ("Anna 😀", "the bundled fonts cannot print"),
+    ("王", "the bundled fonts cannot print"),
     ("", "empty"),
 ])
 def test_bad_player_names(tmp_path, name, message):

@@ -1,6 +1,7 @@
-"""The Fluxx print-and-play kit through the print suite: all 101 cards (fronts by type, one
-shared back), a one-page rules summary and a card reference. Every text is generated from the
-card data (see :mod:`companion.fluxx.cards`), so printed cards and the engine agree."""
+"""The Fluxx print-and-play kit through the print suite: all 101 cards (the 100 of the deck and
+the Basic Rules card; fronts by type, one shared back), a one-page rules summary and a card
+reference. Every text is generated from the card data (see :mod:`companion.fluxx.cards`), so
+printed cards and the engine agree."""
 from __future__ import annotations
 
 from companion.fluxx.cards import TYPE_TITLE, Deck
@@ -118,8 +119,11 @@ def kit(deck: Deck):
                                bold_first_column=True))
     return Kit(
         game="fluxx", title="Monty Python Fluxx",
-        subject="101 cards, rules summary, card reference",
-        notes=["Print the cards on card stock, or print them on paper and slip them into card "
+        subject="101 cards (the 100 of the deck and the Basic Rules card), rules summary, card "
+                "reference",
+        notes=["101 cards: the 100 that are shuffled into the deck, and the Basic Rules card "
+               "(Draw 1, Play 1), which lies on the table from the start and is never drawn.",
+               "Print the cards on card stock, or print them on paper and slip them into card "
                "sleeves in front of old playing cards.",
                "With duplex printing the shared back lines up behind every card; otherwise print "
                "the cards single-sided."],

@@ -28,9 +28,9 @@ LADY_COLOURS = {"Lady": "#b8507a", "Enchantress": "#5e2d7a"}
 # Cards
 
 
-def _vl_wl_text(wl: int) -> str:
-    return ("**VL** virtue: the lower, the nobler; a VL check passes when two dice roll his VL "
-            f"or more.\n**WL** {wl}: the wounds he can take in a fight (CP / 10).")
+VL_WL_NOTE = ("Knights and Kings: VL is virtue (the lower, the nobler; a VL check passes when "
+              "two dice roll his VL or more); CP are chivalry points; WL is the wounds he can "
+              "take in a fight (CP / 10). The cards show the numbers; this note says it once.")
 
 
 def knight_cards(world: World) -> list:
@@ -39,12 +39,13 @@ def knight_cards(world: World) -> list:
     cards = []
     for k in world.knights:
         kind = "Arthurian Knight" if k.arthurian else "Knight"
-        text = _vl_wl_text(k.wound_level)
+        lines = []
         if k.arthurian:
-            text += ("\nOf the Round Table: when knights are drawn for an encounter, say how many "
-                     "of them are Arthurian.")
+            lines.append("Of the Round Table: when knights are drawn for an encounter, say how "
+                         "many of them are Arthurian.")
         if k.name in ALWAYS_PRAY:
-            text += "\n**His prayers never fail.**"
+            lines.append("**His prayers never fail.**")
+        text = "\n".join(lines)
         cards.append(CardFace(
             k.name, kind=kind, corner=Stat("cup", f"VL {k.virtue_level}", "Virtue Level"),
             stats=[Stat("star", f"{k.chivalry_points} CP", "Chivalry Points"),
@@ -66,7 +67,6 @@ def king_cards(world: World) -> list:
         lines = [f"Rules **{k.kingdom}**" + (f" from **{castle}**." if castle else ".")]
         if roll:
             lines.append(f"Random kingdom roll: {roll}.")
-        lines.append(_vl_wl_text(k.wound_level))
         if k.name in ALWAYS_PRAY:
             lines.append("**His prayers never fail.**")
         cards.append(CardFace(
@@ -523,7 +523,8 @@ def map_board(world: World):
 
 NOTES = (
     "Cards: 75 Knights, 15 Kings and 30 Ladies, each deck with its own back. VL, CP and WL (or "
-    "a lady's service award and seduction) are the icons' numbers; every card explains them.",
+    "a lady's service award and seduction) are the icons' numbers.",
+    VL_WL_NOTE,
     "Chits: the number in the circle is the Wound Level (for a ship, its crew), the small dice "
     "are its attack dice. Animals, monsters, brigands and ships have a plain back so they can "
     "be drawn face down; Merlin has Morgan Le Fay on his back. The Arthurian Flagship, the "
