@@ -70,12 +70,13 @@ def check_player_name(name: str, where: str = "player name") -> str:
                                  "characters (they separate items in orders and positions)")
     from companion.render.fonts import missing_glyphs
 
-    missing = missing_glyphs(name)
+    missing = list(dict.fromkeys(missing_glyphs(name) + unshowable(name)))
     if missing:
-        shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-        raise IdentityError(f"{where} {name!r} has characters the bundled fonts cannot print: "
-                            f"{shown}", hint="use Latin, Greek or Cyrillic letters; reports "
-                                             "would otherwise show empty boxes")
+        shown = ", ".join(f"'{ch}' (U+{ord(ch):04X}{describe(ch)})" for ch in missing)
+        raise IdentityError(f"{where} {name!r} has characters the reports cannot print "
+                            f"properly: {shown}", hint="the reports print Latin, Greek and Cyrillic "
+                                             "letters; write the name in one of them (a "
+                                             "transliteration will do)")
     slug = slugify(name)
     if not slug:
         raise IdentityError(f"{where} {name!r} has no letters or digits to make a file name "
@@ -85,6 +86,37 @@ def check_player_name(name: str, where: str = "player name") -> str:
                             "of the tool", hint="add a letter or choose another name "
                                                 f"(reserved: {', '.join(sorted(RESERVED_SLUGS))})")
     return name
+
+
+PRINTED_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+
+
+def unshowable(name: str) -> list[str]:
+    """Characters the reports cannot show properly even where a font has a glyph: letters of
+    other scripts (Hebrew and Arabic would come out unjoined and left to right) and emoji or
+    pictographs."""
+    import unicodedata
+
+    out = []
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category[0] in "LM":
+            if unicodedata.name(ch, "").split(" ")[0] not in PRINTED_SCRIPTS and \
+                    category != "Mn" or ord(ch) > 0xFFFF:
+                out.append(ch)
+        elif ord(ch) > 0xFFFF or category in ("Co", "Cn", "Cs"):
+            out.append(ch)
+    return out
+
+
+def describe(ch: str) -> str:
+    import unicodedata
+
+    words = unicodedata.name(ch, "").split(" ")
+    if ord(ch) > 0xFFFF or unicodedata.category(ch) == "So":
+        return ", an emoji or symbol"
+    script = words[0] if words[0] in ("CJK",) else words[0].title()
+    return f", {script}" if script else ""
 
 
 def player_slugs(names: Sequence[str]) -> dict[str, str]:
