@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError
 
 HELP = {"help_option_names": ["-h", "--help"]}
 
@@ -488,6 +488,9 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
            disclosure: Optional[Path] = typer.Option(
                None, "--disclosure", metavar="FILE",
                help="check a published disclosure file instead of a stored game"),
+           report: List[Path] = typer.Option([], "--report", metavar="FILE",
+                                             help="a report (.txt) whose printed turn hash is "
+                                                  "checked too; repeat for several"),
            json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check the sealed influence sheets: no sheet changed except as the orders said."""
     from companion.registry import get_kind
@@ -501,6 +504,11 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
             data = json.loads(disclosure.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise CompanionError(f"cannot read {disclosure}: {exc}") from None
+        from companion import fairness
+
+        if isinstance(data, dict) and data.get("format") == fairness.FORMAT:
+            verify_chance(data, disclosure, report, json_out)
+            return
         if not isinstance(data, dict) or not isinstance(data.get("turns", []), list):
             raise CompanionError(f"{disclosure} is not a disclosure file",
                                  hint="give the disclosure.json of a finished Gral game")
@@ -533,6 +541,70 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
             typer.echo(f"problem: {p}", err=True)
         raise typer.Exit(1)
     echo("every sheet matches its commitments and changed only as the orders said")
+
+
+@app.command()
+@handles_errors
+def disclose(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+             out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
+                                                help="default OUTPUT/GAME_ID/chance-disclosure"
+                                                     ".json"),
+             before_end: bool = typer.Option(False, "--before-end",
+                                             help="disclose a game that is not over (reveals "
+                                                  "every future die)")) -> None:
+    """Write the chance disclosure: the seed and the record, for any player to check with
+    'companion verify --disclosure FILE' (docs/fairness.md)."""
+    from companion import fairness, service
+    from companion.registry import get_kind
+
+    store = open_store()
+    game = store.game(game_id)
+    turns = store.turns(game_id)
+    if not get_kind(game.kind).is_over(turns[-1].state) and not before_end:
+        raise CompanionError(f"game {game_id} is not over: its disclosure reveals the seed, and "
+                             "so every die and shuffle still to come (and the sealed sheets' "
+                             "salts)", hint="add --before-end to disclose it anyway")
+    target = out or service.inside(service.game_folder(SETTINGS.output, game),
+                                   fairness.FILE_NAME)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(fairness.to_text(fairness.disclosure(game, turns)), encoding="utf-8")
+    if not get_kind(game.kind).is_over(turns[-1].state):
+        typer.echo(f"warning: game {game_id} is not over; whoever reads this file can predict "
+                   "its every die from now on", err=True)
+    echo(str(target))
+
+
+def verify_chance(data: dict, path: Path, reports: List[Path], json_out: bool) -> None:
+    """Re-run a game from its chance disclosure alone and say what matches."""
+    from companion import fairness
+    from companion.service import read_text_file
+
+    texts = [read_text_file(str(r))[0] for r in reports]
+    verdict = fairness.verify(data, fairness.hashes_in_reports(texts))
+    if json_out:
+        as_json({"ok": verdict.ok, "game": data.get("game"), "disclosure": str(path),
+                 "commitment_matches": verdict.commitment_ok, "problems": verdict.problems,
+                 "turns": [{"turn": n, "hash16": h, "matches": ok}
+                           for n, h, ok in verdict.turns],
+                 "outcomes": {"stream": verdict.stream, "moderator": verdict.moderator,
+                              "moderator_turns": verdict.moderator_turns}})
+        raise typer.Exit(0 if verdict.ok else 1)
+    echo(f"game {data.get('game')} ({data.get('kind')}): "
+         + ("the commitment matches the seed" if verdict.commitment_ok else
+            "the commitment does NOT match the seed"))
+    for number, digest, ok in verdict.turns:
+        echo(f"turn {number}: {digest} {'ok' if ok else 'DIFFERS'}")
+    turns = ", ".join(str(t) for t in verdict.moderator_turns)
+    echo(f"outcomes: {verdict.stream} from the committed stream, {verdict.moderator} dice "
+         f"supplied by the moderator" + (f" (turn{'s' if len(verdict.moderator_turns) > 1 else ''} "
+                                          f"{turns})" if turns else ""))
+    if reports:
+        echo(f"checked against the hashes printed in {len(reports)} report(s)")
+    if not verdict.ok:
+        for problem in verdict.problems:
+            typer.echo(f"problem: {problem}", err=True)
+        raise typer.Exit(1)
+    echo("every turn matches: the dice and shuffles are those committed at the start")
 
 
 @app.command()

@@ -182,23 +182,14 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
         seed = str(secrets.randbits(128))
     elif not seed.strip():
         raise CompanionError("--seed is empty")
-    key = seed_key(seed)
-    secret = new_secret(game_id)
-    chance = Chance(key, 0)
-    if setup_text is not None:
-        state = kind.read_position(setup_text, setup_name, options)
-    else:
-        if hasattr(kind, "check_players"):
-            kind.check_players(names, options)
-        state = kind.create(names, options, chance)
-    ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=options,
-                      secret=bytes.fromhex(secret))
-    state["events"] = []
-    kind.finish_turn(state, ctx)
+    if setup_text is None and hasattr(kind, "check_players"):
+        kind.check_players(names, options)
     emails = dict(players_given)
     game = Game(game_id, entry.id, seed, options, base_url or DEFAULT_BASE_URL, now_text(),
                 setup_text, [Player(i, n, slugs[n], emails.get(n), new_token(f"{game_id}/{n}"))
-                             for i, n in enumerate(names)], secret=secret)
+                             for i, n in enumerate(names)], secret=new_secret(game_id))
+    chance = Chance(seed_key(seed), 0)
+    state, ctx = opening(kind, game, chance, setup_name if setup_text is not None else "setup")
     setup_digest = sha256_hex(setup_text) if setup_text is not None else None
     turn0 = Turn.sealed(game_id, 0, game.created_at, state, GENESIS_HASH,
                         {"submissions": [], "dice": [], "setup": setup_text is not None,
@@ -256,6 +247,20 @@ def setup_players_of(kind, entry, text: str, filename: str, raw_options: dict) -
     raise DataError(problem.message, path=filename, line=line, column=col,
                     hint=problem.hint or "a position names its players in seat order (see "
                                          "the game's docs page for its format)")
+
+
+def opening(kind, game: Game, chance: Chance, setup_name: str = "setup"
+            ) -> tuple[dict, TurnContext]:
+    """Turn 0 of a game: its setup position read, or a new game created with ``chance``."""
+    if game.setup is not None:
+        state = kind.read_position(game.setup, setup_name, game.options)
+    else:
+        state = kind.create([p.name for p in game.players], game.options, chance)
+    ctx = TurnContext(turn=0, key=seed_key(game.seed), chance=chance, orders={},
+                      options=game.options, secret=game.secret_key)
+    state["events"] = []
+    kind.finish_turn(state, ctx)
+    return state, ctx
 
 
 # ----------------------------------------------------------------------------------- orders
@@ -428,7 +433,10 @@ def viewers(game: Game) -> list[str]:
 
 def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
     """The report document of every viewer of a turn, each built from that viewer's view."""
+    from companion.fairness import chance_commitment
+
     kind = get_kind(game.kind)
+    commitment = chance_commitment(game)
     docs = {}
     for viewer in viewers(game):
         view = kind.view(turn.state, viewer)
@@ -439,6 +447,8 @@ def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
         }
         docs[viewer] = kind.report(view)
         docs[viewer]["timestamp"] = turn.processed_at     # the PDF's dates
+        docs[viewer]["header"] = list(docs[viewer].get("header", [])) + [
+            ("Chance commitment", commitment)]
     return docs
 
 
@@ -497,10 +507,16 @@ def discard(staged: Path | None) -> None:
 
 
 def extra_files(kind, game: Game, turns: list[Turn]) -> dict[str, str]:
-    """Files that need the whole record: the disclosure when a Gral game is over."""
-    if kind.is_over(turns[-1].state) and hasattr(kind, "disclosure"):
-        return {"disclosure.json": canonical_json(kind.disclosure(game, turns)) + "\n"}
-    return {}
+    """Files that need the whole record, written when a game is over: the chance disclosure
+    (docs/fairness.md), and a game's own (the sealed Gral sheets)."""
+    from companion import fairness
+
+    if not kind.is_over(turns[-1].state):
+        return {}
+    files = {fairness.FILE_NAME: fairness.to_text(fairness.disclosure(game, turns))}
+    if hasattr(kind, "disclosure"):
+        files["disclosure.json"] = canonical_json(kind.disclosure(game, turns)) + "\n"
+    return files
 
 
 def publish(staged: Path, output: Path, game_id: str, number: int) -> list[Path]:
@@ -655,14 +671,7 @@ def replay(store: Store, game_id: str, output: Path | None = None) -> ReplayResu
                          f"version ({exc.message}); the stored starting position is used")
             return replay_from(kind, game, turns, t0, notes)
     try:
-        if game.setup is not None:
-            state = kind.read_position(game.setup, "setup", game.options)
-        else:
-            state = kind.create([p.name for p in game.players], game.options, chance)
-        ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=game.options,
-                          secret=game.secret_key)
-        state["events"] = []
-        kind.finish_turn(state, ctx)
+        state, ctx = opening(kind, game, chance)
         chance.check_replay_complete()
     except CompanionError as exc:
         return ReplayResult(False, 0, 0, f"turn 0: {exc.message}", "chance", notes)
@@ -699,6 +708,45 @@ def replay_from(kind, game: Game, turns: list[Turn], previous: Turn,
                                 "inputs", notes)
         previous = recorded
     return ReplayResult(True, len(turns) - 1, notes=notes)
+
+
+def rerun(store: Store, kind, game: Game, recorded: list[dict]) -> list[tuple[int, Turn,
+                                                                             str | None]]:
+    """Re-run a game from its seed and recorded inputs alone, into ``store`` (a fresh one):
+    chance from the seed's stream, the moderator's dice where the record has them. Returns
+    (turn, the turn as re-run, a problem or None) for every recorded turn."""
+    if not recorded:
+        raise CompanionError("the disclosure has no turns")
+    game.players = [Player(p.seat, p.name, slug, None, p.token) for p, slug in
+                    zip(game.players, player_slugs([p.name for p in game.players]).values())]
+    chance = Chance(seed_key(game.seed), 0)
+    state, ctx = opening(kind, game, chance)
+    first = recorded[0]
+    previous = Turn.sealed(game.id, 0, first["processed_at"], state, GENESIS_HASH,
+                           first["inputs"], ctx.decisions, chance.to_json(), ctx.events)
+    store.create_game(game, previous)
+    out = [(0, previous, None)]
+    for number, record in enumerate(recorded[1:], 1):
+        inputs = record["inputs"]
+        subs = {s["player"]: {k: v for k, v in s.items() if k not in ("player", "used")}
+                for s in inputs["submissions"]}
+        dice = list(inputs.get("dice", []))
+        try:
+            state, ctx = compute_turn(kind, game, previous, subs, dice=dice)
+        except CompanionError as exc:
+            out.append((number, previous, f"the recorded orders and dice cannot be re-run "
+                                          f"({exc.message})"))
+            break
+        rebuilt = {"submissions": [dict(sub, player=p, used=p in ctx.used)
+                                   for p, sub in subs.items()], "dice": dice}
+        problem = None if canonical_json(rebuilt) == canonical_json(inputs) else \
+            "re-run, it uses other orders than the record says"
+        turn = Turn.sealed(game.id, number, record["processed_at"], state, previous.hash,
+                           inputs, ctx.decisions, ctx.chance.to_json(), ctx.events)
+        store.commit_turn(turn, {})
+        out.append((number, turn, problem))
+        previous = turn
+    return out
 
 
 def first_difference(recorded: Turn, replayed: dict[str, Any]) -> str | None:

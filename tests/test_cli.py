@@ -9,7 +9,7 @@ import pytest
 VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
          ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
          ["import"], ["verify"], ["sheet"], ["print"], ["demo"], ["data"], ["data", "export"],
-         ["data", "check"], ["roll"], ["route"], ["token"]]
+         ["data", "check"], ["roll"], ["route"], ["token"], ["disclose"]]
 
 
 @pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v) or "companion")

@@ -54,8 +54,13 @@ def header_text(header: list, qr_label: str | None, qr: str | None) -> str:
     them; the link on its own line below its label."""
     labels = [str(label) + ":" for label, _ in header]
     width = min(max([len(label) for label in labels] + [12]) + 2, 24)
-    out = [hanging(value, label.ljust(width), " " * width)
-           for label, (_, value) in zip(labels, header)]
+    out = []
+    for label, (_, value) in zip(labels, header):
+        value = str(value)
+        if width + len(value) > WIDTH and " " not in value:
+            out.extend([label, f"  {value}"])       # a long code (a hash) on its own line
+        else:
+            out.append(hanging(value, label.ljust(width), " " * width))
     if qr:
         out.append(f"{str(qr_label)[:1].upper()}{str(qr_label)[1:]}:")
         out.append(f"  {qr}")
