@@ -42,6 +42,9 @@ class PartPlan:
     board: BoardPlan | None = None
     backs: str = "none"
     note: str = ""
+    checklist: list = field(default_factory=list)
+    """A deck's checklist blocks; the checklists of decks that follow each other in a kit are
+    flowed together after the last of them (no page holding one short table)."""
 
 
 @dataclass
@@ -211,14 +214,33 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> Par
         table = Table(["", "Card", "Type", "Count"], rows, align=["centre", "left", "left", "right"])
         summary = (f"{total} cards, {len(rows)} different. Tick each card once it is cut. "
                    f"Card size {size.label}.")
-        from companion.render.printkit.model import Paragraph
+        from companion.render.printkit.model import Heading, Paragraph
 
-        sheet = ReferenceSheet(f"{deck.title}: checklist", [Paragraph(summary), table], columns=2)
-        cl_pages = _flow_pages(sheet, options, deck)
-        if cl_pages:
-            cl_pages[0].bookmarks.append(("Checklist", 1))
-        pages += cl_pages
-    return PartPlan(deck, pages, sheets=plan, backs=backs, note=note)
+        checklist = [Heading(deck.title, level=2), Paragraph(summary), table]
+    else:
+        checklist = []
+    return PartPlan(deck, pages, sheets=plan, backs=backs, note=note, checklist=checklist)
+
+
+def _add_checklists(plans: list[PartPlan], options: PrintOptions) -> None:
+    """The checklists of each run of consecutive decks, flowed as one sheet after the run."""
+    run: list[PartPlan] = []
+    for plan in plans + [None]:
+        if plan is not None and isinstance(plan.part, Deck):
+            run.append(plan)
+            continue
+        lists = [p for p in run if p.checklist]
+        if lists:
+            title = (f"{lists[0].part.title}: checklist" if len(lists) == 1
+                     else "Checklists")
+            blocks = [b for p in lists for b in (p.checklist[1:] if len(lists) == 1
+                                                 else p.checklist)]
+            sheet = ReferenceSheet(title, blocks, columns=2)
+            pages = _flow_pages(sheet, options, lists[-1].part)
+            if pages:
+                pages[0].bookmarks.append(("Checklist" if len(lists) == 1 else title, 1))
+            lists[-1].pages += pages
+        run = []
 
 
 def _plan_chits(part: ChitSheet, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
@@ -416,6 +438,7 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
             plans.append(_plan_free(part, options))
         else:
             raise TypeError(f"unknown part type {type(part).__name__}")
+    _add_checklists(plans, options)
     duplex = options.backs in ("duplex-long", "duplex-short")
 
     def sequence(cover_pages: list[PlannedPage]) -> list[PlannedPage]:

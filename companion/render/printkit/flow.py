@@ -278,10 +278,30 @@ def choose_columns(blocks, area: Rect, size: float, columns) -> int:
     return 2 if all(table_fits(t, half, size) for t in tables) else 1
 
 
+MIN_SHRUNK_PT = 7.0
+
+
 def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,
-         what: str, balance: bool = True) -> tuple[list[FlowPage], int]:
+         what: str, balance: bool = True, shrink: bool = True) -> tuple[list[FlowPage], int]:
     """Lay ``blocks`` out; returns the pages (lists of ops) and the number of columns used.
-    With ``balance``, a flow that fits on one page is spread evenly over its columns."""
+    With ``balance``, a flow that fits on one page is spread evenly over its columns. With
+    ``shrink``, a flow whose last page would hold only a little is set up to 1 pt smaller (never
+    below 7 pt) when that saves the page: no nearly empty page at the end of a sheet."""
+    pages, ncols = _flow(blocks, area, size=size, columns=columns, first_top=first_top,
+                         later_top=later_top, what=what, balance=balance)
+    if shrink and len(pages) > 1:
+        for smaller in (size - 0.5, size - 1.0):
+            if smaller < MIN_SHRUNK_PT:
+                break
+            trial = _flow(blocks, area, size=smaller, columns=columns, first_top=first_top,
+                          later_top=later_top, what=what, balance=balance)
+            if len(trial[0]) < len(pages):
+                return trial
+    return pages, ncols
+
+
+def _flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,
+          what: str, balance: bool = True) -> tuple[list[FlowPage], int]:
     ncols = choose_columns(blocks, area, size, columns)
     first_frames = frames(area, ncols, first_top)
     later_frames = frames(area, ncols, later_top)
