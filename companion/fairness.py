@@ -56,7 +56,7 @@ def disclosure(game, turns: list) -> dict[str, Any]:
         "seed": game.seed, "salt": chance_salt(game), "secret": game.secret,
         "commitment": chance_commitment(game),
         "turns": [{"number": t.number, "processed_at": t.processed_at, "inputs": t.inputs,
-                   "hash": t.hash} for t in turns],
+                   "digests": t.digests(), "hash": t.hash} for t in turns],
     }
 
 
@@ -115,10 +115,14 @@ def verify(data: Any, report_hashes: dict[int, list[str]] | None = None) -> Verd
         if problem:
             verdict.problems.append(f"turn {number}: {problem}")
         elif turn.hash != disclosed:
+            stated = recorded[number].get("digests") or {}
+            differ = [column for column, digest in turn.digests().items()
+                      if stated and stated.get(column) != digest]
+            what = (f"its {', '.join(WHAT.get(c, c) for c in differ)} differ"
+                    if differ else "a die, a shuffle, an order or the state was changed")
             verdict.problems.append(f"turn {number}: re-run from the seed and the orders, its "
                                     f"hash is {turn.hash[:16]}, not {disclosed[:16]} as "
-                                    "disclosed (a die, a shuffle, an order or the state was "
-                                    "changed)")
+                                    f"disclosed: {what}")
         for outcome in turn.chance:
             if outcome["source"] == "moderator":
                 verdict.moderator += 1
@@ -134,6 +138,10 @@ def verify(data: Any, report_hashes: dict[int, list[str]] | None = None) -> Verd
         verdict.problems.append("the disclosure could not be re-run to its end")
     verdict.ok = not verdict.problems
     return verdict
+
+
+WHAT = {"chance": "dice and shuffles", "state": "state", "inputs": "orders or dice supplied",
+        "decisions": "decisions", "events": "events", "processed_at": "processing time"}
 
 
 LINK_HASH = re.compile(r"/(\d+)/[^/?\s]+\?h=([0-9a-fA-F]{16})")

@@ -116,7 +116,8 @@ def test_changes_afterwards_are_found_and_named(tmp_path, make_cli):
     data = json.loads(json.dumps(honest))
     used = next(t for t in data["turns"] if t["inputs"]["submissions"])
     used["inputs"]["submissions"][0]["text"] += "\n# changed\n"
-    assert f"turn {used['number']}:" in first_problem(data)
+    problem = first_problem(data)
+    assert f"turn {used['number']}:" in problem and "orders or dice supplied" in problem
     # the seed swapped for another
     data = json.loads(json.dumps(honest))
     data["seed"] = "12345"
@@ -132,7 +133,8 @@ def test_changes_afterwards_are_found_and_named(tmp_path, make_cli):
         die["value"] = die["value"] % die["n"] + 1
 
     reseal(koc_store, koc_id, middle, change_die)
-    assert f"turn {middle}:" in first_problem(disclose(koc_store, koc_id))
+    problem = first_problem(disclose(koc_store, koc_id))
+    assert f"turn {middle}:" in problem and "dice and shuffles" in problem, problem
     # a shuffle at the start changed the same way
     fresh_store, fresh_id = finished_game("fluxx", tmp_path / "shuffle")
 
@@ -141,14 +143,16 @@ def test_changes_afterwards_are_found_and_named(tmp_path, make_cli):
         shuffle["value"][0], shuffle["value"][1] = shuffle["value"][1], shuffle["value"][0]
 
     reseal(fresh_store, fresh_id, 0, change_shuffle)
-    assert "turn 0:" in first_problem(disclose(fresh_store, fresh_id))
+    problem = first_problem(disclose(fresh_store, fresh_id))
+    assert "turn 0:" in problem and "dice and shuffles" in problem, problem
     # a state changed afterwards (the hashes rewritten): the reports still print the old ones
     store2, id2 = finished_game("gral", tmp_path / "state")
     before = disclose(store2, id2)
     reports = [p.read_text() for p in (tmp_path / "state" / "out" / id2).rglob("*.txt")]
     reseal(store2, id2, 2, lambda turn: turn.state.__setitem__("rounds", 99))
     after = disclose(store2, id2)
-    assert "turn 2:" in first_problem(after)
+    problem = first_problem(after)
+    assert "turn 2:" in problem and "state" in problem and "dice" not in problem, problem
     printed = fairness.hashes_in_reports(reports)
     verdict = fairness.verify(before, printed)
     assert verdict.ok, verdict.problems
