@@ -9,6 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run (CI stays reproducible); set
+# HYPOTHESIS_PROFILE=explore to draw new ones each time.
+settings.register_profile("default", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", derandomize=False, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 EPOCH = "1798761600"  # a fixed processing date, so reports are reproducible
 ENTROPY = "tests"     # fixed tokens and game secrets (COMPANION_TEST_ENTROPY), so two runs
