@@ -53,11 +53,13 @@ def header_text(header: list, qr_label: str | None, qr: str | None) -> str:
     """The header labels in one column (as wide as the longest label), values wrapped beside
     them; the link on its own line below its label."""
     labels = [str(label) + ":" for label, _ in header]
-    width = min(max([len(label) for label in labels] + [12]) + 2, 24)
+    own_line = [len(str(value)) > WIDTH - 26 and " " not in str(value) for _, value in header]
+    width = min(max([len(label) for label, alone in zip(labels, own_line) if not alone]
+                    + [12]) + 2, 24)
     out = []
-    for label, (_, value) in zip(labels, header):
+    for label, (_, value), alone in zip(labels, header, own_line):
         value = str(value)
-        if width + len(value) > WIDTH and " " not in value:
+        if alone:
             out.extend([label, f"  {value}"])       # a long code (a hash) on its own line
         else:
             out.append(hanging(value, label.ljust(width), " " * width))
