@@ -49,7 +49,10 @@ Also for the other engine modules:
 * ``lift_all_enchantments(s)``: a Wood Nymph's cure.
 * ``appeal_to_jailor(s, ...)``: one Appeal to Jailor (Faerie's departure uses it too).
 * ``storm_castle(s, castle, ...)``: storming a castle to free its prisoners.
-* ``castle_owner(s, castle)``, ``castle_here(s)``, ``local_area(s)``, ``local_castle(s, ...)``.
+* ``castle_owner(s, castle)``, ``castle_here(s)``, ``local_area(s)``, ``local_castle(s, ...)``;
+  at sea (``at_sea(s)``) the local castle is ``landfall_castle(s, purpose)``, a castle whose
+  port opens on that sea (or the nearest sea with one), and ``local_land(s, purpose)`` the
+  countryside around it: nothing a result places "locally" ever stands on a sea.
 """
 from __future__ import annotations
 
@@ -154,14 +157,67 @@ def pick(s: Session, options: list, purpose: str):
     return options[(roll - 1) * len(options) // 6]
 
 
+def at_sea(s: Session) -> bool:
+    """The PK is on a sea (always aboard a ship: no castle, town or land there)."""
+    area = s.world.areas.get(s.pk["at"]["area"] or "")
+    return area is not None and area.kind == "sea"
+
+
+def port_castles(s: Session, sea: str) -> list[str]:
+    """The map castles whose ports open on ``sea``; for a sea without one, those of the seas
+    next to it, and so on outwards (the nearest castles a ship can put in at)."""
+    world = s.world
+    seen, layer = [sea], [sea]
+    while layer:
+        found = sorted({x for here in layer for x in world.areas[here].ship
+                        if world.areas[x].kind == "castle"})
+        if found:
+            return found
+        nxt = []
+        for here in layer:
+            for x in world.areas[here].ship:
+                if world.areas[x].kind == "sea" and x not in seen:
+                    seen.append(x)
+                    nxt.append(x)
+        layer = nxt
+    return []
+
+
+def landfall_castle(s: Session, purpose: str, sea: str | None = None) -> str:
+    """At sea, the local castle: one whose port opens on this sea (a die picks among several),
+    else on the nearest sea that has one. A result that needs a local castle (a prison, a
+    prisoner to free, a lady's castle) happens there: the ship puts in at its port."""
+    sea = sea or s.pk["at"]["area"]
+    castle = pick(s, port_castles(s, sea), f"which castle's port on {sea} ({purpose})")
+    s.note(f"No castle stands on {sea}: the nearest a ship puts in at is {castle} ({purpose}).")
+    return castle
+
+
+def local_land(s: Session, purpose: str) -> str:
+    """The local area for something that must stand on land (a castle counter, an adventure
+    site): the local area, or at sea the countryside around the castle the ship puts in at
+    (``landfall_castle``)."""
+    if at_sea(s):
+        return s.world.local_countryside(landfall_castle(s, purpose)).name
+    return local_area(s)
+
+
 def local_castle(s: Session, purpose: str, *, name: str | None = None,
                  owner: str = "its lord", kind: str = "castle") -> str:
     """A local castle: the one the PK is at, else one in the local countryside (a die picks
-    among several), else a castle counter placed there."""
+    among several), else a castle counter placed there. At sea (no castle stands on a sea) it
+    is a castle whose port opens on that sea (``landfall_castle``); a named castle counter
+    stands in the countryside around that castle."""
     here = castle_here(s)
     if here and not name:
         return here
-    area = local_area(s)
+    if at_sea(s):
+        port = landfall_castle(s, purpose)
+        if not name:
+            return port
+        area = s.world.local_countryside(port).name
+    else:
+        area = local_area(s)
     if name:
         return tasks.place_castle(s, name, owner, kind, area=area)
     options = castles_in(s, area)
@@ -517,7 +573,8 @@ def perform_aid(s: Session, aid: str, person: dict) -> bool:
     if aid == "court_a_lady":
         lady = s.game.draw("ladies", "the lady to be courted",
                            accept=lambda c: c.home_castle not in s.game.state.get("castles", {}))
-        castle = tasks.place_castle(s, lady["castle"], lady["name"], "lady", area=local_area(s))
+        castle = tasks.place_castle(s, lady["castle"], lady["name"], "lady",
+                                    area=local_land(s, "the lady to be courted"))
         if castle not in pk["friendly"]:
             pk["friendly"].append(castle)
         tasks.add(s, "court", tasks.castle_area(s, castle), awards={}, route=None,
@@ -779,7 +836,7 @@ def imprison(s: Session, *, by: str, jailor: str, castle: str | None = None) -> 
             castle = castle_here(s)
         elif here.is_town:
             castle = here.name
-        elif by == "trick":
+        elif by == "trick" and not at_sea(s):
             castle = tasks.place_castle(s, f"{jailor}'s castle", jailor, "knight",
                                         area=pk["at"]["area"])
         else:
@@ -1031,10 +1088,16 @@ def release_pk(s: Session, gear: str = "own") -> None:
     if jp:
         jrec = s.game.state["knights"][jp]
         jrec["prisoners"] = [p for p in jrec.get("prisoners", []) if p.get("player") != s.player]
+    area = tasks.castle_area(s, castle)
     if is_map_castle(s, castle):
         pk["at"] = {"area": castle, "where": "gate"}
+    elif s.world.areas[area].kind == "sea":
+        # a castle counter an older version placed on a sea: he is set down at the gate of
+        # the castle a ship would have put in at, never at sea without a ship
+        pk["at"] = {"area": landfall_castle(s, "where he is set free", sea=area),
+                    "where": "gate"}
     else:
-        pk["at"] = {"area": tasks.castle_area(s, castle), "where": "area"}
+        pk["at"] = {"area": area, "where": "area"}
     s.note(f"{pk['name']} is released from the prison of {castle} ("
            + {"own": "his equipment returned", "kept": "with the arms he fought in",
               "none": "stripped of all equipment", "no_horse_lance": "without horse or lance",
@@ -1647,7 +1710,7 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
     castle = None
     dest: str | None
     if site == "local":
-        dest = local_area(s)
+        dest = local_land(s, f"adventure {ident}")
     elif site == "local_castle":
         owner = adv.get("lady")
         if key in ("court_lady", "visit_lady") and owner is None:
@@ -1659,7 +1722,7 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                               kind="lady" if owner else "castle")
         dest = tasks.castle_area(s, castle)
     elif site == "local_royal_castle":
-        area = s.world.areas[local_area(s)]
+        area = s.world.areas[local_land(s, f"adventure {ident}")]
         kingdom = area.kingdoms[0] if area.kingdoms else None
         if kingdom not in s.world.kingdoms:
             castle = tasks.random_royal_castle(s)
@@ -1668,8 +1731,8 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                                           if area.castellanies else None).name
         dest = castle
     elif site == "random_area":
-        dest = local_area(s) if local else (victor_site(chooser, s, entry)
-                                            or tasks.deploy_castle_area(s, f"adventure {ident}"))
+        dest = local_land(s, f"adventure {ident}") if local else \
+            (victor_site(chooser, s, entry) or tasks.deploy_castle_area(s, f"adventure {ident}"))
     elif site == "random_castle":
         owner = adv.get("lady")
         name = owner["castle"] if owner and key != "free_lady" else f"castle of adventure " \
@@ -1677,14 +1740,14 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
         # (a castle already on the map stays where it stands: nothing to choose)
         chosen = None if local or name in s.game.state.get("castles", {}) \
             else victor_site(chooser, s, entry)
-        area = local_area(s) if local else (chosen or
-                                            tasks.deploy_castle_area(s, f"adventure {ident}"))
+        area = local_land(s, f"adventure {ident}") if local else \
+            (chosen or tasks.deploy_castle_area(s, f"adventure {ident}"))
         castle = tasks.place_castle(s, name, owner["name"] if owner and key != "free_lady"
                                     else "its lord", "lady" if owner else "castle", area=area)
         dest = tasks.castle_area(s, castle)
     elif site == "random_royal_castle":
         if local:
-            area = s.world.areas[local_area(s)]
+            area = s.world.areas[local_land(s, f"adventure {ident}")]
             kingdom = area.kingdoms[0] if area.kingdoms else "Logres"
             castle = s.world.royal_castle(kingdom, area.castellanies[0]
                                           if area.castellanies else None).name

@@ -442,7 +442,8 @@ def morgan_summons(s: Session) -> None:
     pk = s.pk
     area = s.game.state["merlin"]["area"] or pk["at"]["area"]
     pk["prison"] = None
-    pk["at"] = {"area": area, "where": "area"}
+    if s.world.areas[area].kind != "sea":       # (the counter off the map: he stays aboard)
+        pk["at"] = {"area": area, "where": "area"}
     s.note(f"Morgan Le Fay summons {pk['name']}: magic carries him to her in {area}.")
     s.gain_vp(-6, "Morgan's summons")
     enchant(s, MORGAN, MORGAN["seduction"])

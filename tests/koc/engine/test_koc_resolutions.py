@@ -1027,3 +1027,96 @@ def test_o12_conflicting_oaths_first_sworn_holds(table):
               dice=D[10])
     assert not rs.request_aid(t.session(), card("King Mark", "king"))
     assert t.knight()["oaths"] == ["always_travel_alone"] and t.knight()["vp"] == 22
+
+
+# ============================================================================== at sea
+SHIP = {"kind": "ship", "name": "Curragh", "wl": 16, "dice": 2}
+
+
+def aboard(table, sea="Celtic Sea", dice=(), **kw):
+    """Anna aboard a ship on ``sea``."""
+    t = table(pos(at=sea, where="ship", **kw), dice=list(dice))
+    t.knight()["ship"] = dict(SHIP)
+    return t, t.session()
+
+
+def no_castle_at_sea(t) -> bool:
+    return all(t.world.areas[c["area"]].kind != "sea"
+               for c in t.state.get("castles", {}).values())
+
+
+def test_s01_enchantress_casts_into_a_dungeon_at_sea(table):
+    """Sea 10 and Enchantments 5 (found by random play, seed 27): an Enchantress hidden aboard
+    casts the knight into a dungeon 'in a local castle' on the Celtic Sea. No castle stands on
+    a sea (only ships enter sea areas), so the ship puts in at a castle whose port opens on
+    that sea, Howel or Tintagel (a die: 1-3 Howel, 4-6 Tintagel), and he is its prisoner
+    there: on land, without his ship, no direct appeal. Before the fix he was held in 'the
+    castle in Celtic Sea', released into the sea without a ship, and his next 'stay' raised
+    an error."""
+    t = table(pos(at="Tintagel", where="ship",
+                  extra='[decks]\nladies = ["Annowre the Sorceress"]\n'),
+              dice=[4] + D[10] + [1, 1] + D[5] + [5],
+              orders={"Anna": "sail Celtic Sea"})
+    t.knight()["ship"] = dict(SHIP)
+    assert t.play()
+    rec = t.knight()
+    assert t.saw("Cast into a dungeon")
+    assert t.saw("No castle stands on Celtic Sea: the nearest a ship puts in at is Tintagel")
+    assert t.saw("Anna is thrown into the prison of Tintagel by Annowre the Sorceress")
+    assert rec["prison"]["castle"] == "Tintagel" and not rec["prison"]["direct"]
+    assert rec["at"] == {"area": "Tintagel", "where": "prison"} and "ship" not in rec
+    assert no_castle_at_sea(t) and not t.unused_dice
+    rs.release_pk(t.session())                 # set free: at Tintagel's gate, on land
+    assert rec["at"] == {"area": "Tintagel", "where": "gate"}
+
+
+def test_s02_every_imprisonment_at_sea_is_on_land(table):
+    """Knight's Fate 14 (a King's or a knight's prisoner), Enchantments 5, Trick 3 (no castle
+    counter can be deployed on the knight at sea) and any other prison: at sea the local
+    castle is one whose port opens on that sea; the Bay of Biscay has none, so the nearest
+    are those of the Celtic Sea next to it (the die, 2, picks Howel)."""
+    for by in ("king", "knight", "enchantment", "trick", "castle"):
+        t, s = aboard(table, "Bay of Biscay", dice=[2])
+        rs.imprison(s, by=by, jailor="Sir Gauter")
+        rec = t.knight()
+        assert rec["prison"]["castle"] == "Howel", by
+        assert rec["at"] == {"area": "Howel", "where": "prison"} and "ship" not in rec
+        assert rec["prison"]["direct"] == (by == "king")
+        assert no_castle_at_sea(t) and not t.unused_dice
+
+
+def test_s03_trick_imprisonment_at_sea(table):
+    """Tricks 3 at sea: the trick of a lady hidden aboard; failing the Luck Test, he is
+    imprisoned at a port castle of the Narrow Sea (Magouns, its only one), not in a castle
+    counter put on the sea."""
+    t, s = aboard(table, "Narrow Sea", dice=[1] + D[3])
+    assert not rs.trick(s, card("Lady Enid", "lady"))
+    rec = t.knight()
+    assert rec["prison"]["castle"] == "Magouns" and rec["at"]["area"] == "Magouns"
+    assert no_castle_at_sea(t) and not t.unused_dice
+
+
+def test_s04_aids_asked_at_sea_need_a_castle_on_land(table):
+    """Aids 3 and 5 asked by a lady met at sea: the prisoner is held, and the lady to be
+    courted lives, in a castle on land near the sea (a port castle of the Celtic Sea, or a
+    castle counter in the countryside around one)."""
+    t, s = aboard(table, dice=D[3] + [1], extra=DECK_WEAK)
+    assert rs.request_aid(s, card("Lady Enid", "lady"))
+    task = t.knight()["tasks"][0]
+    assert task["kind"] == "rescue" and task["castle"] == "Howel"
+    t, s = aboard(table, dice=D[5] + [6], extra='[decks]\nladies = ["Lady Lyonesse"]\n')
+    assert rs.request_aid(s, card("Sir Belleus"))
+    assert t.state["castles"]["Castle Perilous"]["area"] == "Cornwall"
+    assert no_castle_at_sea(t) and t.knight()["at"] == {"area": "Celtic Sea", "where": "ship"}
+
+
+def test_s05_local_adventure_sites_at_sea_are_on_land(table):
+    """Adventures 1:1 (court a lady in a local castle) and 2:3 (a local site) told of at sea:
+    the local castle stands, and the local site lies, on land by the sea."""
+    t, s = aboard(table, dice=[1], extra='[decks]\nladies = ["Lady Lyonesse"]\n')
+    task = rs.adventure_news(s, card("Sir Belleus"), rolled="court_lady")
+    assert task["adventure"]["castle"] == "Castle Perilous" and task["dest"] == "Brittany"
+    assert t.state["castles"]["Castle Perilous"]["area"] == "Brittany" and not t.unused_dice
+    t, s = aboard(table, dice=[6], extra=DECK_WEAK)
+    task = rs.adventure_news(s, card("Sir Belleus"), rolled="vanquish_knight")
+    assert task["dest"] == "Cornwall" and no_castle_at_sea(t) and not t.unused_dice
