@@ -354,7 +354,6 @@ def show(game_id: str = typer.Argument(..., metavar="GAME_ID"),
                                        help="the position as text (for --setup)")) -> None:
     """Show a view of a game's state."""
     from companion import service
-    from companion.engine.canon import canonical_json
 
     view, (game, turn_rec, viewer, kind) = service.show(open_store(), game_id, player,
                                                         turn_number)
@@ -492,55 +491,65 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
                                              help="a report (.txt) whose printed turn hash is "
                                                   "checked too; repeat for several"),
            json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Check the sealed influence sheets: no sheet changed except as the orders said."""
-    from companion.registry import get_kind
+    """Check a game's chance (re-run from its seed: every die and shuffle as committed) and a
+    game's own sealed records (Gral's influence sheets); or a published disclosure file."""
+    from companion import fairness
+    from companion.registry import KINDS, get_kind
 
     SETTINGS.json = json_out
     if (game_id is None) == (disclosure is None):
         raise CompanionError("give either GAME_ID or --disclosure FILE")
-    kind = get_kind("gral")
     if disclosure is not None:
         try:
             data = json.loads(disclosure.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise CompanionError(f"cannot read {disclosure}: {exc}") from None
-        from companion import fairness
-
         if isinstance(data, dict) and data.get("format") == fairness.FORMAT:
             verify_chance(data, disclosure, report, json_out)
             return
-        if not isinstance(data, dict) or not isinstance(data.get("turns", []), list):
+        owners = [get_kind(k.id) for k in KINDS
+                  if isinstance(data, dict) and data.get("format") ==
+                  getattr(get_kind(k.id), "disclosure_format", None)]
+        if not owners or not isinstance(data.get("turns", []), list):
             raise CompanionError(f"{disclosure} is not a disclosure file",
-                                 hint="give the disclosure.json of a finished Gral game")
+                                 hint="give a chance-disclosure.json, or the disclosure.json "
+                                      "of a finished Gral game")
+        verify_sealed(owners[0], data, None, disclosure, json_out)
+        return
+    store = open_store()
+    game = store.game(game_id)
+    kind = get_kind(game.kind)
+    turns = store.turns(game_id)
+    if hasattr(kind, "moderator_disclosure"):
+        verify_sealed(kind, kind.moderator_disclosure(game, turns), game_id, None, json_out,
+                      then_chance=fairness.disclosure(game, turns))
     else:
-        store = open_store()
-        game = store.game(game_id)
-        kind = get_kind(game.kind)
-        if not hasattr(kind, "disclosure"):
-            raise CompanionError(f"game kind {game.kind} has no sealed sheets to verify")
-        from companion.gral.kind import salt
+        verify_chance(fairness.disclosure(game, turns), None, report, json_out)
 
-        turns = store.turns(game_id)
-        data = kind.disclosure(game, turns)
-        for entry in data["turns"]:
-            if not entry["salts"]:
-                entry["salts"] = {p: salt(game.secret_key, entry["turn"], p)
-                                  for p in data["players"]}
+
+def verify_sealed(kind, data: dict, game_id: str | None, path: Path | None, json_out: bool,
+                  then_chance: dict | None = None) -> None:
+    """Check a game's own sealed records (the Gral sheets); then, for a stored game, its
+    chance."""
     problems = kind.verify_disclosure(data)
-    if json_out:
-        as_json({"ok": not problems, "game": game_id, "disclosure": str(disclosure)
-                 if disclosure else None, "problems": problems,
+    if json_out and (then_chance is None or problems):
+        as_json({"ok": not problems, "game": game_id, "disclosure": str(path) if path else None,
+                 "problems": problems,
                  "turns": [{"turn": e.get("turn"), "commitments": e.get("commitments")}
                            for e in data.get("turns", []) if isinstance(e, dict)]})
         raise typer.Exit(1 if problems else 0)
-    for entry in data.get("turns", []):
-        echo(f"turn {entry['turn']}: " + ", ".join(
-            f"{p} {c[:16]}" for p, c in entry["commitments"].items()))
+    if not json_out:
+        for entry in data.get("turns", []):
+            echo(f"turn {entry['turn']}: " + ", ".join(
+                f"{p} {c[:16]}" for p, c in entry["commitments"].items()))
     if problems:
         for p in problems:
             typer.echo(f"problem: {p}", err=True)
         raise typer.Exit(1)
-    echo("every sheet matches its commitments and changed only as the orders said")
+    if not json_out:
+        echo("every sheet matches its commitments and changed only as the orders said")
+    if then_chance is not None:
+        verify_chance(then_chance, None, [], json_out)
 
 
 @app.command()
@@ -574,7 +583,7 @@ def disclose(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     echo(str(target))
 
 
-def verify_chance(data: dict, path: Path, reports: List[Path], json_out: bool) -> None:
+def verify_chance(data: dict, path: Path | None, reports: List[Path], json_out: bool) -> None:
     """Re-run a game from its chance disclosure alone and say what matches."""
     from companion import fairness
     from companion.service import read_text_file
@@ -582,7 +591,8 @@ def verify_chance(data: dict, path: Path, reports: List[Path], json_out: bool) -
     texts = [read_text_file(str(r))[0] for r in reports]
     verdict = fairness.verify(data, fairness.hashes_in_reports(texts))
     if json_out:
-        as_json({"ok": verdict.ok, "game": data.get("game"), "disclosure": str(path),
+        as_json({"ok": verdict.ok, "game": data.get("game"),
+                 "disclosure": str(path) if path else None,
                  "commitment_matches": verdict.commitment_ok, "problems": verdict.problems,
                  "turns": [{"turn": n, "hash16": h, "matches": ok}
                            for n, h, ok in verdict.turns],

@@ -163,6 +163,8 @@ def test_moderator_dice_are_counted_apart(tmp_path, make_cli):
     cli.ok("new", "koc", "g", "--player", "Anna", "--player", "Bert", "--seed", "2")
     cli.ok("turn", "g", "--dice", "3,4")
     cli.ok("turn", "g")
+    stored = cli.ok("verify", "g").out            # the moderator checks a stored game
+    assert "every turn matches" in stored and "2 dice supplied by the moderator" in stored
     result = cli("disclose", "g")
     assert result.code == 1 and "--before-end" in result.err
     out = cli.ok("disclose", "g", "--before-end").out

@@ -356,10 +356,23 @@ class GralKind(GameKind):
 
         return kit()
 
+    disclosure_format = "companion-gral-disclosure"
+    """The ``format`` of this kind's own disclosure file (the sealed sheets)."""
+
     def disclosure(self, game, turns) -> dict:
         from companion.gral.seal import disclosure
 
         return disclosure(self.world, game, turns)
+
+    def moderator_disclosure(self, game, turns) -> dict:
+        """The sheets' disclosure with every salt filled in from the game's secret, so that the
+        moderator can check a game that is not over yet."""
+        data = self.disclosure(game, turns)
+        for entry in data["turns"]:
+            if not entry["salts"]:
+                entry["salts"] = {p: salt(game.secret_key, entry["turn"], p)
+                                  for p in data["players"]}
+        return data
 
     def verify_disclosure(self, data: dict) -> list[str]:
         from companion.gral.seal import verify
