@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -299,3 +300,13 @@ def test_reports_rendered_again_are_the_same_files_whatever_the_environment(cli)
         cli.ok("report", "demo", "--turn", "3", env=env)
         after = {p.name: p.read_bytes() for p in folder.iterdir()}
         assert after == before, [name for name in before if after.get(name) != before[name]]
+
+
+@pytest.mark.parametrize("kind", ["gral", "koc", "mayhem", "fluxx"])
+def test_a_waiting_game_names_whom_it_waits_for(cli, kind):
+    cli.ok("new", kind, "w", "--player", "Anna", "--player", "Bert", "--seed", "3",
+           "--option", "missing=wait")
+    result = cli("turn", "w")
+    assert result.code == 1 and re.search(r"waits for orders from (Anna|Bert)", result.err), \
+        result.err
+    assert "nobody" not in result.err
