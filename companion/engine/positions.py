@@ -23,10 +23,33 @@ def strip_comment(raw: str, *, quotes: bool = False) -> str:
     return _strip_comment(raw) if quotes else raw.split("#", 1)[0]
 
 
+MAX_DIGITS = 6
+"""No count or amount of a position has more digits (nor may int() see thousands)."""
+
+
 class LineReader:
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, text: str = ""):
         self.filename = filename
         self.errors: list[DataError] = []
+        self.end_line = len(text.splitlines()) + 1      # where a missing line is reported
+
+    def missing(self, key: str, example: str) -> None:
+        """A required ``key:`` line that is not there: reported after the last line."""
+        self.error(self.end_line, 1, f"the position has no '{key}:' line",
+                   f"add a line like '{key}: {example}'")
+
+    def number(self, line: int, col: int, text: str, what: str, *, low: int = 0,
+               high: int = 10 ** MAX_DIGITS - 1) -> int | None:
+        """A whole number written with the digits 0-9, within ``low``..``high``; else an
+        error at ``line``:``col`` and None."""
+        text = text.strip()
+        if not re.fullmatch(r"[0-9]+", text):
+            self.error(line, col, f"{what} must be a whole number, not '{text}'")
+            return None
+        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
+            self.error(line, col, f"{what} is {text}; it must be from {low} to {high}")
+            return None
+        return int(text)
 
     def error(self, number: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(DataError(message, path=self.filename, line=number, column=col,

@@ -61,7 +61,6 @@ NUMBER_HINTS = {
 }
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_TURN = 99999
-MAX_DIGITS = 6
 HIDDEN = re.compile(r"\s*\d+\s+cards?\s*")
 
 
@@ -192,26 +191,18 @@ def use_limit(card) -> int:
 
 class _Reader(LineReader):
     def __init__(self, deck: Deck, filename: str, text: str):
-        super().__init__(filename)
+        super().__init__(filename, text)
         self.deck = deck
         self.keys = [norm(c.name) for c in deck.cards]
         self.by_key = {norm(c.name): c for c in deck.cards}
-        self.end_line = len(text.splitlines()) + 1
 
     def missing(self, what: str, hint: str) -> None:
         """A required line that is not there: reported just after the last line."""
         self.error(self.end_line, 1, f"the position has no {what} line", hint)
 
-    def number(self, entry: Entry, key: str, low: int, high: int) -> int | None:
-        """A whole number written with the digits 0-9, within ``low``..``high``."""
-        text = entry[2]
-        if not re.fullmatch(r"[0-9]+", text):
-            self.error(entry[0], entry[1], f"'{key}' must be a whole number, not '{text}'")
-            return None
-        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
-            self.error(entry[0], entry[1], f"'{key}' is {text}; it must be from {low} to {high}")
-            return None
-        return int(text)
+    def count(self, entry: Entry, key: str, low: int, high: int) -> int | None:
+        """The number of a ``key:`` entry, within ``low``..``high``."""
+        return self.number(entry[0], entry[1], entry[2], f"'{key}'", low=low, high=high)
 
     def player(self, number: int, col: int, typed: str, players: list[str]) -> str | None:
         col += len(typed) - len(typed.lstrip())
@@ -325,7 +316,7 @@ def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any])
     for key, field in NUMBERS.items():
         entry = single(key, NUMBER_HINTS.get(key))
         if entry:
-            value = r.number(entry, key, 0, bounds[key])
+            value = r.count(entry, key, 0, bounds[key])
             if value is not None:
                 g[field] = value
                 numbers[key] = (entry, value)

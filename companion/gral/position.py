@@ -96,30 +96,12 @@ def _roster(world, initiate: str) -> int:
     return [i.id for i in world.initiates].index(initiate)
 
 
-MAX_DIGITS = 6                      # no count or amount of a position has more digits
 
 
 class _Reader(LineReader):
     def __init__(self, world, filename: str, text: str):
-        super().__init__(filename)
+        super().__init__(filename, text)
         self.world = world
-        self.end_line = len(text.splitlines()) + 1      # where a missing line would go
-
-    def missing(self, key: str, example: str) -> None:
-        self.error(self.end_line, 1, f"the position has no '{key}:' line",
-                   f"add a line like '{key}: {example}'")
-
-    def number(self, entry: Entry, col: int, text: str, what: str, *, low: int = 0,
-               high: int = 10 ** MAX_DIGITS - 1) -> int | None:
-        """A whole number written with the digits 0-9, within ``low``..``high``."""
-        text = text.strip()
-        if not re.fullmatch(r"[0-9]+", text):
-            self.error(entry[0], col, f"{what} must be a whole number, not '{text}'")
-            return None
-        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
-            self.error(entry[0], col, f"{what} is {text}; it must be from {low} to {high}")
-            return None
-        return int(text)
 
 
 def _items(text: str, start_col: int, sep: str = ",") -> list[tuple[str, int]]:
@@ -280,7 +262,7 @@ def read_position(world, text: str, filename: str,
     for key in ("rounds", "actions"):
         entry = single(key)
         if entry:
-            value = r.number(entry, entry[1], entry[2], f"'{key}'")
+            value = r.number(entry[0], entry[1], entry[2], f"'{key}'")
             if value is not None:
                 state[key] = numbers[key] = value
     if phase == "opening" and phase_ok:
@@ -410,7 +392,7 @@ def read_position(world, text: str, filename: str,
                     for unit in units:
                         state["sheets"][p]["units"][unit] = initiate
                 else:
-                    value = r.number(entry, amount_col, amount, f"the amount of '{key}'",
+                    value = r.number(entry[0], amount_col, amount, f"the amount of '{key}'",
                                      high=world.total_points)
                     if value is None:
                         continue

@@ -125,13 +125,11 @@ def write_position(kind, state: dict, viewer: str = "moderator") -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-MAX_DIGITS = 6                      # no count of a position has more digits
 
 
 class _Reader(LineReader):
     def __init__(self, filename: str, text: str):
-        super().__init__(filename)
-        self.end_line = len(text.splitlines()) + 1      # where a missing line would go
+        super().__init__(filename, text)
 
     def name(self, number: int, col: int, typed: str, known: list[str], what: str,
              **kw) -> str | None:
@@ -140,22 +138,6 @@ class _Reader(LineReader):
                        "name", f"{what}s: {', '.join(known)}" if len(known) <= 11 else None)
             return None
         return super().name(number, col, typed, known, what, list_known=11)
-
-    def missing(self, key: str, example: str) -> None:
-        self.error(self.end_line, 1, f"the position has no '{key}:' line",
-                   f"add a line like '{key}: {example}'")
-
-    def number(self, entry, col: int, text: str, what: str, *, low: int = 0,
-               high: int = 10 ** MAX_DIGITS - 1) -> int | None:
-        """A whole number written with the digits 0-9, within ``low``..``high``."""
-        text = text.strip()
-        if not re.fullmatch(r"[0-9]+", text):
-            self.error(entry[0], col, f"{what} must be a whole number, not '{text}'")
-            return None
-        if len(text) > MAX_DIGITS or not low <= int(text) <= high:
-            self.error(entry[0], col, f"{what} is {text}; it must be from {low} to {high}")
-            return None
-        return int(text)
 
 
 def player_problem(names: list[str]) -> tuple[int | None, str, str | None] | None:
@@ -265,7 +247,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         state["current"] = current
     e = single("actions", required=False)
     if e:
-        value = r.number(e, e[1], e[2], "'actions'")
+        value = r.number(e[0], e[1], e[2], "'actions'")
         if value is not None and value > 1:
             r.error(e[0], e[1], "a turn has two non-free actions; a position is written "
                     "before the second one at the latest (0 or 1)")
@@ -273,7 +255,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             state["turn"]["actions"] = value
     e = single("round", required=False)
     if e:
-        value = r.number(e, e[1], e[2], "'round'")
+        value = r.number(e[0], e[1], e[2], "'round'")
         if value is not None:
             state["round"] = value
     for key, field in (("character-used", "character"), ("recycled", "recycle")):
@@ -297,7 +279,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 r.error(te[0], col, "expected 'turns: <player> = <count>; ...'")
                 continue
             p = player_ref(te, who, col)
-            value = r.number(te, col + len(who) + 1, count, "a number of turns")
+            value = r.number(te[0], col + len(who) + 1, count, "a number of turns")
             if p and p in counted:
                 r.error(te[0], col, f"{p}'s turns are given twice")
             elif p and value is not None:
