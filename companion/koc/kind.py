@@ -10,18 +10,31 @@ from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnCont
 from companion.engine.orders import IllegalOrderError, OrdersRejected
 
 
-RULES = ("stamina", "stamina_unhorse", "steadfast_companions", "robbing_costs_vp",
-         "shipwreck_saving_throws", "camelot_tournament_once", "special_tournament_once")
+RULES = ("optional_adventures", "stamina", "superior_knights", "short_tournaments",
+         "delaying_pursuit", "signal_honour", "steadfast_companions", "robbing_costs_vp",
+         "shipwreck_saves", "camelot_tournament_once", "special_tournament_once")
+# names an earlier version accepted: still read, as the rule they always meant
+RULE_ALIASES = {"stamina_unhorse": "superior_knights",
+                "shipwreck_saving_throws": "shipwreck_saves"}
 
 
 def _rules(value: str, players: Sequence[str]) -> tuple[str, ...]:
     if not value.strip():
         return ()
-    chosen = tuple(v.strip().lower().replace("-", "_") for v in value.split(","))
-    for rule in chosen:
+    chosen: list[str] = []
+    for raw in value.split(","):
+        rule = raw.strip().lower().replace("-", "_").replace(" ", "_")
+        rule = RULE_ALIASES.get(rule, rule)
         if rule not in RULES:
-            raise ValueError(f"'{rule}' is not an optional rule (rules: {', '.join(RULES)})")
-    return chosen
+            import difflib
+
+            close = difflib.get_close_matches(rule, RULES, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ValueError(f"'{raw.strip()}' is not an optional rule{hint} "
+                             f"(rules: {', '.join(RULES)})")
+        if rule not in chosen:
+            chosen.append(rule)
+    return tuple(chosen)
 
 
 class KocKind(GameKind):

@@ -143,6 +143,30 @@ class Place:
         return cls(True, True, True, area.name)
 
 
+def superior(s: Session, rider: dict, other: dict) -> bool:
+    """Superior Knights (optional rule): a knightly fighter with at least 50 CP more than his
+    opponent cannot be unhorsed by a combat event."""
+    if not s.options_rule("superior_knights") or not rider.get("knightly"):
+        return False
+    return (rider.get("cp") or 0) >= (other.get("cp") or 0) + 50
+
+
+def stamina_bonus(s: Session, f: dict) -> int:
+    """Stamina Attack Bonus (optional rule): +1 on the attack dice for every full 60 CP of a
+    knight or king (6 WL), and for every full 6 WL of a ship's crew; not for a mad knight nor
+    a player knight in animal form."""
+    if not s.options_rule("stamina"):
+        return 0
+    if f["kind"] == "pk":
+        rec = f["pk"]
+        return 0 if rec["animal"] or rec.get("mad") else rec["cp"] // 60
+    if f["knightly"]:
+        return (f.get("cp") or 0) // 60
+    if f["kind"] == "crew":
+        return f["wl"] // 6
+    return 0
+
+
 def attack_dice(f: dict, method: str | None) -> tuple[int, int]:
     """(dice, flat bonus) of a fighter's method."""
     if not f["knightly"]:
@@ -289,7 +313,7 @@ class Combat:
             f["method"] = method
         count, bonus = attack_dice(f, method)
         dice = s.dice(count, f"attack of {f['name']}")
-        total = sum(dice) + bonus
+        total = sum(dice) + bonus + stamina_bonus(s, f)
         broke = method == "lance" and count == 3 and sum(dice) == 11
         if not has_shield(opponent) and (opponent["knightly"] or opponent.get("shieldless_matters")):
             total += 2
@@ -553,9 +577,8 @@ class Combat:
                     self.choose_method(opponent)
         elif key == "unhorsed":
             if kn.mounted(pk):
-                if s.options_rule("stamina_unhorse") and pk["cp"] >= (opponent.get("cp") or 0) + 50:
-                    add_wounds(self.me, 1)
-                    s.note(f"{pk['name']} keeps his saddle at the cost of a wound.")
+                if superior(s, self.me, opponent):
+                    self.superior_keeps_saddle(self.me, opponent)
                 else:
                     s.note(f"{pk['name']} is unhorsed.")
                     if not s.luck_test("remount"):
@@ -566,7 +589,9 @@ class Combat:
         elif key == "break_off":
             self.offer_break_off(opponent)
         elif key == "opponent_unhorsed":
-            if is_mounted(opponent):
+            if is_mounted(opponent) and superior(s, opponent, self.me):
+                self.superior_keeps_saddle(opponent, self.me)
+            elif is_mounted(opponent):
                 dismount(opponent)
                 opponent["method"] = None
                 s.note(f"{opponent['name']} is unhorsed and fights on foot.")
@@ -604,6 +629,31 @@ class Combat:
                          values={"wl_left": left(self.me), "foe_left": left(opponent)})
             if s.ask(q) == "yes" and s.luck_test("flee"):
                 self.flee()
+
+    def superior_keeps_saddle(self, rider: dict, other: dict) -> None:
+        """Superior Knights (optional rule): the superior ``rider`` is not unhorsed; the
+        ``other`` breaks his lance instead, or, fighting without one, the rider takes a
+        wound."""
+        s = self.s
+        if other.get("method") == "lance" and gear(other).get("lance"):
+            s.note(f"{rider['name']} is too strong to be unhorsed: {other['name']}'s lance "
+                   "breaks instead.")
+            gear(other)["lance"] = False
+            other["method"] = None
+            if other is self.me:
+                if not self.from_dwarf("lance") and rider["knightly"]:
+                    self.choose_method(rider)
+            else:
+                self.choose_method(other)
+        else:
+            n = min(1, left(rider))
+            add_wounds(rider, n)
+            if rider is self.me:
+                self.result.wounds_taken += n
+            else:
+                self.result.wounds_dealt += n
+                struck(rider, s.player, n)
+            s.note(f"{rider['name']} keeps his saddle at the cost of a wound.")
 
     def party_leaves(self) -> None:
         s, pk = self.s, self.pk

@@ -142,7 +142,10 @@ class Session:
 
     def options_rule(self, name: str) -> bool:
         """Whether an optional rule is in force (``--option rules=a,b``)."""
-        return name in self.game.options.get("rules", ())
+        from companion.koc.kind import RULE_ALIASES
+
+        rules = self.game.options.get("rules", ())
+        return name in rules or any(RULE_ALIASES.get(r) == name for r in rules)
 
     def yes(self, q: Question) -> bool:
         return self.ask(q) == "yes"

@@ -98,9 +98,24 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
             task["delay"] += 1
             if task["delay"] > task["grace"]:
                 strayed = True
-        if strayed:
+        if strayed and not pursuit_survives(s, task):
             fail(s, task, "it left the most direct route" if route else "it was delayed")
     pk.pop("encountered", None)
+
+
+def pursuit_survives(s: Session, task: dict) -> bool:
+    """Delaying the Pursuit of Adventures (optional rule): an adventure (not a Prophecy, which
+    has no route to keep) that he strays from or delays vanishes only on a failed Luck Test.
+    Every straying or delay is a new test; one that passes keeps the pursuit as it was (the
+    grace of the turn is not renewed)."""
+    if task["kind"] != "adventure" or task.get("prophecy") or \
+            not s.options_rule("delaying_pursuit"):
+        return False
+    if s.luck_test(f"the adventure {task.get('adventure', {}).get('id', '')} waits for him"):
+        s.note(f"{s.pk['name']} has strayed from the pursuit, but the adventure is still "
+               "there.")
+        return True
+    return False
 
 
 def check_leaving(s: Session, task: dict) -> None:

@@ -218,6 +218,8 @@ OPTION_SETS = [
     ["scenario=grail", "first-player=random"],
     ["scenario=campaign", "rules=stamina,stamina_unhorse,steadfast_companions,"
                           "robbing_costs_vp,shipwreck_saving_throws"],
+    ["rules=optional_adventures,delaying_pursuit,superior_knights,short_tournaments,"
+     "signal_honour,shipwreck_saves,camelot_tournament_once,special_tournament_once"],
     ["missing=wait", "scenario=campaign", "first-player=rotate"],
 ]
 GAMES = [(2 + i % 4, 300 + i, 24, opts) for i, opts in enumerate(OPTION_SETS)]

@@ -1,0 +1,202 @@
+"""Optional rules: every name the `rules=` option accepts is switched on and does what its
+rules section says (rules: OPTIONAL RULES; OPTIONAL ADVENTURES; ENCOUNTERS: Sea 3 for the
+shipwreck saves; Knight's Fate 11 for robbing; COMBAT for steadfast companions). Dice are
+explicit. The tournament options (`short_tournaments`, `signal_honour`,
+`camelot_tournament_once`, `special_tournament_once`) are cases of the tournament casebook."""
+from __future__ import annotations
+
+import pytest
+from kocpos import card, pos
+
+from companion.koc.engine import knight as kn
+from companion.koc.engine import tasks
+from companion.koc.engine.combat import Combat, npk
+from companion.koc.kind import KIND, RULES, _rules
+
+D = {2: [1, 1], 6: [3, 3], 8: [4, 4]}
+
+
+def rules(*names):
+    return {"rules": tuple(names)}
+
+
+# ============================================================================== the option
+def test_o01_every_rule_name_is_accepted_and_read_back():
+    """Every optional rule the kind lists is accepted by `--option rules=...`, in any case and
+    with dashes or spaces; the names an earlier version took still mean their rule."""
+    assert _rules(",".join(RULES), []) == RULES
+    assert _rules("Short-Tournaments, SIGNAL HONOUR", []) == ("short_tournaments",
+                                                              "signal_honour")
+    assert _rules("stamina_unhorse,shipwreck_saving_throws", []) == (
+        "superior_knights", "shipwreck_saves")
+    for name in ("optional_adventures", "delaying_pursuit", "short_tournaments",
+                 "signal_honour", "stamina", "superior_knights", "shipwreck_saves"):
+        assert name in RULES
+
+
+def test_o02_unknown_rule_is_refused_with_a_suggestion():
+    """A misspelt rule is refused, naming it, the closest rule and the list."""
+    with pytest.raises(ValueError) as err:
+        _rules("stamina, short_tournament", [])
+    text = str(err.value)
+    assert "'short_tournament' is not an optional rule" in text
+    assert "did you mean 'short_tournaments'" in text
+
+
+def test_o03_every_rule_reaches_the_engine(table):
+    """Each rule given to a new game is in force for the engine (old names included)."""
+    for name in RULES:
+        t = table(pos(), options=rules(name))
+        assert t.session().options_rule(name), name
+    t = table(pos(), options=rules("stamina_unhorse"))
+    assert t.session().options_rule("superior_knights")
+    assert KIND.option_specs  # the kind's options carry the parse
+
+
+# ============================================================================== adventures
+def test_o04_optional_adventures_use_a_d8(table):
+    """OPTIONAL ADVENTURES: the first adventure die is a d8; 7 on it with a 3 is 7:3-4,
+    Journey to London. Without the rule the same request cannot roll a 7."""
+    from companion.koc.engine import resolutions as rs
+
+    t = table(pos(at="Tintagel", where="inside"), dice=[7, 3], options=rules(
+        "optional_adventures"))
+    entry = rs.roll_adventure(t.session(), {"kind": "king", "name": "King Mark"})
+    assert entry.key == "journey_to_london"
+    t = table(pos(at="Tintagel", where="inside"), dice=[4, 3])
+    entry = rs.roll_adventure(t.session(), {"kind": "king", "name": "King Mark"})
+    assert entry.key == "pilgrimage_canterbury"
+
+
+def test_o05_delaying_the_pursuit(table):
+    """Delaying the Pursuit of Adventures: straying from the direct route to an adventure
+    loses it only on a failed Luck Test; without the rule it is lost at once."""
+    def strayed(options, dice):
+        t = table(pos(at="Hampshire"), dice=dice, options=options)
+        s = t.session()
+        s.pk["luck"] = 4
+        task = tasks.add(s, "adventure", "Kent", route="direct", grace=1,
+                         adventure={"id": "4:3"})
+        tasks.after_movement(s, "Hampshire", ["Dorset"], False)
+        return t, task
+
+    t, task = strayed(rules("delaying_pursuit"), [5])
+    assert task["status"] == "active" and t.saw("the adventure is still there")
+    t, task = strayed(rules("delaying_pursuit"), [2])
+    assert task["status"] == "failed"
+    t, task = strayed({}, [])
+    assert task["status"] == "failed" and not t.saw("Luck test")
+
+
+def test_o06_delaying_the_pursuit_not_for_other_tasks(table):
+    """The rule is about adventures: a pilgrimage that strays is lost as before."""
+    t = table(pos(at="Hampshire"), options=rules("delaying_pursuit"))
+    s = t.session()
+    task = tasks.add(s, "pilgrimage", "Kent", route="direct", penalty_vp=12)
+    tasks.after_movement(s, "Hampshire", ["Dorset"], False)
+    assert task["status"] == "failed"
+
+
+# ============================================================================== combat
+def test_o07_stamina_attack_bonus(table):
+    """Stamina Attack Bonus: +1 on the attack dice for every full 60 CP (125 CP: +2); Sir Kay
+    (his card's CP) gets his own; nothing without the rule."""
+    kay = card("Sir Kay")
+    t = table(pos(cp=125), dice=[1, 1, 1, 1, 1, 1], options=rules("stamina"))
+    c = Combat(t.session(), [npk(kay)], attacker="pk")
+    mine, _ = c.roll(c.me, c.foes[0])
+    theirs, _ = c.roll(c.foes[0], c.me)
+    assert mine == 3 + 2
+    assert theirs == 3 + (kay.get("cp") or 10) // 60
+    t = table(pos(cp=125), dice=[1, 1, 1])
+    c = Combat(t.session(), [npk(kay)], attacker="pk")
+    assert c.roll(c.me, c.foes[0])[0] == 3
+
+
+def test_o08_stamina_not_for_a_madman(table):
+    """Stamina: a mad knight (his two dice of rage) gets no bonus."""
+    t = table(pos(cp=125), dice=[1, 1], options=rules("stamina"))
+    s = t.session()
+    s.pk["mad"] = {"since": 1}
+    c = Combat(s, [npk(card("Sir Kay"))], attacker="pk")
+    assert c.roll(c.me, c.foes[0])[0] == 2
+
+
+def superior_case(table, event, cp, foe_cp, *, method="lance"):
+    t = table(pos(cp=cp), dice=D[event], options=rules("superior_knights"))
+    s = t.session()
+    foe = npk(card("Sir Kay"))
+    foe["cp"] = foe_cp
+    c = Combat(s, [foe], attacker="pk")
+    c.me["method"] = method
+    foe["method"] = "lance"
+    c.event(foe)
+    return t, s, c, foe
+
+
+def test_o09_superior_knight_player_not_unhorsed(table):
+    """Superior Knights: the player knight with 50 CP more than his foe is not unhorsed
+    (event 6); the foe's lance breaks instead."""
+    t, s, c, foe = superior_case(table, 6, 150, 60)
+    assert not s.pk["on_foot"] and foe["gear"]["lance"] is False
+    assert t.saw("too strong to be unhorsed")
+
+
+def test_o10_superior_knight_foe_not_unhorsed(table):
+    """Superior Knights works for the other side too: a foe 50 CP stronger is not unhorsed
+    (event 8); the player knight's lance breaks instead, or, fighting without a lance, the
+    foe takes a wound."""
+    t, s, c, foe = superior_case(table, 8, 60, 150)
+    assert foe.get("mounted", True) and not s.pk["gear"]["lance"]
+    t, s, c, foe = superior_case(table, 8, 60, 150, method="sword")
+    assert foe["wounds"] == 1 and t.saw("keeps his saddle at the cost of a wound")
+    t, s, c, foe = superior_case(table, 8, 100, 120)
+    assert t.saw("is unhorsed and fights on foot")
+
+
+# ============================================================================== shipwreck
+def test_o11_shipwreck_saves(table):
+    """Shipwreck saves: with the rule, a Luck Test keeps each piece of equipment (then each
+    comrade, Man-at-Arms and the Dwarf); without it all is lost."""
+    from companion.koc.engine import encounters as E
+
+    t = table(pos(at="Narrow Sea", where="ship", anna='dwarf = true'),
+              dice=[1, 2] + [6, 1, 6, 6] + [6],
+              options=rules("shipwreck_saves"))
+    s = t.session()
+    s.pk["luck"] = 4
+    s.pk["ship"] = {"kind": "ship", "name": "Cog", "wl": 10, "dice": 2}
+    E.sea_encounter(s, "Narrow Sea", "Hampshire")
+    gear = s.pk["gear"]
+    assert gear["horse"] and not gear["shield"] and gear["lance"] and gear["sword"]
+    assert s.pk["dwarf"] is not None and t.saw("Luck test (keep his horse)")
+
+
+def test_o12_robbing_costs_vp(table):
+    """Robbing a knight he attacked costs the player knight 6 VP under the rule (nothing
+    without it)."""
+    from companion.koc.engine import fate
+
+    for options, vp in ((rules("robbing_costs_vp"), 14), ({}, 20)):
+        t = table(pos(vp=20), dice=[6, 6], options=options,
+                  orders={"Anna": "answer fate: robs"})
+        s = t.session()
+        loser = npk(card("Sir Kay"))
+        loser["attacked_by_pk"] = True
+        fate.give_fate(s, loser)
+        assert s.pk["vp"] == vp and t.saw("takes Sir Kay's equipment")
+
+
+def test_o13_steadfast_companions(table):
+    """Steadfast companions: when his side won the day after all, each Man-at-Arms and a
+    Dwarf stay on a Luck Test; without the rule they leave."""
+    from companion.koc.engine.combat import after_defeat
+
+    for options, dice, kept in ((rules("steadfast_companions"), [5, 5], True), ({}, [], False)):
+        t = table(pos(anna='dwarf = true\nmen_at_arms = ["Sir Lucan"]'), dice=dice,
+                  options=options)
+        s = t.session()
+        s.pk["luck"] = 4
+        s.pk["side_won"] = True
+        after_defeat(s)
+        assert bool(s.pk["men_at_arms"]) is kept and (s.pk["dwarf"] is not None) is kept
