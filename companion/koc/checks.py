@@ -27,13 +27,16 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                                                 lines[0], 1, len(lines[0].text))], filename)
     pk = state["knights"][player]
     if state["pending"].get(player):
-        fixed = [(x["line"], x.get("src"), "a move") for x in orders.plan] + \
+        fixed = [(x["line"], x.get("src"), "a move" if x["do"] != "declare" else
+                  "declaring a tournament") for x in orders.plan] + \
             [(x["line"], x.get("src"), "a request") for x in orders.requests] + \
             [(x["line"], x.get("src"), "a prayer") for x in orders.prayers]
         if orders.join:
             fixed.append((orders.join_line.number, orders.join_line, "joining a party"))
         if orders.leave:
             fixed.append((orders.leave_line.number, orders.leave_line, "leaving a party"))
+        fixed += [(x["line"], x.get("src"), f"{x['do']} adventure")
+                  for x in getattr(orders, "adventure_orders", [])]
         for number, src, what in fixed:
             errors.append(_err(number, src, f"{what} cannot be changed now: your turn is "
                                "waiting for an answer, and it goes on with the moves, requests "
@@ -62,6 +65,11 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
     for step in orders.plan:
         line = step.get("src")
         do = step["do"]
+        if do == "declare":
+            if not pk.get("own_castle") or pk["own_castle"] not in state.get("castles", {}):
+                errors.append(_err(step["line"], line, "a tournament is declared by a knight "
+                                   "in his own castle, and he holds none"))
+            continue              # carried out after the movement, wherever he then is
         if ended and do not in ("seek", "confront"):
             errors.append(_err(step["line"], line, "movement has already ended by this point "
                                "(boarding a ship or landing ends it)"))
@@ -139,8 +147,48 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         if item["request"] == "token" and item["of"] not in (None, "lady"):
             errors.append(_err(item["line"], item.get("src"),
                                "a Token is requested of one's Lady only"))
+    errors += adventure_order_errors(state, player, orders)
     if errors:
         raise OrdersRejected(errors, filename)
+
+
+def adventure_order_errors(state: dict, player: str, orders) -> list:
+    """'share adventure' and 'abandon adventure': he must hold the adventure; it must be one
+    that may be shared (or abandoned), the knights invited others of this game."""
+    from companion.koc.engine import adventures
+
+    pk = state["knights"][player]
+    errors = []
+    for item in getattr(orders, "adventure_orders", []):
+        src = item.get("src")
+        task = adventures.held(pk, item["which"])
+        if task is None:
+            mine = [f"{t['adventure'].get('marker')} ({t['adventure']['id']})"
+                    for t in pk["tasks"] if adventures.running(t)]
+            errors.append(_err(item["line"], src, f"{pk['name']} holds no adventure "
+                               f"'{item['which']}'",
+                               ("his adventures: " + ", ".join(mine)) if mine else
+                               "he holds no adventure now"))
+            continue
+        if item["do"] == "abandon":
+            if task.get("prophecy"):
+                errors.append(_err(item["line"], src, f"adventure {task['adventure']['id']} "
+                                   "is a Prophecy: it must be attempted, it cannot be "
+                                   "abandoned"))
+            continue
+        why = adventures.unshareable(task)
+        if why:
+            errors.append(_err(item["line"], src, why))
+        elif task["status"] != "active":
+            errors.append(_err(item["line"], src, "he has reached its site already: too late "
+                               "to invite anybody"))
+        for other in item["with"]:
+            if other == player:
+                errors.append(_err(item["line"], src, "a knight does not invite himself",
+                                   "name the other players to invite"))
+            elif state["knights"][other]["slain"]:
+                errors.append(_err(item["line"], src, f"{other}'s knight has fallen"))
+    return errors
 
 
 def acknowledge(world, state: dict, player: str, orders) -> list[str]:
@@ -149,7 +197,8 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
              "stay": "stay where he is", "enter": "try the castle gate again",
              "board": "board a ship", "sail": "sail to {area}", "debark": "debark",
              "go_inland": "go inland from the coast", "seek": "seek {target}",
-             "confront": "{how} {target} (if found here)"}
+             "confront": "{how} {target} (if found here)",
+             "declare": "declare a tournament at his castle (if he is inside it after moving)"}
     stakes = {"lady": " for the service of his Lady"}
     for n, step in enumerate(orders.plan, start=1):
         text = names[step["do"]].format(**{k: v for k, v in step.items() if k != "src"})
@@ -173,6 +222,12 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append("leave the party and ride alone")
     if orders.leave_guard:
         out.append("leave guard duty, breaking his word (12 VP)")
+    for item in getattr(orders, "adventure_orders", []):
+        if item["do"] == "share":
+            out.append(f"invite {', '.join(item['with'])} to share adventure {item['which']} "
+                       "(each must agree, and be with him at its site)")
+        else:
+            out.append(f"abandon adventure {item['which']} (no penalty)")
     from companion.koc.engine.party import leader_of
 
     leader = leader_of(state, player)
@@ -248,6 +303,25 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         out.append("request token of lady")
     if at["area"] == "Camelot Castle" and at["where"] == "inside":
         out.append("request service of arthur")
+    from companion.koc.engine import tournaments
+
+    if tournaments.can_declare(state, player) is None:
+        out.append("declare tournament")
+    if any(r["kind"] == "pk" and player in r.get("invited", {}) and r["invited"][player] is None
+           for r in tournaments.pending(state)):
+        out += ["attend tournament", "decline tournament"]
+    from companion.koc.engine import adventures
+
+    for task in pk["tasks"]:
+        if not adventures.running(task):
+            continue
+        marker = task["adventure"]["marker"]
+        if task["status"] == "active" and adventures.unshareable(task) is None:
+            for other in state["koc"]["order"]:
+                if other != player and not state["knights"][other]["slain"]:
+                    out.append(f"share adventure {marker} with {other}")
+        if not task.get("prophecy"):
+            out.append(f"abandon adventure {marker}")
     from companion.koc.engine.party import leader_of, together
 
     if leader_of(state, player) is not None:

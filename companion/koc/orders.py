@@ -23,6 +23,23 @@ Travelling with other player knights (settled at the start of the turn)::
     leave party                     ride alone again (a leader's leaving breaks the party up)
     leave guard                     leave guard duty at a castle (breaking one's word: 12 VP)
 
+Tournaments (docs/koc-engine.md, "Tournaments: records and decisions")::
+
+    declare tournament              inside his own castle (after the movement phase): every
+                                    other knight is told and may come
+    attend tournament               answer a knight's tournament: he rides there (the same as
+                                    'answer tournament: yes'; asked in the first player turn
+                                    of a game turn after it was declared)
+    decline tournament              he will not come ('answer tournament: no', the default)
+
+Adventures (carried out at the start of the turn)::
+
+    share adventure <marker> with <player>[, <player> ...]
+                                    invite knights to share an adventure (each agrees with
+                                    'answer share: yes'); they must be with you at its site
+    abandon adventure <marker>      give it up (no penalty; not a Prophecy); <marker> is the
+                                    adventure's marker (B-2) or its number (4:3)
+
 Prayers and requests (the fourth phase)::
 
     request <request> [of <person>]     e.g. request men at arms of king; request token of lady
@@ -50,7 +67,8 @@ from companion.koc.engine.questions import CATALOGUE, answers_for, load_all
 from companion.koc.engine.session import Question, _CONDITION, line_matches, pick_option
 
 KEYWORDS = ("move", "go", "stay", "enter", "board", "sail", "debark", "inland", "seek",
-            "challenge", "attack", "request", "pray", "join", "leave", "on", "answer")
+            "challenge", "attack", "request", "pray", "join", "leave", "on", "answer",
+            "declare", "attend", "decline", "share", "abandon")
 REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf", "escort",
             "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
             "release from enchantress", "release from oath", "service", "token", "welcome")
@@ -67,6 +85,7 @@ class KocOrders:
     join: str | None = None                               # the player whose party to join
     leave: bool = False                                   # leave the party
     leave_guard: bool = False                             # leave guard duty
+    adventure_orders: list[dict] = field(default_factory=list)   # share / abandon adventure
     join_line: Any = None                                 # the lines, for error messages
     leave_line: Any = None
     standing: list[dict] | None = None                    # None: unchanged
@@ -200,6 +219,76 @@ class Parser:
         cur.finish()
         orders.leave = True
         orders.leave_line = cur.line
+
+    # -- tournaments -----------------------------------------------------------------------------
+    def p_declare(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("tournament", "after 'declare' (declare tournament)")
+        cur.finish()
+        if any(step["do"] == "declare" for step in orders.plan):
+            raise IllegalOrderError("only one 'declare tournament' a turn", cur.line, 1,
+                                    len(cur.line.text.rstrip()))
+        orders.plan.append({"do": "declare", "what": "tournament", "line": cur.line.number,
+                            "src": cur.line})
+
+    def p_attend(self, cur: Cursor, orders: KocOrders, answer: str = "yes") -> None:
+        verb = "attend" if answer == "yes" else "decline"
+        cur.expect("tournament", f"after '{verb}' ({verb} tournament)")
+        cur.finish()
+        if any(a["key"] == "tournament" for a in orders.answers):
+            raise IllegalOrderError("only one answer to a tournament a turn ('attend "
+                                    "tournament' or 'decline tournament')", cur.line, 1,
+                                    len(cur.line.text.rstrip()))
+        orders.answers.append({"tags": [], "key": "tournament", "answer": answer,
+                               "text": f"answer tournament: {answer}"})
+
+    def p_decline(self, cur: Cursor, orders: KocOrders) -> None:
+        self.p_attend(cur, orders, answer="no")
+
+    # -- adventures ------------------------------------------------------------------------------
+    def adventure_ref(self, cur: Cursor, stops: tuple[str, ...]) -> tuple[str, Any]:
+        """An adventure named by its marker ('B-2') or its number ('4:3'), as written."""
+        from companion.koc.engine.adventures import valid_reference
+
+        first = cur.peek()
+        if first is None:
+            raise cur.syntax("expected the adventure's marker (e.g. B-2) or number (e.g. 4:3)")
+        parts = []      # 'B-2' is one token, '4:3' three written together
+        while not cur.at_end() and not cur.at_keyword(*stops) and \
+                (not parts or cur.peek().col == parts[-1].end):
+            parts.append(cur.next())
+        if not parts:
+            raise cur.syntax("expected the adventure's marker (e.g. B-2) or number (e.g. 4:3)",
+                             cur.peek())
+        text = "".join(tok.text for tok in parts)
+        if not valid_reference(text):
+            raise OrderSyntaxError(f"'{text}' names no adventure", cur.line, parts[0].col,
+                                   parts[-1].end - parts[0].col,
+                                   suggestion="give its marker (e.g. B-2) or its number "
+                                              "(e.g. 4:3), as your report shows them")
+        return text, parts[0]
+
+    def p_share(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("adventure", "after 'share' (share adventure <marker> with <player>)")
+        which, token = self.adventure_ref(cur, ("with",))
+        cur.expect("with", "after the adventure (share adventure <marker> with <player>)")
+        players = []
+        while True:
+            span = self.span(cur, (), "whom to invite (a player's name)")
+            players.append(resolve_name(cur.line, span, self.players, "player"))
+            if cur.at_end():
+                break
+            token2 = cur.next()
+            if token2.text != ",":
+                raise cur.syntax("expected ',' between players", token2)
+        orders.adventure_orders.append({"do": "share", "which": which, "with": players,
+                                        "line": cur.line.number, "src": cur.line})
+
+    def p_abandon(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("adventure", "after 'abandon' (abandon adventure <marker>)")
+        which, _token = self.adventure_ref(cur, ())
+        cur.finish()
+        orders.adventure_orders.append({"do": "abandon", "which": which,
+                                        "line": cur.line.number, "src": cur.line})
 
     # -- requests and prayers --------------------------------------------------------------------
     def p_request(self, cur: Cursor, orders: KocOrders) -> None:

@@ -631,7 +631,8 @@ ENGINE_RECORDS = (
     "next_task", "next_turn", "own_castle", "prayed", "released_gear", "reunite",
     "river_block", "temp_friendly", "temp_visited", "town_watch", "unfriendly_persons",
     "vigil", "asleep", "grail", "prisoners", "side_won", "traveller", "castellan", "ship",
-    "defeated", "guest_of", "parted", "guard",
+    "defeated", "guest_of", "parted", "guard", "office",
+    "rome",
 )
 
 

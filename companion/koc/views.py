@@ -63,11 +63,21 @@ def journal(rec: dict) -> dict[str, Any]:
         "lost": rec["lost"], "prison": rec["prison"],
         "guard": rec.get("guard", {}).get("castle") if rec.get("guard") else None,
         "tasks": [{"kind": t["kind"].replace("_", " "), "dest": t.get("dest"), "why": t["why"],
-                   "status": t["status"]} for t in rec["tasks"]],
+                   "status": t["status"], "progress": adventure_progress(t)}
+                  for t in rec["tasks"]],
         "arthur": dict(rec["arthur"]), "challenged": list(rec["challenged"]),
         "standing": [line["text"] for line in rec.get("standing", [])],
         "fasting": rec["fasting"],
+        "office": (rec.get("office") or {}).get("label"),
     }
+
+
+def adventure_progress(task: dict) -> str:
+    """How far an adventure (or a share of one) has come: its marker, the site reached,
+    sharers, prayers said, turns waited (engine/adventures.py). The knight's own record."""
+    from companion.koc.engine.adventures import progress
+
+    return progress(task)
 
 
 def view(kind, state: dict, viewer: str) -> dict:
@@ -85,6 +95,7 @@ def view(kind, state: dict, viewer: str) -> dict:
         "castles": {name: c["area"] for name, c in state.get("castles", {}).items()},
         "events": [e["text"] for e in state["events"] if visible(e, viewer)],
         "waiting": [p for p in players if p in state["pending"]],
+        "tournaments": tournament_news(state),
     }
     if viewer in players:
         rec = state["knights"][viewer]
@@ -102,6 +113,13 @@ def view(kind, state: dict, viewer: str) -> dict:
     return v
 
 
+def tournament_news(state: dict) -> list[str]:
+    """The tournaments proclaimed and not yet held (public news)."""
+    from companion.koc.engine.tournaments import summary
+
+    return summary(state)
+
+
 ORDER_HELP = [
     "move <area>[, <area>...]",
     "go to <area>",
@@ -116,8 +134,15 @@ ORDER_HELP = [
     "leave party",
     "challenge <player>",
     "attack <player>",
+    "declare tournament",
+    "    (inside your own castle: every knight may come)",
+    "attend tournament",
+    "decline tournament",
+    "    (to a knight's tournament: answer tournament yes / no)",
     "request <request> [of <person>]",
     "pray for <someone> [to <effect>]",
+    "share adventure <marker> with <player>[, <player>...]",
+    "abandon adventure <marker>",
     "on <question> [<situation>...] [<number><op><n>]: <answer>",
     "    (a standing answer: kept until replaced)",
     "answer <question> [<situation>...]: <answer>",
@@ -185,14 +210,17 @@ def report(kind, v: dict) -> dict:
                 ["King Arthur", ("favour of a friend; " if j["arthur"]["favour"] else "")
                  + f"bonus +{j['arthur']['bonus']}"
                  + (f"; task: {j['arthur']['task']}" if j["arthur"]["task"] else "")],
-                ["Challenges fought", ", ".join(j["challenged"]) or "-"]]
+                ["Challenges fought", ", ".join(j["challenged"]) or "-"],
+                ["Office", j.get("office") or "-"]]
         sections.append(d.section("Your Adventure Journal",
                                   d.table(["Entry", "Now"], rows, [1.3, 4])))
-        tasks = [[t["kind"], t["dest"] or "-", t["why"], t["status"]] for t in j["tasks"]]
+        tasks = [[t["kind"], t["dest"] or "-", t["why"],
+                  t["status"].replace("_", " ") + (f" ({t['progress']})" if t.get("progress")
+                                                   else "")] for t in j["tasks"]]
         if tasks:
             sections.append(d.section("Tasks and obligations",
                                       d.table(["Task", "To", "Why", "State"], tasks,
-                                              [1.3, 1.5, 3, 0.8])))
+                                              [1.1, 1.3, 2.6, 1.6])))
         n = v["neighbours"]
         sections.append(d.section("Around you", d.table(
             ["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
@@ -208,6 +236,8 @@ def report(kind, v: dict) -> dict:
         blocks.append(d.para("Castles placed on the map: " + ", ".join(
             f"{name} ({area})" for name, area in v["castles"].items()) + "."))
     sections.append(d.section("The map", *blocks))
+    if v.get("tournaments"):
+        sections.append(d.section("Tournaments proclaimed", d.bullet_list(v["tournaments"])))
     if mine:
         if v["options"]:
             sections.append(d.section("What you can order now", d.options(

@@ -219,3 +219,109 @@ def test_first_turn_without_orders_runs_on_defaults(cli):
     result = cli("turn", "w2")
     assert result.code == 1 and "waits for orders from Bert" in result.err
     assert _state(cli, "w2")["koc"]["turn"] == 1
+
+
+SHARED_ADVENTURE = """\
+game = "koc"
+order = ["Anna", "Bert"]
+
+[merlin]
+area = "Argyll"
+
+[knight.Anna]
+cp = 100
+vp = 20
+at = "Tintagel"
+where = "inside"
+lord = "King Mark"
+
+[knight.Bert]
+cp = 100
+vp = 20
+at = "Tintagel"
+where = "inside"
+lord = "King Mark"
+"""
+
+
+def test_an_adventure_heard_shared_and_paid_by_email(cli, tmp_path):
+    """Issue 14 end to end through the command line: Anna asks her Lord for an adventure
+    (dice: Luck 4, King Mark met on 6, granted on 6, adventure 2:4 Rout five brigands, local),
+    invites Bert to share it; Bert joins her party and agrees; the party rides to the site,
+    routs the brigands, and the 5 VP and 17 CP are shared, the odd points to Anna, who heard of
+    it first. The reports say so, and the game replays."""
+    setup = tmp_path / "pos.toml"
+    setup.write_text(SHARED_ADVENTURE)
+    cli.ok("new", "koc", "k1", "--setup", str(setup), "--seed", "3")
+    cli.ok("orders", "submit", "k1", "Anna", "-", input="stay\nrequest adventure of lord\n")
+    cli.ok("orders", "submit", "k1", "Bert", "-", input="stay\n")
+    cli.ok("turn", "k1", "--dice", "4,6,6,2,4")
+    anna = (cli.output / "k1" / "turn-001" / "anna.txt").read_text()
+    assert "Adventures: 2, 4 -> Rout five brigands" in anna
+    assert "share adventure A-1 with Bert" in cli.ok("options", "k1", "Anna").out
+    out = cli.ok("orders", "submit", "k1", "Anna", "-",
+                 input="move Cornwall\nshare adventure A-1 with Bert\non party: yes\n").out
+    assert "invite Bert to share adventure A-1" in out
+    cli.ok("orders", "submit", "k1", "Bert", "-", input="join Anna\nanswer share: yes\n")
+    cli.ok("turn", "k1")
+    folder = cli.output / "k1" / "turn-002"
+    anna, bert = (folder / "anna.txt").read_text(), (folder / "bert.txt").read_text()
+    for text in (anna, bert):
+        assert "Adventure 2:4 Rout five brigands is accomplished." in text
+    state = _state(cli, "k1")
+    assert (state["knights"]["Anna"]["vp"], state["knights"]["Anna"]["cp"]) == (23, 109)
+    assert (state["knights"]["Bert"]["vp"], state["knights"]["Bert"]["cp"]) == (22, 108)
+    bad = cli("orders", "check", "k1", "Anna", "-", input="abandon adventure Z-9\n")
+    assert bad.code == 1 and "<stdin>:1:1:" in bad.err and "holds no adventure 'Z-9'" in bad.err
+    assert "every hash matches" in cli.ok("replay", "k1").out
+
+
+PK_TOURNAMENT = """\
+game = "koc"
+order = ["Anna", "Bert"]
+
+[merlin]
+area = "Argyll"
+
+[castles]
+"Anna's castle" = {area = "Hampshire", owner = "Anna", kind = "pk"}
+
+[knight.Anna]
+cp = 100
+vp = 20
+own_castle = "Anna's castle"
+at = {area = "Hampshire", where = "inside", castle = "Anna's castle"}
+lord = "King Arthur"
+
+[knight.Bert]
+cp = 100
+vp = 20
+at = "Hampshire"
+lord = "King Arthur"
+"""
+
+
+def test_a_tournament_declared_and_held_by_email(cli, tmp_path):
+    """Issue 14 end to end: Anna declares a tournament in her castle; Bert is told, and his
+    next orders list 'attend tournament'; he attends, is admitted, and the tournament is held
+    with three NPKs: the lists and every joust are in every report, the public one too."""
+    setup = tmp_path / "pk.toml"
+    setup.write_text(PK_TOURNAMENT)
+    cli.ok("new", "koc", "k2", "--setup", str(setup), "--seed", "4")
+    assert "declare tournament" in cli.ok("options", "k2", "Anna").out.splitlines()
+    out = cli.ok("orders", "submit", "k2", "Anna", "-", input="declare tournament\n").out
+    assert "declare a tournament at his castle" in out
+    cli.ok("orders", "submit", "k2", "Bert", "-", input="stay\non encounter: avoid\n")
+    cli.ok("turn", "k2")
+    assert "attend tournament" in cli.ok("options", "k2", "Bert").out.splitlines()
+    cli.ok("orders", "submit", "k2", "Anna", "-", input="stay\n")
+    out = cli.ok("orders", "submit", "k2", "Bert", "-", input="attend tournament\nstay\n").out
+    assert "answer tournament: yes" in out
+    cli.ok("turn", "k2")
+    folder = cli.output / "k2" / "turn-002"
+    for name in ("anna", "bert", "public"):
+        text = (folder / f"{name}.txt").read_text()
+        assert "Anna's tournament at Anna's castle begins: Anna, Bert ride in it." in text
+        assert "the lists, from the top: 1." in text and "joust 1: Bert" in text
+        assert "is the champion of the" in text
+    assert "every hash matches" in cli.ok("replay", "k2").out

@@ -197,10 +197,14 @@ class Result:
 class Combat:
     def __init__(self, s: Session, foes: list[dict], *, attacker: str, tags: tuple[str, ...] = (),
                  challenge: bool = False, awards: bool = True, alone: bool = False,
-                 place: Place | None = None, leader: dict | None = None, steed: bool = False):
+                 place: Place | None = None, leader: dict | None = None, steed: bool = False,
+                 tournament: bool = False):
         self.s = s
         self.pk = s.pk
         self.me = pk_fighter(s)
+        # a joust of a tournament (engine/tournaments.py): the Lady's Token adds 1, lances
+        # broken are replaced by the host and earn the breaker 1 CP
+        self.tournament = tournament
         self.foes = foes
         self.attacker = attacker
         self.tags = tags
@@ -326,6 +330,8 @@ class Combat:
             sword = next((i for i in rec["items"] if i["key"] == "magic_sword"), None)
             if sword and method in ("mounted sword", "sword"):
                 total += sword.get("bonus", 4)
+            if self.tournament and rec["token"]:
+                total += 1
             if rec["fasting"] or "do_not_eat" in rec["oaths"]:
                 total //= 2
         return total, broke
@@ -459,6 +465,16 @@ class Combat:
     # -- equipment during the fight --------------------------------------------------------
     def break_lance(self, f: dict) -> None:
         s = self.s
+        if self.tournament:
+            if f["kind"] == "pk" and kn.has_item(f["pk"], "unbreakable_lance"):
+                return
+            s.note(f"{f['name']}'s lance breaks (11 on the attack dice); the host hands him "
+                   "a new one.")
+            self.lance_broke = True
+            if f["kind"] == "pk":
+                breaker = s if f.get("player") == s.player else self.rival(f)
+                breaker.gain_cp(1, "a lance broken in the tournament")
+            return
         if f["kind"] == "pk":
             if kn.has_item(f["pk"], "unbreakable_lance"):
                 return
@@ -655,6 +671,21 @@ class Combat:
                 struck(rider, s.player, n)
             s.note(f"{rider['name']} keeps his saddle at the cost of a wound.")
 
+    def bout(self, a: dict, b: dict, *, passes: bool = False) -> None:
+        """Two fighters other than the PK (a follower, an NPK leader) fight it out: passes,
+        the higher roll wounds the other by the difference, no Combat Events, until one of
+        them is down. ``passes``: note every pass."""
+        while left(a) > 0 and left(b) > 0:
+            ra, _ = self.roll(a, b)
+            rb, _ = self.roll(b, a)
+            if ra > rb:
+                add_wounds(b, ra - rb)
+            elif rb > ra:
+                add_wounds(a, rb - ra)
+            if passes:
+                self.s.note(f"Pass: {a['name']} {ra}, {b['name']} {rb}; {a['name']} WL "
+                            f"{left(a)}, {b['name']} WL {left(b)}.")
+
     def party_leaves(self) -> None:
         s, pk = self.s, self.pk
         gone = [m["name"] for m in pk["men_at_arms"]]
@@ -787,13 +818,7 @@ class Combat:
         for helper in helpers:
             while remaining and left(helper) > 0:
                 enemy = remaining[0]
-                while left(helper) > 0 and left(enemy) > 0:
-                    rh, _ = self.roll(helper, enemy)
-                    re, _ = self.roll(enemy, helper)
-                    if rh > re:
-                        add_wounds(enemy, rh - re)
-                    elif re > rh:
-                        add_wounds(helper, re - rh)
+                self.bout(helper, enemy)
                 s.note(f"{helper['name']} fights {enemy['name']}: "
                        + (f"{enemy['name']} falls." if left(enemy) <= 0 else
                           f"{helper['name']} falls."))
@@ -1091,6 +1116,8 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
     purse = purse or Purse([(s, give)])
     kind = f["kind"]
     personal = f.get("defeated_by", "pk") == "pk"
+    if f.get("kept"):
+        return      # an adventure's captive: the adventure decides his fate (adventures.py)
     if kind in ("monster", "animal", "dwarf", "sea_monster", "troll"):
         amount = f["wl"] if personal else math.ceil(f["wl"] / 2)
         s.note(f"{f['name']} is slain.")
@@ -1236,6 +1263,8 @@ def robbed(s: Session, *, by: str) -> None:
     if pk["dwarf"]:
         pk["dwarf"]["spares"] = []
     pk["on_foot"] = True
+    # an item carried on an errand (adventures 7:3-6) is taken with the rest
+    pk["party_extra"] = [e for e in pk["party_extra"] if e.get("kind") != "item"]
     s.note(f"{by} rob{'s' if not by.endswith('s') else ''} {pk['name']} and his party of all "
            "their equipment.")
 

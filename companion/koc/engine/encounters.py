@@ -158,8 +158,8 @@ def place_kind(s: Session, area_name: str) -> str:
         return "sea"
     if at.get("castle") or area.kind == "castle":
         return "castle"
-    if area.is_shrine:
-        return "shrine"
+    if area.is_shrine and not (area.is_town and s.pk.get("rome") == "town"):
+        return "shrine"     # (Rome: its shrine, unless he went into its town this turn)
     if area.is_town:
         return "town"
     return area.kind
@@ -415,6 +415,10 @@ def terrain_encounter(s: Session, area: str) -> None:
     """An encounter in a countryside, wasteland, forest, river, town, shrine or Faerie."""
     pk = s.pk
     pk["encountered"] = True
+    from companion.koc.engine import adventures
+
+    if adventures.first_encounter(s, area):
+        return      # adventures 3:5 and 4:2: the first encounter there is their brigands
     m = Meeting(s, area)
     place = m.place
     if place in ("countryside", "wasteland", "faerie"):
@@ -427,6 +431,9 @@ def terrain_encounter(s: Session, area: str) -> None:
     key = result.entry.key
     if place == "faerie" and key in ("mad_knight", "monster", "hermit"):
         s.note("No such being dwells in Faerie: nothing happens.")
+        return
+    if key == "brigands" and adventures.band_found(s, area):
+        m.finish()      # adventure 8:4: the band it hunts
         return
     handler = TERRAIN.get((place, key)) or TERRAIN.get(("*", key))
     handler(m, result.entry)
@@ -1433,7 +1440,10 @@ def king_reaction(m: Meeting, king: dict, escort: list[dict], modifier: int,
                   out: Outcome) -> None:
     s = m.s
     arthur = king["name"] == "King Arthur"
-    result = s.chart("king", modifier=modifier, purpose=f"reaction of {king['name']}")
+    from companion.koc.engine.tournaments import office_bonus
+
+    result = s.chart("king", modifier=modifier + office_bonus(s.pk, "king"),
+                     purpose=f"reaction of {king['name']}")
     entry = result.entry
     key = out.key = entry.key
     attitude = attitude_of(result.totals[0])
@@ -1921,14 +1931,21 @@ def lady_reaction(m: Meeting, lady: dict, escort: list[dict], modifier: int,
 
 
 def offers_hand(m: Meeting, lady: dict) -> None:
-    s, pk = m.s, m.pk
+    offer_service(m.s, lady)
+
+
+def offer_service(s: Session, lady: dict, ask=None) -> None:
+    """A Lady offers the knight her service: one who serves a Lady already must decline;
+    otherwise question `lady_service` (``ask``: how the knight's answer is had, by default
+    his own question)."""
+    pk = s.pk
     if pk["lady"]:
         s.note(f"{lady['name']} offers {pk['name']} her service, but he already serves "
                f"{pk['lady']['name']} and must decline.")
         return
     q = Question("lady_service", f"{lady['name']} offers to take {pk['name']} into her "
                  "service. Accept?", ["yes", "no"], "yes", tags=("lady",))
-    if s.ask(q) == "yes":
+    if (ask or s.ask)(q) == "yes":
         _svc().enter_lady_service(s, lady)
     else:
         s.note(f"{pk['name']} courteously declines.")
@@ -2159,7 +2176,9 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
     pk["persistence"].pop(key, None)
     pk["encountered"] = True
     m = Meeting(s, area, place="castle")
-    result = s.chart("castle", modifier=bonus,
+    from companion.koc.engine.tournaments import office_bonus
+
+    result = s.chart("castle", modifier=bonus + office_bonus(pk, "castle"),
                      purpose=f"reaction of {castle}" + (f" (+{bonus} persistence)" if bonus
                                                         else ""))
     verdict = castle_reaction(m, castle, result.entry, from_ship=from_ship)
@@ -2597,6 +2616,9 @@ def start_of_movement(s: Session) -> bool:
     pk = s.pk
     now = turn_no(s)
     pk["met"] = [e for e in pk.get("met", []) if e.get("turn", now) == now]
+    from companion.koc.engine import adventures
+
+    adventures.start_of_turn(s)     # share/abandon orders, Rome, ended adventures (part 2)
     block = pk.get("river_block")
     if block and (block["turn"] < now - 1 or pk["at"]["area"] != block["river"]):
         pk.pop("river_block")

@@ -26,6 +26,10 @@ def suffer_fate(s: Session, victor: dict, joiner: dict | None = None) -> None:
     """The PK rolls one die and adds the victor's VL (or his leader's); the chart says what
     befalls him. Fates marked refusable may be refused at a cost of 12 VP."""
     pk = s.pk
+    if (pk.get("office") or {}).get("key") == "war_duke" and victor.get("name") != "King Arthur":
+        from companion.koc.engine.tournaments import lose_office
+
+        lose_office(s, f"a Knight's Fate from {victor['name']}")
     vl = victor.get("vl") or 0
     result = s.chart("knights_fate", modifier=vl, purpose=f"Knight's Fate (victor's VL {vl})")
     key = result.entry.key

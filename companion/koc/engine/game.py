@@ -289,7 +289,8 @@ def orders_record(orders) -> dict | None:
 
     return {"plan": plain(orders.plan), "requests": plain(orders.requests),
             "prayers": plain(orders.prayers), "answers": plain(orders.answers),
-            "join": orders.join, "leave": orders.leave, "leave_guard": orders.leave_guard}
+            "join": orders.join, "leave": orders.leave, "leave_guard": orders.leave_guard,
+            "adventures": plain(getattr(orders, "adventure_orders", []))}
 
 
 def resumed_orders(kept: dict | None, new):
@@ -303,4 +304,5 @@ def resumed_orders(kept: dict | None, new):
                      prayers=copy.deepcopy(kept["prayers"]), answers=answers,
                      standing=new.standing if new is not None else None,
                      join=kept.get("join"), leave=kept.get("leave", False),
-                     leave_guard=kept.get("leave_guard", False))
+                     leave_guard=kept.get("leave_guard", False),
+                     adventure_orders=copy.deepcopy(kept.get("adventures", [])))

@@ -161,6 +161,8 @@ def movement_allowance(record: dict) -> int:
     horses += sum(1 for e in record["party_extra"] if e.get("horse"))
     if any(e.get("walks") for e in record["party_extra"]):
         return 1
+    if any(t.get("walk") and t.get("status") == "active" for t in record["tasks"]):
+        return 1        # a task to be walked (adventure 4:3, the pilgrims' pace)
     if not record["gear"]["horse"] and horses == 0:
         return 1
     charger = has_item(record, "valiant_charger")

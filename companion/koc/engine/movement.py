@@ -53,6 +53,10 @@ def movement_phase(s: Session, start: dict) -> None:
     plan = s.game.orders[s.player].plan if s.game.orders.get(s.player) else None
     if not plan:
         plan = default_plan(s)
+    from companion.koc.engine import adventures
+
+    if adventures.movement_hook(s, plan):
+        return      # staying at an adventure's site, he spent his movement on it
     Mover(s).run(plan)
 
 
@@ -132,6 +136,7 @@ class Mover:
         from companion.koc.engine.tasks import after_movement
 
         after_movement(s, self.start_area, self.visited, self.stopped, taken=taken)
+        s.moved_through = list(self.visited)    # tournaments.after_movement: Camelot Town
 
     # -- land ------------------------------------------------------------------------------
     def do_move(self, step: dict) -> None:
@@ -308,6 +313,8 @@ class Mover:
         if pk.get("asleep"):
             return False
         kind = "shrine" if area.is_shrine and area.kind != "castle" else area.kind
+        if area.is_shrine and area.is_town and pk.get("rome") == "town":
+            kind = "town"           # in Rome's town rather than at its shrine (adventures.py)
         roll = s.d6(f"encounter roll in {target}")
         if kind in QUIET or pk["lost"]:
             value = 3 if pk["lost"] and kind == "forest" else 1
@@ -459,6 +466,10 @@ class Mover:
                         f"{step['target']}.")
             return
         confront(self.s, step["how"], step["target"], stake=step.get("stake"))
+
+    def do_declare(self, step: dict) -> None:
+        """'declare tournament': carried out after the movement phase, where he then stands
+        (engine/tournaments.py); it is no move."""
 
     def do_go_inland(self, step: dict) -> None:
         s, pk = self.s, self.pk

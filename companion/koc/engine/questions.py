@@ -111,6 +111,7 @@ def load_all() -> dict[str, Spec]:
     import importlib
 
     for name in ("combat", "fate", "movement", "turn", "tasks", "encounters", "resolutions",
-                 "service", "requests", "faerie", "party", "rivals"):
+                 "service", "requests", "faerie", "party", "rivals", "tournaments",
+                 "adventures"):
         importlib.import_module(f"companion.koc.engine.{name}")
     return CATALOGUE

@@ -248,6 +248,11 @@ def requests_phase(s: Session) -> None:
     try:
         if pk["slain"]:
             return
+        from companion.koc.engine import adventures
+
+        adventures.requests_hook(s)     # adventures at their sites: prayers, waiting, leaving
+        if pk["slain"] or s.pk is not pk:
+            return
         if pk.get("met_merlin"):
             return
         if pk["mad"]:
@@ -285,6 +290,8 @@ def requests_phase(s: Session) -> None:
                 s.tell(f"Only one request of {who['name']} a turn.")
                 continue
             asked.add(who["name"])
+            if adventures.owed_request(s, who, request):    # promised by an adventure
+                continue
             grant(s, who, request, bonus=persistence(s, who, request))
     finally:
         pk.pop("host", None) if pk.get("host", {}).get("turn") != turn else None
@@ -621,6 +628,8 @@ def men_at_arms(s: Session, p: dict) -> bool:
     role = p["role"]
     if role == "arthur":
         n = s.d6("how many Arthurian Men-at-Arms King Arthur gives")
+        if (pk.get("office") or {}).get("key") == "war_duke":      # Signal Honour
+            n = min(6, n + s.dice(1, "the War Duke's extra Men-at-Arms", sides=3)[0])
     elif p.get("lord"):
         n = 3
     else:
@@ -767,6 +776,8 @@ def arthur_request(s: Session, p: dict, request: str) -> bool:
     if request == "service" and pk["arthurian"]:
         s.tell(f"{pk['name']} already serves King Arthur.")
         return False
+    if request == "service" and refused_for_prophecy(s):
+        return False
     if request == "castle" and not (pk["lord"] and pk["lord"]["name"] == ARTHUR):
         s.tell("A castle is asked only of one's own Lord.")
         return False
@@ -788,6 +799,10 @@ def arthur_request(s: Session, p: dict, request: str) -> bool:
             s.note("The King's Honour from the great tournament counts (+2).")
         result = s.chart("king_arthur", modifier=modifier, purpose="King Arthur's answer")
         key, total = result.entry.key, result.totals[0]
+    if total <= 6 and pk.get("office"):
+        from companion.koc.engine.tournaments import lose_office
+
+        lose_office(s, "King Arthur's displeasure")     # a Signal Honour is forfeit
     if total >= 8 and "Camelot Castle" not in pk["friendly"]:
         pk["friendly"].append("Camelot Castle")
         rs.end_temp_friendly(s, "Camelot Castle")
@@ -911,10 +926,25 @@ def arthur_grants(s: Session, request: str | None, *, why: str = "") -> bool:
     return perform(s, p, request)
 
 
+def refused_for_prophecy(s: Session) -> bool:
+    """A knight holding a Prophecy he has not attempted may not petition for the Round Table
+    (ADVENTURES, Prophecies): the petition is refused, with nothing rolled."""
+    from companion.koc.engine.adventures import ident, prophecy_pending
+
+    task = prophecy_pending(s.pk)
+    if task is None:
+        return False
+    s.note(f"King Arthur will not hear {s.pk['name']}'s petition for the Round Table until he "
+           f"has attempted the adventure of his Prophecy ({ident(task)}).")
+    return True
+
+
 def round_table_test(s: Session) -> bool:
     """The petition is heard: a VL test of VL+1 makes him a Knight of the Round Table; failing,
     he may ask again with another +1."""
     pk = s.pk
+    if refused_for_prophecy(s):
+        return False
     if s.vl_test(kn.vl(pk) + 1, "worthy of the Round Table (VL+1)"):
         arthur = {"kind": "king", "name": ARTHUR, "vl": 1, "kingdom": "Logres",
                   "castle": "Camelot Castle"}

@@ -834,6 +834,9 @@ def imprison(s: Session, *, by: str, jailor: str, castle: str | None = None) -> 
             castle = s.game.state["knights"][jailor_player]["own_castle"]
         elif castle_here(s):
             castle = castle_here(s)
+        elif here.kind == "castle":
+            # riding up to a map castle (its reaction): he is at that castle already
+            castle = here.name
         elif here.is_town:
             castle = here.name
         elif by == "trick" and not at_sea(s):
@@ -1396,16 +1399,24 @@ def questing_beast(s: Session, *, first: bool, exclude: str | None = None,
                      adventure=adventure)
 
 
-def beast_hunt(s: Session, task: dict) -> None:
+def sight_beast(s: Session) -> bool:
+    """Finding the Questing Beast where it was seen: a Luck Test, never after an encounter
+    this turn."""
     pk = s.pk
     if pk.get("encountered"):
         s.note("The encounter keeps him from finding the Beast here.")
-        found_it = False
-    else:
-        found_it = s.luck_test("find the Questing Beast")
+        return False
+    if s.luck_test("find the Questing Beast"):
+        s.note(f"{pk['name']} glimpses the Questing Beast!")
+        return True
+    return False
+
+
+def beast_hunt(s: Session, task: dict) -> None:
+    pk = s.pk
+    found_it = sight_beast(s)
     if found_it:
         vp = 12 if task.get("sightings", 0) == 0 else 6
-        s.note(f"{pk['name']} glimpses the Questing Beast!")
         s.gain_vp(vp, "sighting the Questing Beast")
         task["sightings"] = task.get("sightings", 0) + 1
     else:
@@ -1541,6 +1552,9 @@ def roll_adventure(s: Session, source: dict, *, reroll=(), no_local: bool = Fals
         bad.add("visit_local_king")
     if local:
         bad.add("tournament_at_camelot")
+    if s.options_rule("camelot_tournament_once") and \
+            s.game.state.get("tournaments", {}).get("camelot_heard"):
+        bad.add("tournament_at_camelot")        # held once a game (optional rule)
     for _ in range(50):
         if is_arthur:
             stages = chart.stages(optional)
@@ -1704,6 +1718,11 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
         adv["creature"] = s.game.draw_chit(draw, f"creature for adventure {ident}")
     if key in ("distressed_lady",):
         adv["knight"] = draw_knight(s, "the unchivalrous knight", min_vl=6)
+    if key == "avenge_lady" and adv.get("lady") is None:
+        # the dispossessed lady: the knaves hold her castle
+        own = pk["lady"]["name"] if pk["lady"] else None
+        adv["lady"] = s.game.draw("ladies", f"the dispossessed lady of adventure {ident}",
+                                  accept=lambda c: c.name != own)
     if key == "escort_lady" and adv.get("lady") is None:
         adv["lady"] = s.game.draw("ladies", "the lady to escort",
                                   accept=lambda c: not c.enchantress)
@@ -1814,6 +1833,13 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                       if key == "escort_pilgrims" else None))
     if dest:
         s.note(f"Adventure marker {adv['marker']} is placed at {dest}.")
+    if key == "tournament_at_camelot":
+        from companion.koc.engine import tournaments
+
+        tournaments.camelot_heard(s, task)     # every knight hears of it at once
+    from companion.koc.engine import adventures
+
+    adventures.heard(s, task)       # the cards it holds, what it needs from now on
     return task
 
 
@@ -1911,8 +1937,9 @@ def task_done(s: Session, task: dict) -> None:
     pk = s.pk
     what = task.get("on_done")
     if what == "adventure":
-        task["status"] = "at_site"
-        s.note(f"{pk['name']} reaches the site of adventure {task['adventure']['id']}.")
+        from companion.koc.engine import adventures
+
+        adventures.arrive(s, task)          # performed at its site (adventures.py)
     elif what == "summons":
         service.answer_summons(s)
     elif what == "vigil":
@@ -1954,10 +1981,9 @@ def task_done(s: Session, task: dict) -> None:
         task["dest"] = None
         try_find(s, task)
     elif what == "tournament_wait":
-        task["status"] = "active"
-        task["dest"] = None
-        task["waiting"] = True
-        s.note(f"{pk['name']} waits at Camelot Castle for the great tournament.")
+        from companion.koc.engine import tournaments
+
+        tournaments.arrived(s, task)
     elif what == "carried_mad":
         service.cure_madness(s, "the holy place")
 

@@ -67,6 +67,7 @@ def replace_slain(s) -> None:
     state = s.game.state
     old = s.pk
     party.drop(s.game, s.player, f"{old['name']} is slain")
+    give_back_cards(s, old)
     history = state.setdefault("fallen", [])
     history.append({"player": s.player, "name": old["name"], "cp": old["cp"], "vp": old["vp"],
                     "turn": state["koc"]["turn"]})
@@ -83,3 +84,18 @@ def replace_slain(s) -> None:
     s.pk = record
     s.announce(f"{old['name']} has fallen. {s.player}'s new knight, {record['name']}, starts at "
                f"{record['at']['area']} in the service of {record['lord']['name']}.")
+
+
+def give_back_cards(s, old: dict) -> None:
+    """A fallen knight's followers and the persons his adventures held go back to their decks
+    (his Lord and Lady are cards of the world, never held out of the decks by him)."""
+    from companion.koc.engine import adventures
+
+    for task in old["tasks"]:
+        if adventures.is_adventure(task) and not task["adventure"].get("closed"):
+            if task["status"] not in adventures.ENDED:
+                task["status"] = "cancelled"
+            adventures.close(s, task)
+    for follower in old["men_at_arms"] + old["comrades"]:
+        s.game.discard_card(follower)
+    old["men_at_arms"], old["comrades"] = [], []

@@ -47,6 +47,9 @@ def single_turn(s: Session) -> None:
     s.note(f"— {pk['name']}'s turn (game turn {s.game.state['koc']['turn']}), "
            f"{place_text(s)}.")
     luck_phase(s)
+    from companion.koc.engine import tournaments
+
+    tournaments.start_of_turn(s)        # invitations are answered in Faerie too
     area = s.world.areas[pk["at"]["area"]] if pk["at"]["area"] else None
     if area is not None and area.otherworld:
         from companion.koc.engine.faerie import faerie_turn
@@ -56,6 +59,8 @@ def single_turn(s: Session) -> None:
         from companion.koc.engine.movement import movement_phase
 
         movement_phase(s, start)
+        tournaments.after_movement(s, getattr(s, "moved_through", None))
+        tournaments.check_pending(s)      # a tournament begins when its last knight is there
         retention_phase(s)
         from companion.koc.engine.requests import requests_phase
 
@@ -87,11 +92,18 @@ def joint_turn(s: Session) -> None:
     party.mark_moved(s.game.state, [x.player for x in everyone])
     for x in everyone:
         luck_phase(x)
+    from companion.koc.engine import tournaments
+
+    for x in everyone:
+        tournaments.start_of_turn(x)
     for x in members:
         encounters.start_of_movement(x)
     party.check(s)
     movement_phase(s, start)
     party.check(s)
+    for x in everyone:
+        tournaments.after_movement(x, getattr(s, "moved_through", None))
+    tournaments.check_pending(s)
     for x in everyone:
         retention_phase(x)
     for x in everyone:
@@ -126,8 +138,10 @@ def retention_phase(s: Session) -> None:
     """Comrades (knights and kings who joined) stay on a Luck Test each; not those who joined
     this turn, nor aboard a ship, at a shrine or in a friendly castle."""
     pk = s.pk
-    if not pk["comrades"] or pk.get("met_merlin"):
-        return
+    from companion.koc.engine.tournaments import keeps_company
+
+    if not pk["comrades"] or pk.get("met_merlin") or keeps_company(s):
+        return      # (nor at a tournament: COMRADE & COMPANION RETENTION)
     where = pk["at"]
     area = s.world.areas[where["area"]]
     if where["where"] == "ship" or area.is_shrine or (where["where"] == "inside"
@@ -181,6 +195,9 @@ def healing_phase(s: Session) -> None:
 def end_of_game_turn(game) -> None:
     """After every player's turn: Merlin/Morgan moves, the first player may rotate."""
     koc = game.state["koc"]
+    from companion.koc.engine.tournaments import end_of_game_turn as tournaments_due
+
+    tournaments_due(game)       # the great tournament on its day; any other now due
     result = game.world.charts["deploy_countryside"].roll(
         lambda sides: game.chance.roll(sides, "Merlin/Morgan redeployed"))
     area = countryside_of(game.world, result.entry)

@@ -34,7 +34,11 @@ CATALOGUE = load_all()
 
 def random_orders(rng: random.Random, lines: list[str]) -> list[str]:
     out: list[str] = []
-    moves = [line for line in lines if not line.startswith(("request", "pray", "answer"))]
+    moves = [line for line in lines
+             if not line.startswith(("request", "pray", "answer", "abandon "))]
+    abandon = [line for line in lines if line.startswith("abandon ")]
+    if abandon and rng.random() < 0.03:
+        out.append(rng.choice(abandon))      # rarely: an adventure given up
     answers = [line for line in lines if line.startswith("answer")]
     asks = [line for line in lines if line.startswith(("request", "pray"))]
     if answers:

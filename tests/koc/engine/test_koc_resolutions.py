@@ -868,6 +868,16 @@ def test_t04_trick_imprisonment(table):
     assert t.state["castles"]["King Mark's castle"]["area"] == "Somerset"
 
 
+def test_t04b_trick_imprisonment_at_a_map_castle(table):
+    """Tricks 3: tricked at a map castle (riding up to Bamburgh), he is already at a castle:
+    he is held in Bamburgh itself, no counter is placed inside it, and once free he plays on
+    there (found by random play: a counter on a castle area made the next 'stay' fail)."""
+    t = trick(table, D[3], at="Bamburgh")
+    rec = t.knight()
+    assert rec["prison"]["castle"] == "Bamburgh" and not t.state.get("castles")
+    assert rec["at"] == {"area": "Bamburgh", "where": "prison"}
+
+
 def test_t05_trick_fight_unarmed(table):
     """Tricks 4: a random knight fought bare-handed, without awards."""
     t = trick(table, D[4] + [6, 1, 1] + [6, 6], cp=300, vp=60, extra=DECK_WEAK)
