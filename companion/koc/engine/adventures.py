@@ -1122,6 +1122,42 @@ def _victor_fights(s: Session, task: dict, leader: dict, foes: list[dict],
     return remaining
 
 
+def victor_fights_first(s: Session, foes: list[dict]) -> list[dict]:
+    """Knight's Fate 7 on the road: while the NPK victor he rides with as a Man-at-Arms is
+    standing, the victor leads and fights first in every fight (not against player knights);
+    the foes still standing when he falls are the knight's to fight. The foes the victor
+    beats are his: they pay the knight nothing. At the adventure's site ``fight`` does the
+    same (and counts the foes for the award)."""
+    if any(f["kind"] == "pk" for f in foes):
+        return foes
+    task = next((t for t in s.pk["tasks"] if running(t) and t.get("leader")
+                 and not t["adventure"].get("leader_fallen")), None)
+    if task is None or task["status"] == "at_site":
+        return foes
+    leader = task["leader"]
+    standing = _victor_fights(s, task, leader, list(foes), ())
+    if standing:
+        task["adventure"]["leader_fallen"] = True
+        s.note(f"{leader['name']} has fallen; {s.pk['name']} fights on.")
+    return standing
+
+
+def after_road_fight(s: Session, won: bool) -> None:
+    """Knight's Fate 7: the victor fell in a fight on the road. Winning the day, the knight
+    stays (the adventure his own, with its awards) or rides away without penalty; not winning
+    it, nothing binds him any more: the adventure is given up, without penalty."""
+    task = next((t for t in s.pk["tasks"] if running(t) and t.get("leader") and
+                 t["status"] == "active" and t["adventure"].get("leader_fallen")), None)
+    if task is None:
+        return
+    if won:
+        _stay_or_leave(s, task)
+        if not task["adventure"].get("ride_away"):
+            return
+    task["penalty_vp"] = 0
+    finish(s, task, "left")
+
+
 def _stay_or_leave(s: Session, task: dict) -> None:
     """Knight's Fate 7: the victor fell and the knight won the day."""
     adv = task["adventure"]

@@ -900,8 +900,14 @@ def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[st
     'rob', 'fate', 'imprison', 'none'). ``steed``: an animal attacking the PK's horse first.
     A foe marked ``to_death`` (a declared enemy) neither yields nor lets the PK yield: the
     loser is slain; one marked ``no_cp`` (scornful knights) gives VP but no CP."""
-    from companion.koc.engine import party
+    from companion.koc.engine import adventures, party
 
+    if not alone:
+        # Knight's Fate 7: the victor he rides with fights first in every encounter
+        standing = adventures.victor_fights_first(s, foes)
+        if not standing:
+            return Result(won=True, defeated=list(foes))
+        foes = standing
     fellows = [] if alone else party.with_me(s)
     combats = [Combat(s, foes, attacker=attacker, tags=tags, awards=awards, alone=alone,
                       leader=leader, place=place, steed=steed)]
@@ -910,6 +916,8 @@ def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[st
                        place=place) for x in fellows]
     results = run_battle(combats)
     settle_battle(combats, on_defeat=on_defeat)
+    if not alone and not s.pk["slain"]:
+        adventures.after_road_fight(s, results[0].won)
     return results[0]
 
 

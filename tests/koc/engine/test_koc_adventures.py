@@ -1224,6 +1224,35 @@ def test_a68_fate_seven_victor_falls(table):
     assert (t.knight()["cp"], t.knight()["vp"]) == (100, 20) and task["status"] == "done"
 
 
+def test_a68b_fate_seven_victor_leads_on_the_road(table):
+    """KNIGHT'S FATE 7: the victor leads and fights first in every encounter, not only at the
+    site. A monster met on the way: Sir Lancelot slays it, the knight does not fight and gains
+    nothing; Sir Helior falls to a second, the knight slays it and stays (the adventure is his
+    own); a third time the victor falls and the knight loses: nothing binds him any more, the
+    adventure is given up without penalty (our decision)."""
+    from companion.koc.engine.combat import fight, foe
+
+    t = table(pos(cp=100, vp=20, at="Devon"), dice=BEAT3)
+    task = give(t, "avenge_knight", "Kent", awards=False, no_failure=True,
+                leader=card("Sir Lancelot"), penalty_vp=12)
+    out = fight(t.session(), [foe("monster", "Troll", 7, 3)], tags=("monster",))
+    assert out.won and t.saw("Sir Lancelot leads and fights first")
+    assert (t.knight()["cp"], t.knight()["vp"]) == (100, 20) and task["status"] == "active"
+    t = table(pos(cp=100, vp=20, at="Devon"), dice=[1, 1, 1, 6, 6, 6] + BEAT3)
+    task = give(t, "avenge_knight", "Kent", awards=False, no_failure=True,
+                leader=card("Sir Helior"), penalty_vp=12)
+    out = fight(t.session(), [foe("monster", "Troll", 7, 3)], tags=("monster",))
+    assert out.won and t.saw("Sir Helior has fallen") and t.saw("stays: the adventure is his")
+    assert task["status"] == "active" and task["adventure"]["awards"]
+    assert task["leader"] is None and task["penalty_vp"] == 0
+    t = table(pos(cp=30, vp=10, at="Devon"), dice=[1, 1, 1, 6, 6, 6] + LOSE3 * 3,
+              orders={"Anna": "on flee: no"})
+    task = give(t, "avenge_knight", "Kent", awards=False, no_failure=True,
+                leader=card("Sir Helior"), penalty_vp=12)
+    fight(t.session(), [foe("monster", "Troll", 9, 3)], tags=("monster",), on_defeat="none")
+    assert task["status"] == "abandoned" and t.knight()["vp"] == 10
+
+
 def test_a69_fate_nine_charges_with_adventure(table):
     """KNIGHT'S FATE 9: the adventure is undertaken at once, with awards for success and none for
     failure (flags set by fate.py and kept by the adventure)."""
