@@ -1210,7 +1210,7 @@ def handle_message(s: Session, key: str, source=None) -> None:
     elif key == "wedding_of_state":
         wedding(s)
     elif key == "lady_insulted":
-        insult(s)
+        insult(s, source)
     elif key == "lord_summons":
         service.summons(s, "lord")
     elif key == "lady_summons":
@@ -1267,7 +1267,22 @@ def wedding(s: Session) -> None:
               host=host)
 
 
-def insult(s: Session) -> None:
+def insulted_host(s: Session, source) -> dict | None:
+    """Adventure 2:1: when the castle he calls on sends Message 6 and he serves no Lady, the
+    lady insulted is that castle's owner (the lady of the visit)."""
+    from companion.koc.engine import adventures
+
+    if s.pk["lady"] or not isinstance(source, dict):
+        return None
+    for task in s.pk["tasks"]:
+        if adventures.running(task) and task["adventure"]["key"] == "visit_lady":
+            lady = task["adventure"].get("lady")
+            if lady and lady["name"] == source.get("name"):
+                return lady
+    return None
+
+
+def insult(s: Session, source=None) -> None:
     from companion.koc.engine import service
     from companion.koc.engine.combat import challenge
 
@@ -1300,6 +1315,10 @@ def insult(s: Session) -> None:
     if result.challenge_winner == "pk":
         if lady:
             s.gain_vp(6, f"defending {lady['name']}'s honour")
+        elif insulted_host(s, source):
+            insulted = insulted_host(s, source)
+            s.note(f"The lady insulted was {insulted['name']}, his hostess.")
+            befriend(s, insulted)
         else:
             insulted = s.game.draw("ladies", "the lady who was insulted")
             s.game.discard("ladies", insulted["name"])

@@ -248,6 +248,21 @@ def test_a09_visit_lady_and_enchantress(table):
     assert task["adventure"]["result"] == "nothing" and rec["cp"] == 106
 
 
+def test_a09b_visit_lady_message_six_from_her_castle(table):
+    """LIST OF ADVENTURES 2:1 with MESSAGES 6: the castle he calls on sends word of a lady
+    insulted, and he serves no Lady: the lady insulted is his hostess, the castle's owner (no
+    lady is drawn); winning the challenge wins her friendship."""
+    t = table(pos(cp=200, vp=40, at="Devon", extra=(
+        '[castles]\n"Castle Cardigan" = {area = "Devon", owner = "Lady Enid", kind = "lady"}\n'
+        '[decks]\nknights = ["Sir Kay"]\n')), dice=BEAT3 * 3)
+    give(t, "visit_lady", "Devon", lady="Lady Enid", castle="Castle Cardigan")
+    s = t.session()
+    rs.handle_message(s, "lady_insulted", card("Lady Enid", "lady"))
+    assert t.saw("The lady insulted was Lady Enid, his hostess.")
+    assert "Lady Enid" in t.knight().get("friendly_persons", [])
+    assert not t.saw("the lady who was insulted")
+
+
 def test_a10_visit_local_king_at_the_gate_then_persisting(table):
     """LIST OF ADVENTURES 2:2: the castle keeps him at its gate (7: the lord is not at home);
     staying, he tries again with +1 and is welcomed (10): 6 VP."""
