@@ -105,13 +105,14 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
 
 def pursuit_survives(s: Session, task: dict) -> bool:
     """Delaying the Pursuit of Adventures (optional rule): an adventure (not a Prophecy, which
-    has no route to keep) that he strays from or delays vanishes only on a failed Luck Test.
+    has no route to keep; King Arthur's tournament, adventure 5:6, for every knight bound for
+    it) that he strays from or delays vanishes only on a failed Luck Test.
     Every straying or delay is a new test; one that passes keeps the pursuit as it was (the
     grace of the turn is not renewed)."""
-    if task["kind"] != "adventure" or task.get("prophecy") or \
+    if task["kind"] not in ("adventure", "camelot_tournament") or task.get("prophecy") or \
             not s.options_rule("delaying_pursuit"):
         return False
-    if s.luck_test(f"the adventure {task.get('adventure', {}).get('id', '')} waits for him"):
+    if s.luck_test(f"the adventure {task.get('adventure', {}).get('id', '5:6')} waits for him"):
         s.note(f"{s.pk['name']} has strayed from the pursuit, but the adventure is still "
                "there.")
         return True

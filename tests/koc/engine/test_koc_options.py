@@ -88,6 +88,17 @@ def test_o05_delaying_the_pursuit(table):
     assert task["status"] == "failed" and not t.saw("Luck test")
 
 
+def test_o05b_delaying_the_pursuit_of_king_arthurs_tournament(table):
+    """Delaying the Pursuit: King Arthur's tournament (5:6) is an adventure for every knight
+    bound for it: straying, he keeps his place on a Luck Test."""
+    t = table(pos(at="Hampshire"), dice=[6], options=rules("delaying_pursuit"))
+    s = t.session()
+    s.pk["luck"] = 4
+    task = tasks.add(s, "camelot_tournament", "Kent", route="direct", grace=1)
+    tasks.after_movement(s, "Hampshire", ["Dorset"], False)
+    assert task["status"] == "active" and t.saw("the adventure 5:6 waits for him")
+
+
 def test_o06_delaying_the_pursuit_not_for_other_tasks(table):
     """The rule is about adventures: a pilgrimage that strays is lost as before."""
     t = table(pos(at="Hampshire"), options=rules("delaying_pursuit"))
