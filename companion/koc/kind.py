@@ -12,7 +12,8 @@ from companion.engine.orders import IllegalOrderError, OrdersRejected
 
 RULES = ("optional_adventures", "stamina", "superior_knights", "short_tournaments",
          "delaying_pursuit", "signal_honour", "steadfast_companions", "robbing_costs_vp",
-         "shipwreck_saves", "camelot_tournament_once", "special_tournament_once")
+         "shipwreck_saves", "camelot_tournament_once", "special_tournament_once",
+         "limited_luck", "tricking_pks", "seeking_encounters", "devils", "foreign_war")
 # names an earlier version accepted: still read, as the rule they always meant
 RULE_ALIASES = {"stamina_unhorse": "superior_knights",
                 "shipwreck_saving_throws": "shipwreck_saves"}
@@ -37,6 +38,26 @@ def _rules(value: str, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(chosen)
 
 
+def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
+    """Players whose knights start the game as Knaves (KNAVES), comma-separated."""
+    if not value.strip():
+        return ()
+    chosen: list[str] = []
+    folded = {p.casefold(): p for p in players}
+    for raw in value.split(","):
+        name = raw.strip()
+        if name.casefold() not in folded:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(players), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ValueError(f"'{name}' is not a player of this game{hint} "
+                             f"(players: {', '.join(players)})")
+        if folded[name.casefold()] not in chosen:
+            chosen.append(folded[name.casefold()])
+    return tuple(chosen)
+
+
 class KocKind(GameKind):
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario's starting values: basic (50 CP, 5 VP), advanced "
@@ -47,6 +68,9 @@ class KocKind(GameKind):
                    ("fixed", "rotate", "random")),
         OptionSpec("rules", "optional rules in force, comma-separated: " + ", ".join(RULES),
                    "", parse=_rules),
+        OptionSpec("knaves", "players whose knights start as Knaves (the Knave variant), "
+                   "comma-separated; any knight may also turn Knave by order later", "",
+                   parse=_knaves),
     )
 
     @cached_property

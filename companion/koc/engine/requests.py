@@ -952,13 +952,10 @@ def round_table_test(s: Session) -> bool:
         if "Camelot Castle" not in pk["friendly"]:
             pk["friendly"].append("Camelot Castle")
         pk["arthurian"] = True
-        koc = s.game.state["koc"]
-        if koc["scenario"] in ("basic", "advanced") and not koc.get("winner"):
-            koc["winner"] = s.player
-            koc["over"] = True
-            s.announce(f"{pk['name']} ({s.player}) is made a Knight of the Round Table and "
-                       "wins the game.")
-        else:
+        from companion.koc.engine import victory
+
+        if not (victory.goal(s.game.state) == "round_table"
+                and victory.declare(s, victory.KNIGHT, "is made a Knight of the Round Table")):
             s.announce(f"{pk['name']} is made a Knight of the Round Table.")
         return True
     pk["arthur"]["bonus"] = pk["arthur"].get("bonus", 0) + 1
