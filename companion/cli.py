@@ -364,6 +364,8 @@ def show(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         if viewer == "moderator" and not position:
             echo(f"# turn {turn_rec.number}, processed {turn_rec.processed_at}, "
                  f"hash {turn_rec.hash[:16]}")
+            for line in kind.result_lines(turn_rec.state):
+                echo(f"# {line}")
     else:
         from companion.render.report_text import render_text
 
@@ -637,6 +639,49 @@ def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
                                    f"{game.player(name).slug}-sheet.pdf")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(filled_sheet_pdf(game, turn_rec, name))
+    echo(str(target))
+
+
+@app.command()
+@handles_errors
+def journal(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+            player: str = typer.Argument(..., metavar="PLAYER"),
+            turn_number: Optional[int] = typer.Option(None, "--turn", metavar="N",
+                                                      help="default: the latest turn"),
+            paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
+            text: bool = typer.Option(False, "--text",
+                                      help="print the journal as text instead of writing a PDF"),
+            out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
+                                               help="default OUTPUT/GAME_ID/<player>-journal"
+                                                    "-turn-NNN.pdf")) -> None:
+    """Write PLAYER's Adventure Journal, filled from the saved game, as a PDF (Knights of
+    Camelot; his own view only)."""
+    from companion import service
+    from companion.koc.journal import journal_data, journal_text
+    from companion.koc.journal_pdf import journal_pdf
+    from companion.render.printkit import parse_paper
+
+    paper_name = parse_paper(paper).name
+    store = open_store()
+    game = store.game(game_id)
+    if game.kind != "koc":
+        raise CompanionError(f"game {game_id} is a {game.kind} game; Adventure Journals "
+                             "belong to koc", hint="for a gral game see 'companion sheet'")
+    name = service.resolve_player(game, player)
+    turn_rec = store.turn(game_id, turn_number)
+    view = service.player_view(game, turn_rec, name)
+    data = journal_data(view, view.get("terms"))
+    if text:
+        echo(journal_text(data).rstrip("\n"))
+        return
+    target = out or service.inside(service.game_folder(SETTINGS.output, game),
+                                   f"{game.player(name).slug}-journal-turn-"
+                                   f"{turn_rec.number:03d}.pdf")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(journal_pdf(data, view.get("terms"), paper_name))
+    except OSError as exc:
+        raise os_failure(exc) from None
     echo(str(target))
 
 

@@ -452,6 +452,37 @@ def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
     return docs
 
 
+def player_files(game: Game, turn: Turn) -> dict[str, bytes]:
+    """Each player's own files beside his report (a game kind's ``player_files``), named
+    ``<player>.<suffix>``; each built from that player's view with his report's envelope."""
+    from companion.engine.game import GameKind
+    from companion.fairness import chance_commitment
+
+    kind = get_kind(game.kind)
+    if type(kind).player_files is GameKind.player_files:
+        return {}
+    commitment = chance_commitment(game)
+    files = {}
+    for player in game.players:
+        view = player_view(game, turn, player.name, commitment)
+        for suffix, data in kind.player_files(view).items():
+            files[f"{player.slug}.{suffix}"] = data
+    return files
+
+
+def player_view(game: Game, turn: Turn, player: str, commitment: str | None = None) -> dict:
+    """A player's view of a turn with the envelope of his report (game, turn, date, his
+    private link, the chance commitment)."""
+    from companion.fairness import chance_commitment
+
+    view = get_kind(game.kind).view(turn.state, player)
+    view["envelope"] = {
+        "game_id": game.id, "turn": turn.number, "date": turn.processed_at,
+        "link": link(game, turn.number, player, turn.hash), "link_label": "your private link",
+        "commitment": commitment if commitment is not None else chance_commitment(game)}
+    return view
+
+
 def game_folder(output: Path, game: Game | str) -> Path:
     """OUTPUT/GAME_ID, built from a checked id and refused if it would leave OUTPUT."""
     game_id = game if isinstance(game, str) else game.id
@@ -482,6 +513,8 @@ def stage_reports(game: Game, turn: Turn, output: Path,
             inside(staged, f"{name}.txt").write_text(render_text(doc), encoding="utf-8")
         for name, content in (extras or {}).items():
             inside(staged, name).write_text(content, encoding="utf-8")
+        for name, data in player_files(game, turn).items():
+            inside(staged, name).write_bytes(data)
     except BaseException as exc:
         discard(staged)
         if isinstance(exc, OSError):

@@ -229,6 +229,11 @@ class GameKind:
     def is_over(self, state: dict) -> bool:
         raise NotImplementedError
 
+    def result_lines(self, state: dict) -> list[str]:
+        """The result of the game so far, a line each (winners, final standings), public;
+        empty while there is nothing to say. ``companion show`` prints them."""
+        return []
+
     def awaited(self, state: dict) -> list[str]:
         """Players from whom orders are needed before the game can move on."""
         raise NotImplementedError
@@ -241,3 +246,9 @@ class GameKind:
     def report(self, view: dict) -> dict:
         """The report document (see :mod:`companion.render.document`) built from a view only."""
         raise NotImplementedError
+
+    def player_files(self, view: dict) -> dict[str, bytes]:
+        """Files a player receives beside his report every turn, built from his view only
+        (which carries the report's ``envelope``): name suffix (``'journal.pdf'``) -> bytes,
+        written as ``<player>-<suffix>``. None by default."""
+        return {}

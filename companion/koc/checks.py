@@ -23,7 +23,12 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
     errors = []
     if koc["over"]:
         lines = getattr(orders, "lines", None) or [Line(1, "", [])]
-        raise OrdersRejected([IllegalOrderError("the game is over; no more orders are taken",
+        from companion.koc.engine.victory import winners
+
+        won = "; ".join(f"{p} won{' as a Knave' if side == 'knave' else ''} ({why})"
+                        for side, p, why in winners(state)) or "nobody won"
+        raise OrdersRejected([IllegalOrderError(f"the game is over ({won}); no more orders "
+                                                "are taken",
                                                 lines[0], 1, len(lines[0].text))], filename)
     pk = state["knights"][player]
     if state["pending"].get(player):
@@ -147,7 +152,32 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         if item["request"] == "token" and item["of"] not in (None, "lady"):
             errors.append(_err(item["line"], item.get("src"),
                                "a Token is requested of one's Lady only"))
+        if item["request"] == "grail":
+            from companion.koc.engine import grail
+
+            if not grail.active(state):
+                errors.append(_err(item["line"], item.get("src"),
+                                   "there is no Quest of the Holy Grail in this scenario"))
+            elif item["of"] not in (None, "king", "arthur", "castle owner"):
+                errors.append(_err(item["line"], item.get("src"),
+                                   "leave to see the Holy Grail is asked of the King of its "
+                                   "castle (in the Campaign, leave to seek it of King Arthur)",
+                                   "request grail of king"))
     errors += adventure_order_errors(state, player, orders)
+    from companion.koc.engine import knaves
+
+    for a in orders.answers:            # 'turn knave', 'repent', ... (engine/knaves.py)
+        if a["key"] in knaves.KNAVE_ORDERS and a.get("src") is not None:
+            problem = knaves.order_problem(world, state, player, a["key"])
+            if problem:
+                errors.append(_err(a["src"].number, a["src"], *problem))
+    from companion.koc.engine import villainy
+
+    for a in orders.answers:            # 'storm castle', 'loot shrine', ... (engine/villainy.py)
+        if a["key"] in villainy.ORDER_KEYS and a.get("src") is not None:
+            problem = villainy.order_problem(state, player, a["key"])
+            if problem:
+                errors.append(_err(a["src"].number, a["src"], *problem))
     if errors:
         raise OrdersRejected(errors, filename)
 
@@ -212,6 +242,11 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
     if not orders.plan:
         out.append("movement: none ordered (he follows his first obligation, if any, or stays)")
     for r in orders.requests:
+        if r["request"] == "grail":
+            out.append("request: grail (at Camelot in the Campaign, King Arthur's leave to seek "
+                       "the Holy Grail; elsewhere, leave of the King of the castle where it "
+                       "rests to see it, then try to see and grasp it)")
+            continue
         out.append(f"request: {r['request']}" + (f" of {r['of']}" if r["of"] else
                                                   " (of whoever can grant it)"))
     for p in orders.prayers:
@@ -274,7 +309,9 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
             coasts = sorted(a.name for a in world.areas.values() if at["area"] in a.coast)
             out += [f"debark {c}" for c in coasts]
         out.append("stay")
-        return out
+        from companion.koc.engine import villainy
+
+        return out + villainy.legal_lines(world, state, player)
     if at["where"] == "coast":
         return out + ["inland", "stay"]
     links = area.links()
@@ -339,6 +376,15 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
             parted = [pk.get("parted", {}).get(other), rec.get("parted", {}).get(player)]
             if all(t is None or state["koc"]["turn"] - t >= 2 for t in parted):
                 out.append(f"attack {other}")
+    from companion.koc.engine import grail
+
+    out += [line for line in grail.legal_lines(state, player) if line not in out]
+    from companion.koc.engine import knaves
+
+    out += knaves.legal_lines(world, state, player)
+    from companion.koc.engine import villainy
+
+    out += villainy.legal_lines(world, state, player)
     return out
 
 

@@ -38,6 +38,17 @@ def _rules(value: str, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(chosen)
 
 
+def _scenario(value: str, players: Sequence[str]):
+    """A rulebook scenario's name (kept as the name) or a scenario file (kept as its terms,
+    so the game never reads the file again)."""
+    from companion.koc import scenarios
+
+    folded = value.strip().lower()
+    if folded in scenarios.BUILTIN:
+        return folded
+    return scenarios.resolve(value)
+
+
 def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
     """Players whose knights start the game as Knaves (KNAVES), comma-separated."""
     if not value.strip():
@@ -60,9 +71,11 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 class KocKind(GameKind):
     option_specs = COMMON_OPTIONS + (
-        OptionSpec("scenario", "the scenario's starting values: basic (50 CP, 5 VP), advanced "
-                   "(40, 4), grail (100, 25, Arthurian knights at Camelot) or campaign (30, 3)",
-                   "basic", ("basic", "advanced", "grail", "campaign")),
+        OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
+                   "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "
+                   "Grail) or campaign (30, 3; Round Table, then the Grail), or the path of a "
+                   "scenario file of your own (docs/koc-scenarios.md)", "basic",
+                   parse=_scenario),
         OptionSpec("first-player", "who plays first each game turn: 'fixed' (the starting "
                    "player), 'rotate' (the marker passes left) or 'random'", "fixed",
                    ("fixed", "rotate", "random")),
@@ -173,14 +186,21 @@ class KocKind(GameKind):
     # -- turns ---------------------------------------------------------------------------------
     def process(self, state: dict, ctx: TurnContext) -> None:
         from companion.koc.engine.game import process
+        from companion.koc.engine.history import recording
 
-        process(self.world, state, ctx)
+        with recording(state):          # the knights' journal logs (engine/history.py)
+            process(self.world, state, ctx)
 
     def finish_turn(self, state: dict, ctx: TurnContext) -> None:
         state["events"] = ctx.events
 
     def is_over(self, state: dict) -> bool:
         return state["koc"]["over"]
+
+    def result_lines(self, state: dict) -> list[str]:
+        from companion.koc.views import result, result_text
+
+        return result_text(result(state), state["koc"]["over"])
 
     def awaited(self, state: dict) -> list[str]:
         if state["koc"]["over"]:
@@ -199,6 +219,12 @@ class KocKind(GameKind):
         from companion.koc.views import report
 
         return report(self, view)
+
+    def player_files(self, view: dict) -> dict[str, bytes]:
+        """His Adventure Journal beside his report, as PDF and as text (docs/koc-journal.md)."""
+        from companion.koc.journal import journal_files
+
+        return journal_files(view)
 
 
 KIND = KocKind()

@@ -43,7 +43,26 @@ Adventures (carried out at the start of the turn)::
 Prayers and requests (the fourth phase)::
 
     request <request> [of <person>]     e.g. request men at arms of king; request token of lady
+    request grail [of king|arthur]      the Grail scenarios: leave of the King of the castle
+                                        where the Holy Grail rests to see it (he then tries to
+                                        see and grasp it); in the Campaign, at Camelot, King
+                                        Arthur's leave to seek it (engine/grail.py)
     pray for <someone> [to <effect>]    e.g. pray for Bert to heal; pray for the relative
+
+A Knave's villainy (engine/villainy.py; each is the same as an 'answer' line)::
+
+    storm castle                    storm the castle he comes to this turn to hold it
+    storm camelot | storm carbonek  only that castle ('answer knave_storm camelot: storm')
+    loot shrine                     loot the shrine he comes to ('answer loot_shrine: yes')
+    lead brigands | lead pirates    try to lead the brigands or pirates he meets
+    attack merchant ship            attack the merchant ship his pirates sight
+
+A Knave's own course (engine/knaves.py; carried out at the start of the turn)::
+
+    turn knave                      become a Knave ('answer become_knave: yes')
+    repent                          at a shrine: begin to repent ('answer knave_repent: yes')
+    backslide                       give up repenting, take back the SP renounced
+    free prisoners                  free the prisoners he holds (their act is no longer his)
 
 Answers to the questions the turn may raise (see the question catalogue)::
 
@@ -68,12 +87,23 @@ from companion.koc.engine.session import Question, _CONDITION, line_matches, pic
 
 KEYWORDS = ("move", "go", "stay", "enter", "board", "sail", "debark", "inland", "seek",
             "challenge", "attack", "request", "pray", "join", "leave", "on", "answer",
-            "declare", "attend", "decline", "share", "abandon")
+            "declare", "attend", "decline", "share", "abandon", "storm", "loot", "lead",
+            "turn", "repent", "backslide", "free")
 REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf", "escort",
-            "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
+            "grail", "heal", "join", "lift enchantment", "men at arms", "pardon", "pilgrimage",
             "release from enchantress", "release from oath", "service", "token", "welcome")
 PERSONS = ("king", "arthur", "lord", "lady", "hermit", "knight", "dwarf", "castle owner",
            "comrade")
+
+
+# what the acknowledgement says of a Knave's own orders (engine/knaves.py); the
+# answers' ``src`` line locates the checker's errors
+KNAVE_TEXTS = {
+    "become_knave": "turn knave (at the start of the turn he becomes a Knave)",
+    "knave_repent": "repent (at the start of the turn, at a shrine: his meditation begins)",
+    "knave_backslide": "backslide (at the start of the turn: no more repenting, SP back)",
+    "knave_free": "free prisoners (at the start of the turn: their acts are his no longer)",
+}
 
 
 @dataclass
@@ -197,7 +227,68 @@ class Parser:
         orders.plan.append(step)
 
     def p_attack(self, cur: Cursor, orders: KocOrders) -> None:
+        if cur.accept("merchant"):
+            cur.expect("ship", "after 'attack merchant' (attack merchant ship)")
+            cur.finish()
+            self._knave_answer(cur, orders, "merchant_ship", "attack")
+            return
         self.p_challenge(cur, orders, how="attack")
+
+    # -- a Knave's villainy (engine/villainy.py): answers given ahead ----------------------------
+    @staticmethod
+    def _knave_answer(cur: Cursor, orders: KocOrders, key: str, answer: str,
+                      tags: tuple[str, ...] = ()) -> None:
+        if any(a["key"] == key and a["tags"] == list(tags) for a in orders.answers):
+            raise IllegalOrderError(f"only one such order a turn ('{key}')", cur.line, 1,
+                                    len(cur.line.text.rstrip()))
+        orders.answers.append({"tags": list(tags), "key": key, "answer": answer,
+                               "src": cur.line,
+                               "text": f"answer {key}{''.join(' ' + t for t in tags)}: "
+                                       f"{answer}"})
+
+    def p_storm(self, cur: Cursor, orders: KocOrders) -> None:
+        which = cur.accept("castle", "camelot", "carbonek")
+        if which is None:
+            raise cur.syntax("expected 'castle', 'camelot' or 'carbonek' after 'storm' (storm "
+                             "castle: storm the castle you come to this turn)", cur.peek())
+        cur.finish()
+        tags = () if which.key == "castle" else (which.key,)
+        self._knave_answer(cur, orders, "knave_storm", "storm", tags)
+
+    def p_loot(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("shrine", "after 'loot' (loot shrine)")
+        cur.finish()
+        self._knave_answer(cur, orders, "loot_shrine", "yes")
+
+    def p_lead(self, cur: Cursor, orders: KocOrders) -> None:
+        which = cur.accept("brigands", "pirates")
+        if which is None:
+            raise cur.syntax("expected 'brigands' or 'pirates' after 'lead'", cur.peek())
+        cur.finish()
+        self._knave_answer(cur, orders, f"lead_{which.key}", "yes")
+
+    # -- a Knave's own course (engine/knaves.py) -------------------------------------------------
+    def p_turn(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("knave", "after 'turn' (turn knave)")
+        cur.finish()
+        self._knave_answer(cur, orders, "become_knave", "yes")
+        orders.answers[-1].update(src=cur.line, text=KNAVE_TEXTS["become_knave"])
+
+    def p_repent(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        self._knave_answer(cur, orders, "knave_repent", "yes")
+        orders.answers[-1].update(src=cur.line, text=KNAVE_TEXTS["knave_repent"])
+
+    def p_backslide(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.finish()
+        self._knave_answer(cur, orders, "knave_backslide", "yes")
+        orders.answers[-1].update(src=cur.line, text=KNAVE_TEXTS["knave_backslide"])
+
+    def p_free(self, cur: Cursor, orders: KocOrders) -> None:
+        cur.expect("prisoners", "after 'free' (free prisoners)")
+        cur.finish()
+        self._knave_answer(cur, orders, "knave_free", "yes")
+        orders.answers[-1].update(src=cur.line, text=KNAVE_TEXTS["knave_free"])
 
     # -- parties -----------------------------------------------------------------------------
     def p_join(self, cur: Cursor, orders: KocOrders) -> None:

@@ -38,8 +38,9 @@ from companion.errors import DataError, DataErrors
 from companion.koc.engine import knight as kn
 
 TOP = ("game", "scenario", "turn", "order", "current", "merlin", "decks", "draws", "knight",
-       "castles", "first", "over", "winner", "engine", "parties")
-WHERE = ("area", "inside", "gate", "ship", "coast", "prison")
+       "castles", "first", "over", "winner", "engine", "parties", "knave_winner", "terms",
+       "grail")
+WHERE = ("area", "inside", "gate", "ship", "coast", "prison", "war")
 
 
 # ------------------------------------------------------------------------------ writing
@@ -76,6 +77,12 @@ def write_position(world, state: dict, viewer: str = "moderator") -> str:
              f"current = {_str(koc['order'][koc['current']] if koc['current'] < len(koc['order']) else koc['order'][0])}"]
     if koc.get("over"):
         lines.append("over = true")
+    for key in ("winner", "knave_winner"):
+        if koc.get(key):
+            lines.append(f"{key} = {_str(koc[key])}")
+    if koc.get("terms"):
+        lines += ["", "[terms]"] + [f"{_key(k)} = {toml_value(v)}"
+                                    for k, v in koc["terms"].items()]
     lines += ["", "[merlin]", f"area = {_str(state['merlin']['area'] or '')}"]
     if state["merlin"].get("who"):
         lines.append(f"who = {_str(state['merlin']['who'])}")
@@ -92,6 +99,7 @@ def write_position(world, state: dict, viewer: str = "moderator") -> str:
         if state.get("castles"):
             lines += ["", "[castles]"] + [f"{_key(k)} = {toml_value(v)}"
                                           for k, v in state["castles"].items()]
+    lines += _grail_lines(state)          # the Grail's whereabouts: public
     if state.get("parties"):
         # knights travelling together (counters stacked on the map: public)
         lines += ["", "[parties]"] + [f"{_key(leader)} = {toml_value(p['members'])}"
@@ -361,7 +369,7 @@ def _where_of(path: tuple) -> tuple[str, str | None]:
     if path[0] == "knight" and len(path) >= 3:
         return f"knight.{path[1]}", str(path[2])
     if len(path) >= 2 and path[0] in ("merlin", "decks", "draws", "castles", "parties", "engine",
-                                      "knight"):
+                                      "knight", "grail"):
         return str(path[0]), str(path[1])
     return "", str(path[0])
 
@@ -398,7 +406,10 @@ def _check_raw(world, src: Source) -> None:
         src.error(f"turn {data['turn']}: the game turn is 1 or more", "", "turn")
     need("over", (bool,), "true or false")
     need("winner", (str,), "a player's name")
-    for table in ("merlin", "decks", "draws", "castles", "parties", "knight", "engine"):
+    need("knave_winner", (str,), "a player's name")
+    need("terms", (dict,), "a table ([terms])")
+    for table in ("merlin", "decks", "draws", "castles", "parties", "knight", "engine",
+                  "grail"):
         need(table, (dict,), f"a table ([{table}])")
     knights = data.get("knight") if isinstance(data.get("knight"), dict) else {}
     order = data.get("order")
@@ -556,13 +567,18 @@ def _read_fields(world, src: Source) -> dict:
         "decks": {}, "knights": {}, "pending": {}, "events": [],
         "merlin": {"area": None, "who": None},
     }
+    if data.get("knave_winner"):
+        state["koc"]["knave_winner"] = data["knave_winner"]
+    terms = _terms(src, scenario, data.get("terms"))
+    if terms is not None:
+        state["koc"]["terms"] = terms
     merlin = data.get("merlin", {})
     if merlin.get("area"):
         state["merlin"]["area"] = _area(src, world, merlin["area"], "merlin", "area")
     state["merlin"]["who"] = merlin.get("who")
     for player in order:
         state["knights"][player] = _knight(src, world, player, knights.get(player, {}),
-                                           scenario)
+                                           scenario, terms)
     if data.get("castles"):
         state["castles"] = {k: dict(v) for k, v in data["castles"].items()}
     held = _held_cards(state)
@@ -580,6 +596,8 @@ def _read_fields(world, src: Source) -> dict:
                                 "removed": piles["_removed"]}
     if data.get("draws"):
         state["draws"] = {k: list(v) for k, v in data["draws"].items()}
+    if isinstance(data.get("grail"), dict):
+        _grail_read(src, world, data["grail"], state)
     for leader, members in data.get("parties", {}).items():
         state.setdefault("parties", {})[leader] = {
             "members": sorted(members, key=lambda p: order.index(p) if p in order else 0),
@@ -632,14 +650,36 @@ ENGINE_RECORDS = (
     "river_block", "temp_friendly", "temp_visited", "town_watch", "unfriendly_persons",
     "vigil", "asleep", "grail", "prisoners", "side_won", "traveller", "castellan", "ship",
     "defeated", "guest_of", "parted", "guard", "office",
-    "rome",
+    "rome", "war",
+    "quest",
+    "knave",
 )
 
 
-def _knight(src: Source, world, player: str, table: dict, scenario: str) -> dict:
-    from companion.koc.engine.game import SCENARIOS
+def _terms(src: Source, scenario: str, table: dict | None) -> dict | None:
+    """A designed scenario's terms (``[terms]``, as the game stores them): the keys and kinds
+    of a rulebook scenario's terms, over the scenario named by ``scenario``."""
+    from companion.koc import scenarios
 
-    cp, vp, arthurian = SCENARIOS.get(scenario, (50, 5, False))
+    if not isinstance(table, dict):
+        return None
+    base = scenarios.builtin(scenario if scenario in scenarios.BUILTIN else "basic")
+    for key, value in table.items():
+        if key not in base:
+            src.error(f"terms: unknown key '{key}'", "terms", key, hint=suggest(key, base))
+        elif type(value) is not type(base[key]):
+            src.error(f"terms.{key} must be {type(base[key]).__name__}, not "
+                      f"{_type_name(value)}", "terms", key)
+    return {**base, **table, "key": base["key"]}
+
+
+def _knight(src: Source, world, player: str, table: dict, scenario: str,
+            terms: dict | None = None) -> dict:
+    from companion.koc import scenarios
+
+    terms = terms or (scenarios.builtin(scenario) if scenario in scenarios.BUILTIN
+                      else scenarios.builtin("basic"))
+    cp, vp, arthurian = terms["cp"], terms["vp"], terms["arthurian"]
     rec = kn.new_knight(player, table.get("name", player), table.get("cp", cp),
                         table.get("vp", vp), arthurian=table.get("arthurian", arthurian))
     allowed = sorted(set(rec) | {"where", "gear", "standing"} | set(ENGINE_RECORDS))
@@ -694,6 +734,11 @@ def _knight(src: Source, world, player: str, table: dict, scenario: str) -> dict
             continue
         if key in ("men_at_arms", "comrades") and value and isinstance(value[0], str):
             rec[key] = [_npk(src, world, n, where, key) for n in value]
+            continue
+        if key == "knave":
+            from companion.koc.engine.knaves import read_record
+
+            rec["knave"] = read_record(src, where, value)
             continue
         if isinstance(rec.get(key), dict) and isinstance(value, dict):
             rec[key] = {**rec[key], **value}      # fields left out keep their defaults
@@ -795,6 +840,7 @@ class StateCheck:
         self.merlin(state["merlin"])
         self.decks(state)
         self.parties(state, order)
+        _grail_check(self, state, order)
         for player, pending in state["pending"].items():
             if player not in order or not isinstance(pending, dict):
                 self.err(f"a paused turn of '{player}', who is not a player", "engine", "state")
@@ -891,6 +937,11 @@ class StateCheck:
             self.err(f"{table}: the knight's name is empty", table, "name")
         if "at" not in bad:
             self.position(table, rec["at"])
+            area = rec["at"].get("area")
+            if area in self.world.areas and self.world.areas[area].kind == "sea" \
+                    and not rec.get("ship"):
+                self.err(f"{table}: at sea in {area} without a ship: give 'ship' (or put "
+                         "him ashore)", table, "at")
         if "gear" not in bad:
             gear = rec["gear"]
             if sorted(gear) != sorted(kn.GEAR) or not all(isinstance(v, bool)
@@ -1072,3 +1123,67 @@ class StateCheck:
                 elif p in seen:
                     self.err(f"'{p}' rides in two parties", "parties", leader, p)
                 seen.add(p)
+
+
+# ------------------------------------------------------------------------------ the Grail
+GRAIL_KEYS = ("castle", "bearer", "permission", "seen_turn")
+
+
+def _grail_lines(state: dict) -> list[str]:
+    """``[grail]`` (engine/grail.py): where the Holy Grail rests or who bears it, King
+    Arthur's leave to seek it (Campaign), the last game turn it was seen where it rests."""
+    rec = state.get("grail")
+    if not isinstance(rec, dict):
+        return []
+    lines = ["", "[grail]"]
+    if rec.get("castle"):
+        lines.append(f"castle = {_str(rec['castle'])}")
+    if rec.get("bearer"):
+        lines.append(f"bearer = {_str(rec['bearer'])}")
+    if rec.get("permission"):
+        lines.append("permission = true")
+    if rec.get("seen_turn"):
+        lines.append(f"seen_turn = {rec['seen_turn']}")
+    return lines
+
+
+def _grail_read(src: Source, world, table: dict, state: dict) -> None:
+    src_unknown(src, table, GRAIL_KEYS, "grail")
+    kinds = {"castle": (str,), "bearer": (str,), "permission": (bool,), "seen_turn": (int,)}
+    for key, want in kinds.items():
+        if key in table and not _typed(table[key], want):
+            src.error(f"grail.{key} must be {_kinds_text(want)}, not "
+                      f"{_type_name(table[key])}", "grail", key)
+            return
+    rec = {"castle": None, "bearer": None, "permission": bool(table.get("permission", False)),
+           "seen_turn": table.get("seen_turn", 0)}
+    if table.get("castle"):
+        rec["castle"] = _area(src, world, table["castle"], "grail", "castle")
+    bearer = table.get("bearer")
+    if bearer:
+        if bearer not in state["knights"]:
+            src.error(f"grail.bearer '{bearer}' is not a player", "grail", "bearer", bearer,
+                      hint=suggest(bearer, list(state["knights"])))
+            return
+        rec["bearer"] = bearer
+        state["knights"][bearer]["grail"] = True
+        if table.get("castle"):
+            src.error("the Grail rests in a castle or is borne, not both", "grail", "castle")
+    elif not table.get("castle"):
+        rec["castle"] = "Carbonek"
+    state["grail"] = rec
+
+
+def _grail_check(check: "StateCheck", state: dict, order: list[str]) -> None:
+    """The engine's copy of the Grail's record: a known castle, or a player bearing it."""
+    rec = state.get("grail")
+    if rec is None:
+        return
+    if not isinstance(rec, dict):
+        check.err("'grail' must be a table", "grail", None)
+        return
+    castle, bearer = rec.get("castle"), rec.get("bearer")
+    if castle is not None and castle not in check.world.areas:
+        check.err(f"grail: no castle called '{castle}'", "grail", "castle")
+    if bearer is not None and bearer not in order:
+        check.err(f"grail: the bearer '{bearer}' is not a player", "grail", "bearer")

@@ -532,6 +532,8 @@ NOTES = (
     "Map poster: 56 x 74 cm on 9 pages; trim, glue the shaded strips under their neighbours, "
     "starting from A1. Chits sit on or beside the area they are in.",
     "Reference charts: every table of the rules, with the project's own short labels.",
+    "Adventure Journals: a record sheet and a log of turns for each player (copy the log as "
+    "often as needed); the Quest of the Holy Grail has its own.",
 )
 
 
@@ -546,6 +548,9 @@ def kit(world: World | None = None):
     parts += chit_sheets(world)
     parts.append(map_board(world))
     parts += reference_sheets(world)
+    from companion.koc.journal_pdf import journal_parts
+
+    parts += journal_parts()            # blank Adventure Journals (--only journals)
     return Kit(game="koc", title="Knights of Camelot", parts=parts,
                subject="Knights of Camelot print-and-play kit", notes=NOTES)
 

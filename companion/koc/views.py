@@ -11,10 +11,12 @@ from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.koc.engine import knight as kn
+from companion.koc.journal import sheet_record
 from companion.render import document as d
 
 PLACES = {"inside": "inside", "gate": "outside the gate of", "ship": "aboard a ship at",
-          "coast": "on the coast of", "prison": "in prison at", "area": "in"}
+          "coast": "on the coast of", "prison": "in prison at", "area": "in",
+          "war": "away at a foreign war (off the map), having left from"}
 
 
 def place(at: dict) -> str:
@@ -69,7 +71,42 @@ def journal(rec: dict) -> dict[str, Any]:
         "standing": [line["text"] for line in rec.get("standing", [])],
         "fasting": rec["fasting"],
         "office": (rec.get("office") or {}).get("label"),
+        "war": war_text(rec),
+        "knave": _knave_lines(rec),
+        "quest": quest_text(rec),
+        "sheet": sheet_record(rec),      # the rest of his Adventure Journal (koc/journal.py)
     }
+
+
+def quest_text(rec: dict) -> str | None:
+    """His own progress on the Quest of the Holy Grail (engine/grail.py): private."""
+    if rec.get("grail"):
+        return "he bears the Holy Grail"
+    q = rec.get("quest") or {}
+    parts = (["has been to Carbonek"] if q.get("carbonek") else []) + \
+        ([f"has leave to see it in {q['permission']}"] if q.get("permission") else []) + \
+        ([f"has seen it in {q['seen']}"] if q.get("seen") else [])
+    return "; ".join(parts) or None
+
+
+def war_text(rec: dict) -> str | None:
+    """Where a knight stands in a Foreign War (engine/foreign_war.py), if he is at one."""
+    war = rec.get("war")
+    if not war:
+        return None
+    stage = war.get("stage")
+    if stage == "travel":
+        return f"riding to {war.get('lord')}'s foreign war"
+    if stage == "returning":
+        return "travelling back from the foreign war"
+    return f"at {war.get('lord')}'s foreign war, line {war.get('line')}"
+
+
+def _knave_lines(rec: dict) -> list[str]:
+    """A Knave's own record (KVP, SP, acts, curses, prisoners): his journal only."""
+    from companion.koc.engine import knaves, villainy
+
+    return knaves.journal_lines(rec) + villainy.journal_lines(rec)   # castles, brigands, ships
 
 
 def adventure_progress(task: dict) -> str:
@@ -86,20 +123,25 @@ def view(kind, state: dict, viewer: str) -> dict:
     v: dict[str, Any] = {
         "viewer": viewer, "players": players, "turn": koc["turn"],
         "next": players[koc["current"]] if koc["current"] < len(players) else players[0],
-        "scenario": koc["scenario"], "over": koc["over"], "winner": koc.get("winner"),
+        "scenario": scenario_name(state), "over": koc["over"], "winner": koc.get("winner"),
+        "knave_winner": koc.get("knave_winner"), "result": result(state),
         "merlin": state["merlin"]["area"],
         "counters": [{"player": p, "knight": state["knights"][p]["name"],
                       "place": place(state["knights"][p]["at"]),
                       "arthurian": state["knights"][p]["arthurian"],
+                      "knave": _is_knave(state["knights"][p]),
                       "party": party_text(state, p)} for p in players],
         "castles": {name: c["area"] for name, c in state.get("castles", {}).items()},
         "events": [e["text"] for e in state["events"] if visible(e, viewer)],
         "waiting": [p for p in players if p in state["pending"]],
         "tournaments": tournament_news(state),
+        "grail": grail_news(state),
     }
     if viewer in players:
         rec = state["knights"][viewer]
         v["journal"] = journal(rec)
+        v["history"] = [list(e) for e in state.get("history", {}).get(viewer, [])]  # his own log
+        v["terms"] = _terms(state)      # the scenario's terms (public): his journal's goal box
         area = kind.world.areas[rec["at"]["area"]]
         links = area.links()
         v["neighbours"] = {"land": sorted(links["land"]), "river": sorted(links["river"]),
@@ -111,6 +153,47 @@ def view(kind, state: dict, viewer: str) -> dict:
     if viewer == MODERATOR:
         v["journals"] = {p: journal(state["knights"][p]) for p in players}
     return v
+
+
+def _terms(state: dict) -> dict:
+    from companion.koc.scenarios import terms_of
+
+    return dict(terms_of(state))
+
+
+def scenario_name(state: dict) -> str:
+    """The scenario's name as its file gives it ('Quest of the Holy Grail', a designed one's)."""
+    from companion.koc.scenarios import terms_of
+
+    return terms_of(state)["name"]
+
+
+def result(state: dict) -> dict | None:
+    """The winners so far (public news the moment they win) and, once the game is over, the
+    final standings of every knight (the game is done: nothing in them is a secret any more)."""
+    from companion.koc.engine import victory
+
+    won = [{"side": side, "player": p, "knight": state["knights"][p]["name"], "why": why}
+           for side, p, why in victory.winners(state)]
+    if not won and not state["koc"]["over"]:
+        return None
+    return {"winners": won,
+            "standings": victory.standings(state) if state["koc"]["over"] else []}
+
+
+def _is_knave(rec: dict) -> bool:
+    """Whether a knight is a Knave: public (his deeds are witnessed; see docs/koc-engine.md,
+    "Knaves: records and decisions")."""
+    from companion.koc.engine.victory import is_knave
+
+    return is_knave(rec)
+
+
+def grail_news(state: dict) -> list[str]:
+    """The Holy Grail's whereabouts and bearer (engine/grail.py): known to every player."""
+    from companion.koc.engine import grail
+
+    return grail.public_lines(state)
 
 
 def tournament_news(state: dict) -> list[str]:
@@ -143,11 +226,64 @@ ORDER_HELP = [
     "pray for <someone> [to <effect>]",
     "share adventure <marker> with <player>[, <player>...]",
     "abandon adventure <marker>",
+    "turn knave",
+    "repent",
+    "backslide",
+    "free prisoners",
+    "    (the Knave variant: at the start of the turn)",
+    "storm castle",
+    "loot shrine",
+    "lead brigands",
+    "lead pirates",
+    "attack merchant ship",
+    "    (a Knave's acts, when the moment comes)",
+    "request grail [of king|arthur]",
+    "    (the Quest of the Holy Grail)",
     "on <question> [<situation>...] [<number><op><n>]: <answer>",
     "    (a standing answer: kept until replaced)",
     "answer <question> [<situation>...]: <answer>",
     "    (this turn only)",
 ]
+
+
+RESULT_HEAD = ["#", "Knight", "Standing", "CP", "VP", "VL", "KVP"]
+
+
+def _winner_lines(r: dict) -> list[str]:
+    return [f"{w['knight']} ({w['player']}) wins{' as a Knave' if w['side'] == 'knave' else ''}"
+            f": {w['why']}." for w in r["winners"]] or ["Nobody won."]
+
+
+def _standing_rows(r: dict) -> list[list[str]]:
+    return [[str(i), f"{row['name']} ({row['player']})",
+             ", ".join(("winner as a Knave" if side == "knave" else "winner")
+                       for side in row["won"])
+             or ("slain" if row["slain"] else "Knave" if row["knave"] else
+                 "Arthurian" if row["arthurian"] else "-"),
+             str(row["cp"]), str(row["vp"]), str(row["vl"]),
+             str(row["kvp"]) if row["knave"] else "-"]
+            for i, row in enumerate(r["standings"], 1)]
+
+
+def result_section(r: dict, over: bool) -> dict:
+    """Who has won (and, at the end, every knight's final standing)."""
+    blocks = [d.bullet_list(_winner_lines(r))]
+    if over:
+        blocks.append(d.table(RESULT_HEAD, _standing_rows(r),
+                              [0.4, 2.4, 1.6, 0.6, 0.6, 0.6, 0.6]))
+        blocks.append(d.para("The game is over: no more orders are taken."))
+    return d.section("The game is over" if over else "A winner", *blocks)
+
+
+def result_text(r: dict | None, over: bool) -> list[str]:
+    """The same as plain lines (``companion show``)."""
+    if r is None:
+        return []
+    lines = (["The game is over."] if over else []) + _winner_lines(r)
+    if over:
+        lines.append("Final standings: " + " | ".join(RESULT_HEAD))
+        lines += ["  " + " | ".join(row) for row in _standing_rows(r)]
+    return lines
 
 
 def report(kind, v: dict) -> dict:
@@ -161,7 +297,13 @@ def report(kind, v: dict) -> dict:
               ["Report for", viewer if mine else "everybody (public report)"],
               ["Processed", env["date"]], ["Scenario", v["scenario"]],
               ["Seat order", ", ".join(v["players"]) + f" (next: {v['next']})"]]
+    if v.get("result"):
+        won = "; ".join(f"{w['player']} won{' as a Knave' if w['side'] == 'knave' else ''}"
+                        for w in v["result"]["winners"]) or "nobody won"
+        header.append(["Result", won + (" (the game is over)" if v["over"] else "")])
     sections = []
+    if v.get("result"):
+        sections.append(result_section(v["result"], v["over"]))
     events = v["events"] or ["Nothing your knight witnessed."]
     sections.append(d.section("What happened", d.bullet_list(events)))
     if mine and v["question"]:
@@ -206,12 +348,16 @@ def report(kind, v: dict) -> dict:
                     "mad" if j["mad"] else "", f"in the form of a {j['animal']}" if j["animal"]
                     else "", "lost in the forest" if j["lost"] else "",
                     f"on guard duty at {j['guard']}" if j["guard"] else "",
-                    *j["immobile"]])) or "well"],
+                    j.get("war") or "", *j["immobile"]])) or "well"],
                 ["King Arthur", ("favour of a friend; " if j["arthur"]["favour"] else "")
                  + f"bonus +{j['arthur']['bonus']}"
                  + (f"; task: {j['arthur']['task']}" if j["arthur"]["task"] else "")],
                 ["Challenges fought", ", ".join(j["challenged"]) or "-"],
                 ["Office", j.get("office") or "-"]]
+        if j.get("knave"):
+            rows.append(["Knave", "; ".join(j["knave"])])
+        if j.get("quest"):
+            rows.append(["Quest of the Grail", j["quest"]])
         sections.append(d.section("Your Adventure Journal",
                                   d.table(["Entry", "Now"], rows, [1.3, 4])))
         tasks = [[t["kind"], t["dest"] or "-", t["why"],
@@ -226,7 +372,8 @@ def report(kind, v: dict) -> dict:
             ["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
                                ["across rivers", ", ".join(n["river"]) or "-"],
                                ["by ship", ", ".join(n["ship"]) or "-"]], [1, 5])))
-    counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else ""),
+    counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else "")
+                 + (" (a Knave)" if c.get("knave") else ""),
                  c["place"] + (f"; {c['party']}" if c["party"] else "")]
                 for c in v["counters"]]
     blocks = [d.table(["Knight", "Where"], counters, [2, 4]),
@@ -238,6 +385,8 @@ def report(kind, v: dict) -> dict:
     sections.append(d.section("The map", *blocks))
     if v.get("tournaments"):
         sections.append(d.section("Tournaments proclaimed", d.bullet_list(v["tournaments"])))
+    if v.get("grail"):
+        sections.append(d.section("The Holy Grail", d.bullet_list(v["grail"])))
     if mine:
         if v["options"]:
             sections.append(d.section("What you can order now", d.options(

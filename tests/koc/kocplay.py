@@ -57,3 +57,58 @@ def play_states(seed: int, players: int, turns: int, options: dict | None = None
         KIND.process(state, ctx)
         KIND.finish_turn(state, ctx)
         yield state
+
+
+# ------------------------------------------------------------------ playing to win
+def goal_lines(rng: random.Random, state: dict, player: str) -> list[str]:
+    """The goal-seeking random policy of the whole-game tests (docs/koc-scenarios.md):
+
+    * one time in five, random legal orders (as ``random_lines``);
+    * otherwise: yield when beaten (never refuse and die), and if a legal line serves the
+      goal (``request grail ...``, ``request service of arthur``, challenging the Grail's
+      bearer) take one of them at random; else a knight not yet in King Arthur's service in a
+      Round Table or Campaign game rides for Camelot Castle, and any other knight sends no
+      move, so the engine's own default plan takes him towards the Grail.
+    Encounters are met, not avoided (avoiding costs an Arthurian knight VP)."""
+    lines = KIND.options_for(state, player)
+    if rng.random() < 0.2:
+        from tests.koc.engine.test_koc_random_play import random_orders
+
+        return random_orders(rng, lines)
+    out = ["on yield: yes"]
+    goal = [x for x in lines if x.startswith(("request grail", "request service of arthur",
+                                              "challenge "))]
+    if goal:
+        out.append(rng.choice(goal))
+    elif state["koc"]["scenario"] != "grail" and not state["knights"][player]["arthurian"]:
+        out.append("go to Camelot Castle")
+    return out
+
+
+def play_to_the_end(seed: int, players: int, turns: int, options: dict):
+    """Play with :func:`goal_lines` until the game is over or ``turns`` game turns are played;
+    the last state."""
+    opts = dict(OPTIONS, **options)
+    rng = random.Random(seed)
+    key = seed_key(str(seed))
+    names = NAMES[:players]
+    state = KIND.create(names, opts, Chance(key, 0))
+    for number in range(1, turns + 1):
+        if KIND.is_over(state):
+            break
+        orders = {}
+        for p in names:
+            chosen = goal_lines(rng, state, p)
+            while chosen:
+                try:
+                    parsed = KIND.parse_orders(state, p, "\n".join(chosen) + "\n", "goal.txt")
+                    KIND.check_orders(state, p, parsed, "goal.txt")
+                    orders[p] = parsed
+                    break
+                except OrdersRejected:
+                    chosen = chosen[:-1]
+        ctx = TurnContext(turn=number, key=key, chance=Chance(key, number), orders=orders,
+                          options=opts)
+        KIND.process(state, ctx)
+        KIND.finish_turn(state, ctx)
+    return state

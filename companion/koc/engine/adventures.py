@@ -1368,6 +1368,10 @@ def finish(s: Session, task: dict, outcome: str, *, people: list[Session] | None
             requests.arthur_task_done(s, success=outcome == "success")
         if outcome == "success" and adv.get("grants_castle") and adv.get("awards", True):
             service.grant_castle(s)
+    if task.get("repentance") and holder:
+        from companion.koc.engine import knaves
+
+        knaves.repentance_over(s, task, outcome)    # A Knave Repentant
     close(s, task)
 
 

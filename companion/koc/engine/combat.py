@@ -167,6 +167,26 @@ def stamina_bonus(s: Session, f: dict) -> int:
     return 0
 
 
+def magic_breaks(s: Session, pk: dict, key: str, power: str) -> bool:
+    """A combat event breaks a Magic Shield or Magic Sword (Foreign War Prize table): it loses
+    one of its ``power`` (wounds absorbed, bonus pips) and stays whole; reaching none, it is
+    an ordinary shield or sword. False when he carries no such item (or not that piece of
+    gear)."""
+    item = next((i for i in pk["items"] if i["key"] == key), None)
+    if item is None or not pk["gear"]["shield" if key == "magic_shield" else "sword"]:
+        return False
+    default = 2 if key == "magic_shield" else 4
+    item[power] = item.get(power, default) - 1
+    what = "Magic Shield" if key == "magic_shield" else "Magic Sword"
+    if item[power] <= 0:
+        pk["items"].remove(item)
+        s.note(f"{pk['name']}'s {what} is struck again: it is an ordinary "
+               f"{'shield' if key == 'magic_shield' else 'sword'} now.")
+    else:
+        s.note(f"{pk['name']}'s {what} is struck but holds ({power} {item[power]} left).")
+    return True
+
+
 def attack_dice(f: dict, method: str | None) -> tuple[int, int]:
     """(dice, flat bonus) of a fighter's method."""
     if not f["knightly"]:
@@ -239,7 +259,7 @@ class Combat:
         area = s.world.areas[pk["at"]["area"]]
         if pk["on_foot"] and area.kind != "wasteland" and self.attacker == "foe" and \
                 pk["gear"]["horse"] and not self.is_challenge:
-            if s.luck_test("remount before the fight"):
+            if self.luck("remount before the fight"):
                 pk["on_foot"] = False
                 self.place = Place.of(s)
 
@@ -253,7 +273,7 @@ class Combat:
                      + ". Try to pick whom to fight (a Luck Test), or take them in order?",
                      ["in order", "weakest", "strongest"], "in order", tags=self.tags)
         choice = s.ask(q)
-        if choice != "in order" and s.luck_test("pick an opponent"):
+        if choice != "in order" and self.luck("pick an opponent"):
             key = (lambda f: left(f)) if choice == "weakest" else (lambda f: -left(f))
             return sorted(queue, key=key)[0]
         return queue[0]
@@ -286,11 +306,24 @@ class Combat:
             self.done = True        # a challenge is one engagement
 
     lance_broke = False
+    rounds = 0          # fight rounds (passes) so far: Limited Luck (engine/optional.py)
+
+    def luck(self, purpose: str) -> bool:
+        """A Luck Test the knight attempts during the combat; under Limited Luck only as often
+        as his CP allow (a test he may not attempt fails)."""
+        from companion.koc.engine.optional import combat_luck_allowed
+
+        if not combat_luck_allowed(self.s, self):
+            self.s.note(f"{self.pk['name']} may not test his luck again so soon ({purpose}; "
+                        "Limited Luck).")
+            return False
+        return self.s.luck_test(purpose)
 
     def exchange(self, a: dict, b: dict) -> int:
         """One pass between the PK (or his mascot/companion) ``a`` and foe ``b``. Returns 1 if it
         counts as a pass (0 when it produced a Combat Event)."""
         s = self.s
+        self.rounds += 1
         ra, lance_a = self.roll(a, b)
         rb, lance_b = self.roll(b, a)
         if ra > rb:
@@ -319,6 +352,9 @@ class Combat:
         dice = s.dice(count, f"attack of {f['name']}")
         total = sum(dice) + bonus + stamina_bonus(s, f)
         broke = method == "lance" and count == 3 and sum(dice) == 11
+        if method == "lance" and count == 3 and f["kind"] == "pk" and \
+                "brittle_lance" in (kn.knave_rec(f["pk"]) or {}).get("curses", ()):
+            broke = 10 <= sum(dice) <= 12      # KNAVES: the Brittle Lance curse
         if not has_shield(opponent) and (opponent["knightly"] or opponent.get("shieldless_matters")):
             total += 2
         if f["kind"] == "pk":
@@ -375,7 +411,8 @@ class Combat:
         s, me = self.s, self.me
         mine = methods_for(me, self.place)
         theirs = methods_for(opponent, self.place)
-        must_be_fair = (self.attacker == "pk" or self.is_challenge
+        must_be_fair = ((self.attacker == "pk" or self.is_challenge)
+                        and kn.knave_rec(self.pk) is None    # KNAVES: Knave Combat
                         or "fight_without_advantage" in self.pk["oaths"])
         chosen = opponent["name"] in self.fair or opponent["kind"] == "pk"
         best_foe = (opponent.get("method") if chosen else None) \
@@ -498,7 +535,7 @@ class Combat:
         dwarf = pk["dwarf"]
         if not dwarf or item not in dwarf["spares"]:
             return False
-        if s.luck_test(f"the Dwarf brings a spare {item}"):
+        if self.luck(f"the Dwarf brings a spare {item}"):
             dwarf["spares"].remove(item)
             pk["gear"][item] = True
             if item == "horse":
@@ -563,10 +600,18 @@ class Combat:
             s.note(f"{opponent['name']} ignores this event.")
         elif key == "party_leaves":
             self.party_leaves()
+        elif key == "shield_broken" and magic_breaks(s, pk, "magic_shield", "absorbs"):
+            pass        # a Magic Shield loses one wound of its power (Foreign War prizes)
         elif key == "shield_broken":
             pk["gear"]["shield"] = False
             s.note(f"{pk['name']}'s shield breaks: his foes add 2 to their rolls.")
             self.from_dwarf("shield")
+        elif key == "weapon_broken" and self.me.get("method") == "lance" and \
+                kn.has_item(pk, "unbreakable_lance"):
+            s.note(f"{pk['name']}'s lance does not break.")
+        elif key == "weapon_broken" and self.me.get("method") != "lance" and \
+                magic_breaks(s, pk, "magic_sword", "bonus"):
+            pass        # a Magic Sword loses one pip of its bonus
         elif key == "weapon_broken":
             weapon = "lance" if self.me.get("method") == "lance" else "sword"
             if pk["gear"][weapon]:
@@ -597,7 +642,7 @@ class Combat:
                     self.superior_keeps_saddle(self.me, opponent)
                 else:
                     s.note(f"{pk['name']} is unhorsed.")
-                    if not s.luck_test("remount"):
+                    if not self.luck("remount"):
                         pk["on_foot"] = True
                         self.me["method"] = None
                         if opponent["knightly"]:
@@ -643,7 +688,7 @@ class Combat:
                          "(a Luck Test; fleeing costs your Dwarf, Men-at-Arms and comrades)?",
                          ["yes", "no"], "no", tags=(*self.tags, opponent["kind"]),
                          values={"wl_left": left(self.me), "foe_left": left(opponent)})
-            if s.ask(q) == "yes" and s.luck_test("flee"):
+            if s.ask(q) == "yes" and self.luck("flee"):
                 self.flee()
 
     def superior_keeps_saddle(self, rider: dict, other: dict) -> None:
@@ -732,7 +777,7 @@ class Combat:
                      tags=(*self.tags, opponent["kind"]))
         if s.ask(q) != "yes":
             return False
-        if self.mascot_used and not s.luck_test("command the mascot again"):
+        if self.mascot_used and not self.luck("command the mascot again"):
             s.note(f"{mascot['name']} does not obey.")
             return False
         self.mascot_used = True
@@ -799,8 +844,9 @@ class Combat:
             charger = next((i for i in r["items"] if i["key"] == "valiant_charger"), None)
             if charger:
                 helpers.append(foe("horse", "the Valiant Charger", charger.get("wl", 5), 2))
-        if pk["at"]["where"] == "ship" and pk.get("ship"):
-            # aboard, the ship's crew fights once the PK and his party are down
+        if pk["at"]["where"] == "ship" and pk.get("ship") and not pk["ship"].get("pirate"):
+            # aboard, the ship's crew fights once the PK and his party are down (a Knave's
+            # pirate crew fights first instead: engine/villainy.py)
             helpers.append(foe("crew", f"the crew of the {pk['ship']['name']}",
                                pk["ship"]["wl"], 2))
         if self.alone or not helpers:
@@ -908,6 +954,13 @@ def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[st
         if not standing:
             return Result(won=True, defeated=list(foes))
         foes = standing
+        from companion.koc.engine import villainy
+
+        # KNAVES: a Knave's brigands (and aboard, his pirate crew) fight before him
+        standing = villainy.fight_first(s, foes)
+        if not standing:
+            return Result(won=True, defeated=[f for f in foes if f not in standing])
+        foes = standing
     fellows = [] if alone else party.with_me(s)
     combats = [Combat(s, foes, attacker=attacker, tags=tags, awards=awards, alone=alone,
                       leader=leader, place=place, steed=steed)]
@@ -918,6 +971,10 @@ def fight(s: Session, foes: list[dict], *, attacker: str = "foe", tags: tuple[st
     settle_battle(combats, on_defeat=on_defeat)
     if not alone and not s.pk["slain"]:
         adventures.after_road_fight(s, results[0].won)
+    if not s.pk["slain"]:
+        from companion.koc.engine import villainy
+
+        villainy.after_fight(s, results[0])     # beaten, a Knave's brigands run
     return results[0]
 
 
@@ -1041,6 +1098,9 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
         s.gain_cp(6, "felled in the challenge")
     if combat.unchivalrous and pk["arthurian"]:
         s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    from companion.koc.engine import grail
+
+    grail.after_challenge(s, combat, opponent, result)
     return result
 
 
@@ -1048,9 +1108,15 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
     """The outcome for every knight of the party: the foes' awards (shared by the knights who
     wounded each, ``Purse``), then each defeated knight's own fate, unless his side won."""
     by_player = {c.s.player: c for c in combats}
+    from companion.koc.engine import grail
+
+    grail.after_battle(combats)         # a Grail bearer defeated or unchivalrous loses it
     for c in combats:
         if c.unchivalrous and c.pk["arthurian"] and c.knightly:
             c.s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    from companion.koc.engine import knaves
+
+    knaves.after_battle(combats)
     lead = combats[0]
     result = lead.result
     for f in result.defeated:
@@ -1146,6 +1212,9 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
         else:
             s.note(f"The hermit is slain.")
             purse.vp_penalty(-12, "slaying a Goodly Hermit Man")
+        from companion.koc.engine import knaves
+
+        knaves.hermit_slain(s, f)       # an Act of Villainy, a dying curse
     elif kind == "lady":
         card = f.get("card", {})
         s.note(f"{f['name']} is slain.")
@@ -1161,7 +1230,13 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
     elif kind == "king":
         purse.cp(f["wl"], f"defeating King {f['name']}")
         purse.vp(6, f"defeating King {f['name']}")
-        friendly = s.vl_check(f["vl"], "is friendly after his defeat", who=f["name"])
+        # KNAVES: Knave Combat: a King beaten unchivalrously by a Knave is no friend of his
+        from companion.koc.engine import knaves
+
+        if personal and knaves.take_captive(s, f["card"], "king"):
+            return      # a Knave leads the King away to his prison
+        friendly = not (combat.unchivalrous and kn.knave_rec(pk) is not None) and \
+            s.vl_check(f["vl"], "is friendly after his defeat", who=f["name"])
         s.note(f"King {f['name']} cannot be slain and goes free; he is "
                f"{'friendly' if friendly else 'neutral'} towards {pk['name']}.")
         f["card"]["reaction"] = "friendly" if friendly else "neutral"
@@ -1194,6 +1269,12 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
         loser.gain_cp(6, "the lesson of defeat")
         purse.cp(kn.wl(f["pk"]), f"defeating {f['name']}")
         purse.vp(6, f"defeating {f['name']}")
+        from companion.koc.engine import knaves
+
+        knaves.knave_beaten(s, f["pk"], give)
+        from companion.koc.engine import villainy
+
+        villainy.beaten_by_pk(s, f["pk"])      # he surrenders his castles on demand
         if f.get("defeated_by") == "party":
             s.note(f"{f['name']} is beaten by {pk['name']}'s followers and rides off.")
         else:
@@ -1239,6 +1320,13 @@ def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None)
         if combat.awards and not victor.get("unchivalrous"):
             winner.gain_cp(kn.wl(pk), f"defeating {pk['name']}")
             winner.gain_vp(6, f"defeating {pk['name']}")
+        from companion.koc.engine import knaves
+
+        knaves.rival_won(winner, pk, bool(victor.get("unchivalrous")),
+                         combat.awards and not victor.get("unchivalrous"))
+        from companion.koc.engine import villainy
+
+        villainy.beaten_by_pk(winner, pk)      # he surrenders his castles on demand
         give_fate_to_pk(winner, pk_fighter(s))
         return
     if not combat.result.yielded and victor["kind"] != "pk":

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass
 
 from companion.koc.engine import knight as kn
+from companion.koc.engine import optional
 from companion.koc.engine import party
 from companion.koc.engine import tasks
 from companion.koc.engine.combat import Result, fight, foe, lose_followers, npk
@@ -256,6 +257,9 @@ class Meeting:
                                 for x in group)
             for placed in self.s.game.state.get("castles", {}).values():
                 keep.extend(g["name"] for g in placed.get("guards", []))
+            from companion.koc.engine.villainy import held_cards
+
+            keep.extend(held_cards(self.s.game.state))
             block = pk.get("river_block")
             if block and block.get("knight"):
                 keep.append(block["knight"]["name"])
@@ -767,6 +771,10 @@ def meet_monster(s: Session, monster: dict | None = None, *, m: Meeting | None =
     if decide(m, "monster", "a monster", avoidable=avoidable, attackable=False,
               ask=ask) == "avoided":
         out.avoided = True
+    elif monster is None and optional.is_devil(s):
+        devil = optional.fight_devil(s)      # Devils (optional rule): a Monster met at random
+        out.fought = True
+        out.won = devil["outcome"] == "vanquished"
     else:
         s.note(f"It is a {chit['name']} (WL {chit['wl']}); it attacks.")
         m.fight([foe("monster", chit["name"], chit["wl"], 3)], out=out)
@@ -782,8 +790,12 @@ def meet_brigands(s: Session, n: int, *, m: Meeting | None = None,
     m, own = _meeting(s, m)
     out = Outcome("brigands")
     pk = m.pk
+    from companion.koc.engine import villainy
+
     if pk["mad"]:
         mad_meets(m, "brigands")
+    elif ask and villainy.knave_meets_brigands(m, n, out):
+        pass        # they follow the Knave (KNAVES: Encounters with Brigands)
     elif decide(m, "brigands", f"a band of {n} brigand(s)", avoidable=avoidable,
                 attackable=False, count=n, tags=("group",) if n > 1 else ("alone",),
                 ask=ask) == "avoided":
@@ -1442,6 +1454,9 @@ def king_reaction(m: Meeting, king: dict, escort: list[dict], modifier: int,
     arthur = king["name"] == "King Arthur"
     from companion.koc.engine.tournaments import office_bonus
 
+    from companion.koc.engine.knaves import arthurian_reaction
+
+    modifier += arthurian_reaction(s, [king, *escort])
     result = s.chart("king", modifier=modifier + office_bonus(s.pk, "king"),
                      purpose=f"reaction of {king['name']}")
     entry = result.entry
@@ -1621,6 +1636,9 @@ def knight_reaction(m: Meeting, knights: list[dict], modifier: int, out: Outcome
     s, pk = m.s, m.pk
     lead = knights[0]
     attitude: str | None
+    from companion.koc.engine.knaves import arthurian_reaction
+
+    modifier += arthurian_reaction(s, knights)
     while True:
         result = s.chart("knight", modifier=modifier, purpose=f"reaction of {lead['name']}'s "
                          "party")
@@ -1786,7 +1804,11 @@ def meet_lady(s: Session, lady: dict | None = None, *, reaction_modifier: int = 
         if own:
             m.finish()
         return out
-    if captor:
+    from companion.koc.engine import knaves
+
+    if choice == "attack" and not captor and knaves.offer_distress(m, lady, escort, out):
+        pass        # a Knave distresses her (KNAVES: Distressing a Lady)
+    elif captor:
         distressed_lady(m, lady, captor, attack=choice == "attack", out=out)
     elif choice == "attack" and escort:
         s.note(f"{pk['name']} attacks the lady's knights: "
@@ -1877,6 +1899,9 @@ def enchantress(m: Meeting, lady: dict, escort: list[dict], out: Outcome) -> Non
 def lady_reaction(m: Meeting, lady: dict, escort: list[dict], modifier: int,
                   out: Outcome) -> None:
     s, pk = m.s, m.pk
+    from companion.koc.engine.knaves import arthurian_reaction
+
+    modifier += arthurian_reaction(s, escort)
     result = s.chart("lady", modifier=modifier, purpose=f"reaction of {lady['name']}")
     entry = result.entry
     key = out.key = entry.key
@@ -2071,6 +2096,12 @@ def friendly_castle(s: Session, castle: str) -> bool:
     own = pk.get("own_castle")
     if (own.get("name") if isinstance(own, dict) else own) == castle:
         return True
+    if castle in ((pk.get("knave") or {}).get("holds") or {}):
+        return True                     # a castle the Knave holds (engine/villainy.py)
+    from companion.koc.engine import grail
+
+    if grail.carbonek_friendly(s, castle):
+        return True                     # always, to a knight on the Quest of the Grail
     if castle in pk["outlawed"]:
         return False
     if lady and lady.get("castle") == castle:
@@ -2117,6 +2148,11 @@ def resupply(s: Session, castle: str) -> None:
 def castle_encounter(s: Session, castle: str, persisting: bool = False,
                      from_ship: bool = False) -> bool:
     pk = s.pk
+    from companion.koc.engine import villainy
+
+    stormed = villainy.offer_storm(s, castle, from_ship)    # a Knave may storm it to hold it
+    if stormed is not None:
+        return stormed
     placed = s.game.state.get("castles", {}).get(castle)
     area = placed["area"] if placed else castle
 
@@ -2316,6 +2352,9 @@ def sea_encounter(s: Session, sea: str, previous: str) -> str:
     m = Meeting(s, sea, place="sea")
     result = s.chart("sea", purpose=f"the sea in {sea}")
     key = result.entry.key
+    if optional.good_winds(pk, result.totals[0]) and key != "good_winds":
+        s.note("The flagship sails on a fair wind (6-9 on the sea chart).")
+        key = "good_winds"
     if key == "sea_monster":
         sea_monster(m, sea)
     elif key == "shipwreck":
@@ -2328,7 +2367,10 @@ def sea_encounter(s: Session, sea: str, previous: str) -> str:
         pk["immobile"].append({"why": "becalmed at sea", "turns": result.entry.get("turns", 1)})
         s.note(f"The wind dies: {pk['name']}'s ship lies becalmed and will lose its next turn.")
     elif key == "calm_passage":
-        s.note("The crossing is quiet.")
+        from companion.koc.engine import villainy
+
+        if not villainy.merchant_sighted(m, sea):     # a pirate Knave sights a merchant ship
+            s.note("The crossing is quiet.")
     elif key == "good_winds":
         s.note("A fair wind fills the sails: the ship may make one more move without meeting "
                "the sea again.")
@@ -2370,6 +2412,10 @@ def shipwreck(m: Meeting, sea: str) -> None:
     Test saves each); a lost Mascot turns up at the next animal encounter. The PK is washed up
     on the nearest coast outside Britain (a wasteland on the North Sea)."""
     s, pk = m.s, m.pk
+    if optional.is_admiral(pk):
+        from companion.koc.engine.tournaments import lose_office
+
+        lose_office(s, "shipwrecked")       # Signal Honour: a wreck forfeits the Lord Admiral
     saves = s.options_rule("shipwreck_saves")
     lost = []
     for g in kn.GEAR:
@@ -2443,6 +2489,10 @@ def pirates(m: Meeting, sea: str, entry) -> None:
     """Ten brigand chits: they attack at once; victorious, they rob the PK and set him ashore
     on the nearest coast outside Britain."""
     s, pk = m.s, m.pk
+    from companion.koc.engine import villainy
+
+    if villainy.knave_meets_pirates(m, sea, entry):
+        return      # KNAVES: Turning Pirate
     if decide(m, "pirates", "a pirate ship", avoidable=False, attackable=False) == "avoided":
         return
     crew = []

@@ -31,9 +31,17 @@ def suffer_fate(s: Session, victor: dict, joiner: dict | None = None) -> None:
 
         lose_office(s, f"a Knight's Fate from {victor['name']}")
     vl = victor.get("vl") or 0
-    result = s.chart("knights_fate", modifier=vl, purpose=f"Knight's Fate (victor's VL {vl})")
+    from companion.koc.engine import knaves
+
+    extra = knaves.fate_severity(pk)      # KNAVES: Doleful Retribution
+    result = s.chart("knights_fate", modifier=vl + extra,
+                     purpose=f"Knight's Fate (victor's VL {vl}"
+                     + (f", +{extra} doleful retribution)" if extra else ")"))
     key = result.entry.key
     s.note(f"Knight's Fate for {pk['name']} from {victor['name']}: {result.entry.label}.")
+    from companion.koc.engine import villainy
+
+    villainy.fate_suffered(s, victor, result.totals[0])     # an Arthurian's Fate >4
     if key in REFUSABLE:
         q = Question("refuse_fate", f"Your fate: {result.entry.label}. Accept it, or refuse "
                      "(refusing costs 12 VP at once)?", ["accept", "refuse"], "accept",
@@ -204,7 +212,9 @@ def give_fate(s: Session, loser: dict) -> None:
     options = ["free_release", "grants_request", "will_join", "robs", "declared_enemy", "slay"]
     if any(t.get("adventure") for t in pk["tasks"]):
         options.insert(3, "demands_company")
-    if pk.get("own_castle"):
+    from companion.koc.engine import knaves
+
+    if pk.get("own_castle") or (knaves.is_knave(pk) and knaves.his_castles(pk)):
         options.insert(-1, "imprisons")
     from companion.koc.engine.service import can_take_guard, guards_of
 
@@ -237,11 +247,16 @@ def give_fate(s: Session, loser: dict) -> None:
             pk["gear"][g] = True
         s.note(f"{pk['name']} takes {loser['name']}'s equipment"
                + (f" and replaces his own {', '.join(taken)}." if taken else "."))
+        from companion.koc.engine import villainy
+
+        villainy.horse_taken(s)         # a Knave's brigand may ride the horse
         if s.options_rule("robbing_costs_vp") and loser.get("attacked_by_pk"):
             s.gain_vp(-6, "robbing a foe he attacked")
     elif choice == "declared_enemy":
         s.note(f"{pk['name']} scars {loser['name']} and declares him his enemy.")
         pk["enemies"].append(loser["name"])
+    elif choice == "imprisons" and knaves.take_captive(s, card, "knight", ask=False):
+        return      # a Knave leads him to one of his castles (KNAVES: Imprisoning a Person)
     elif choice == "imprisons":
         s.note(f"{pk['name']} sends {loser['name']} to his castle's prison.")
         pk.setdefault("prisoners", []).append(card)
@@ -265,6 +280,9 @@ def slay_knight(s: Session, loser: dict) -> None:
     if s.vl_check(loser["vl"], "was a good knight", who=loser["name"]):
         s.gain_cp(-15, f"slaying the good knight {loser['name']}")
         s.gain_vp(-6, f"slaying the good knight {loser['name']}")
+        from companion.koc.engine import knaves
+
+        knaves.commit_act(s, s.pk, "slay_good_knight", f"slays {loser['name']}")
 
 
 def give_fate_to_pk(s: Session, loser: dict) -> None:

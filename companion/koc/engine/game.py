@@ -8,13 +8,8 @@ from companion.engine.game import TurnContext
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Pause, Session
 
-SCENARIOS = {
-    # name: (CP, VP, arthurian)
-    "basic": (50, 5, False),
-    "advanced": (40, 4, False),
-    "grail": (100, 25, True),
-    "campaign": (30, 3, False),
-}
+# the rulebook's scenarios (their terms: companion/koc/data/scenarios/, companion/koc/scenarios.py)
+SCENARIOS = ("basic", "advanced", "grail", "campaign")
 DECKS = ("knights", "kings", "ladies")
 
 
@@ -137,8 +132,10 @@ class Game:
 
 # ------------------------------------------------------------------------------ set-up
 def new_state(world, players: list[str], options: dict, chance) -> dict:
-    scenario = options.get("scenario", "basic")
-    cp, vp, arthurian = SCENARIOS[scenario]
+    from companion.koc import scenarios
+
+    terms = scenarios.terms_of(options)
+    scenario = terms["key"]
     state: dict[str, Any] = {
         "kind": "koc",
         "koc": {"scenario": scenario, "turn": 1, "order": list(players), "current": 0,
@@ -154,12 +151,24 @@ def new_state(world, players: list[str], options: dict, chance) -> dict:
         names = [c.name for c in cards]
         state["decks"][deck] = {"draw": chance.shuffle(names, f"shuffle the {deck} deck"),
                                 "discard": [], "removed": []}
+    if isinstance(options.get("scenario"), dict):
+        state["koc"]["terms"] = dict(terms)       # a designed scenario: its terms kept
     for player in players:
-        record = kn.new_knight(player, player, cp, vp, arthurian=arthurian)
-        state["knights"][player] = record
+        state["knights"][player] = starting_knight(player, player, terms)
+        if player in options.get("knaves", ()):         # KNAVES: the game option
+            from companion.koc.engine.knaves import new_record
+
+            state["knights"][player]["knave"] = new_record(1)
     state["koc"]["order"] = seat_order(players, chance)
     state["koc"]["first"] = state["koc"]["order"][0]
     return state
+
+
+def starting_knight(player: str, name: str, terms: dict) -> dict:
+    """A new knight with the scenario's starting values and equipment."""
+    record = kn.new_knight(player, name, terms["cp"], terms["vp"], arthurian=terms["arthurian"])
+    record["gear"] = {g: g in terms["equipment"] for g in kn.GEAR}
+    return record
 
 
 def seat_order(players: list[str], chance) -> list[str]:

@@ -74,10 +74,23 @@ def base_wl(cp: int) -> int:
     return cp // 10
 
 
+def knave_rec(record: dict) -> dict | None:
+    """The Knave record of a knight who plays as a Knave now (see engine/knaves.py)."""
+    rec = record.get("knave")
+    return rec if rec and not rec.get("absolved") else None
+
+
+def wl_points(record: dict) -> int:
+    """The points WL is counted from: CP; for a Knave CP + SP, at most 300 (KNAVES: Knave
+    Combat)."""
+    rec = knave_rec(record)
+    return min(CP_MAX, record["cp"] + rec.get("sp", 0)) if rec else record["cp"]
+
+
 def wl(record: dict) -> int:
-    """Full Wound Level: CP/10 (held at its value when first poisoned), less poisoned wounds,
-    plus a Magic Girdle."""
-    full = record["held_wl"] if record["held_wl"] is not None else base_wl(record["cp"])
+    """Full Wound Level: CP/10 (a Knave's (CP+SP)/10; held at its value when first poisoned),
+    less poisoned wounds, plus a Magic Girdle."""
+    full = record["held_wl"] if record["held_wl"] is not None else base_wl(wl_points(record))
     bonus = 5 if has_item(record, "magic_girdle") else 0
     return max(0, full + bonus - record["poison"])
 
@@ -93,9 +106,13 @@ def has_item(record: dict, key: str) -> bool:
 
 # ------------------------------------------------------------------------- awards
 def add_cp(record: dict, amount: int) -> int:
-    """Add (or take) CP within 10..300; returns the change actually made."""
+    """Add (or take) CP within 10..300; returns the change actually made. CP a Knave loses
+    become as many Scoundrel Points (only CP he has: the 10 CP floor holds)."""
     before = record["cp"]
     record["cp"] = max(CP_MIN, min(CP_MAX, before + amount))
+    rec = knave_rec(record)
+    if rec is not None and record["cp"] < before:
+        rec["sp"] = rec.get("sp", 0) + before - record["cp"]
     return record["cp"] - before
 
 
@@ -109,7 +126,7 @@ def poison(record: dict, wounds: int) -> None:
     if wounds <= 0:
         return
     if record["poison"] == 0 and record["held_wl"] is None:
-        record["held_wl"] = base_wl(record["cp"])
+        record["held_wl"] = base_wl(wl_points(record))
     record["poison"] += wounds
 
 

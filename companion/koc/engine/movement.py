@@ -91,6 +91,12 @@ def default_plan(s: Session) -> list[dict]:
     from companion.koc.engine.tasks import current_destination
 
     dest = current_destination(s)
+    if not dest:
+        from companion.koc.engine import grail
+
+        dest = grail.destination(s)     # on the Quest: the bearer, Carbonek, the Grail
+        if dest == s.pk["at"]["area"]:
+            dest = None
     if dest:
         s.tell(f"No orders: {s.pk['name']} keeps on towards {dest}.")
         return [{"do": "to", "area": dest}]
@@ -315,6 +321,11 @@ class Mover:
         kind = "shrine" if area.is_shrine and area.kind != "castle" else area.kind
         if area.is_shrine and area.is_town and pk.get("rome") == "town":
             kind = "town"           # in Rome's town rather than at its shrine (adventures.py)
+        if kind == "shrine":
+            from companion.koc.engine import villainy
+
+            if villainy.at_shrine(s, target):
+                return True     # KNAVES: Looting a Shrine
         roll = s.d6(f"encounter roll in {target}")
         if kind in QUIET or pk["lost"]:
             value = 3 if pk["lost"] and kind == "forest" else 1
@@ -326,6 +337,10 @@ class Mover:
             how = f"an encounter on {value} or less"
         s.note(f"Encounter roll in {target}: {roll} ({how}): "
                f"{'an encounter' if happens else 'nothing'}.")
+        if not happens and not pk["lost"]:
+            from companion.koc.engine.optional import seek_encounter
+
+            happens = seek_encounter(s, target)     # Seeking Encounters (optional rule)
         if not happens:
             if pk["lost"] and kind == "forest":
                 pk["lost"] = False
@@ -356,7 +371,14 @@ class Mover:
             s.note(f"After the encounter in town there is no boarding a ship this turn.")
             self.stopped = True
             return
-        ship = s.game.draw_chit("ship", f"ship boarded at {here['area']}")
+        from companion.koc.engine.optional import board_flagship
+
+        flagship = board_flagship(s, here["area"])     # the Lord Admiral (Signal Honour)
+        if flagship is False:
+            self.stopped = True
+            return
+        ship = pk["ship"] if flagship else s.game.draw_chit("ship",
+                                                            f"ship boarded at {here['area']}")
         pk["ship"] = ship
         pk["at"] = {"area": here["area"], "where": "ship"}
         party.follow(s, here)
@@ -410,6 +432,9 @@ class Mover:
             return
         area = s.world.areas[here["area"]]
         self.stopped = True
+        from companion.koc.engine.optional import flagship_moored
+
+        flagship_moored(s, here["area"] if area.port else None)   # it waits in that port
         if area.port:
             pk["at"] = {"area": here["area"], "where": "inside" if area.kind == "castle" else "area"}
             pk.pop("ship", None)
@@ -465,6 +490,7 @@ class Mover:
             self.s.tell(f"After an encounter this turn there is no {step['how']} of "
                         f"{step['target']}.")
             return
+        self.s.at_turn_start = self.moved == 0      # Tricking Player Knights (optional.py)
         confront(self.s, step["how"], step["target"], stake=step.get("stake"))
 
     def do_declare(self, step: dict) -> None:

@@ -98,9 +98,10 @@ def moved_with_party(state: dict, player: str) -> bool:
 
 def able(rec: dict) -> bool:
     """Whether a knight can ride with a party now: not slain, imprisoned, mad, asleep, held
-    fast or on guard duty."""
+    fast, on guard duty or away at a Foreign War."""
     return not (rec["slain"] or rec["prison"] or rec["mad"] or rec.get("asleep")
-                or rec["immobile"] or rec.get("guard") or rec["at"]["where"] == "prison")
+                or rec["immobile"] or rec.get("guard") or rec["at"]["where"] == "prison"
+                or rec.get("war"))
 
 
 def _played(game: "Game", player: str) -> bool:
@@ -345,8 +346,10 @@ def encounter_value(s: Session) -> int:
 
 
 def movement_allowance(s: Session) -> int:
-    """The slowest knight's party decides."""
-    return min(kn.movement_allowance(r) for r in records(s))
+    """The slowest knight's party decides (a Knave's brigands on foot: the foot rate)."""
+    from companion.koc.engine import villainy
+
+    return villainy.allowance(s, min(kn.movement_allowance(r) for r in records(s)))
 
 
 def party_knights(s: Session) -> int:

@@ -101,6 +101,10 @@ def answers_for(spec: Spec, world) -> tuple[str, ...]:
         return spec.answers
     from companion.koc.engine import tasks
 
+    if spec.places == "coast":      # a land area with a coast (Foreign War, line V)
+        from companion.koc.engine.foreign_war import coasts
+
+        return (*spec.answers, *coasts(world))
     names = tasks.shrines_to_choose(world) if spec.places == "shrine" \
         else tasks.every_site_to_choose(world)
     return (*spec.answers, *names)
@@ -112,6 +116,6 @@ def load_all() -> dict[str, Spec]:
 
     for name in ("combat", "fate", "movement", "turn", "tasks", "encounters", "resolutions",
                  "service", "requests", "faerie", "party", "rivals", "tournaments",
-                 "adventures"):
+                 "adventures", "foreign_war", "villainy", "optional", "knaves"):
         importlib.import_module(f"companion.koc.engine.{name}")
     return CATALOGUE

@@ -28,6 +28,7 @@ task ends), ``REQUEST_KEYS`` (order words to request keys).
 from __future__ import annotations
 
 from companion.engine.names import fold
+from companion.koc import scenarios
 from companion.koc.engine import knight as kn
 from companion.koc.engine import resolutions as rs
 from companion.koc.engine import service, tasks
@@ -45,7 +46,7 @@ REQUEST_KEYS = {
 }
 ARTHUR = "King Arthur"
 ARTHUR_CAN = ("adventure", "castle", "dwarf", "escort", "heal", "lift_enchantment",
-              "men_at_arms", "pardon", "service")
+              "men_at_arms", "pardon", "service", "grail")
 NO_LORD_BARS = ("arthurs_favour", "adventure", "men_at_arms")
 
 register(
@@ -281,6 +282,11 @@ def requests_phase(s: Session) -> None:
             if pk["slain"] or pk["prison"]:
                 return
             request = REQUEST_KEYS.get(item["request"], item["request"].replace(" ", "_"))
+            if request == "grail":          # leave to see the Grail, or to seek it (grail.py)
+                from companion.koc.engine import grail
+
+                grail.request(s, people, item, asked)
+                continue
             who = choose(s, people, request, item.get("of"))
             if who is None:
                 s.tell(f"Nobody present can grant the request '{item['request']}'"
@@ -320,6 +326,7 @@ def discard_met(s: Session, met: list[dict]) -> None:
     pk = s.pk
     keep = {c["name"] for c in pk["comrades"] + pk["men_at_arms"]}
     keep |= {e["name"] for e in pk["party_extra"]}
+    keep |= {p["name"] for p in (pk.get("knave") or {}).get("prisoners", [])}   # KNAVES
     for role in ("lord", "lady"):
         if pk[role]:
             keep.add(pk[role]["name"])
@@ -358,6 +365,12 @@ def grant(s: Session, person_: dict, request: str, *, automatic: bool = False,
         s.tell(f"{why} ({label}).")
         return False
     why = barred(s, p, request)
+    if why:
+        s.tell(why)
+        return False
+    from companion.koc.engine import knaves
+
+    why = knaves.cannot_grant(s, p["name"]) or knaves.service_refused(s, p, request)
     if why:
         s.tell(why)
         return False
@@ -540,6 +553,10 @@ def perform(s: Session, p: dict, request: str) -> bool:
         return True
     if request == "escort":
         return start_escort(s, p)
+    from companion.koc.engine import knaves
+
+    if knaves.curse_request(s, p, request):
+        return True         # the first step to lift a Knave's curse (then Rome)
     if request == "heal":
         if not pk["poison"]:
             s.tell(f"{pk['name']} has no poisoned wound.")
@@ -776,14 +793,23 @@ def arthur_request(s: Session, p: dict, request: str) -> bool:
     if request == "service" and pk["arthurian"]:
         s.tell(f"{pk['name']} already serves King Arthur.")
         return False
+    if request == "grail":
+        from companion.koc.engine import grail
+
+        why = grail.arthur_refusal(s)
+        if why:
+            s.tell(why)
+            return False
     if request == "service" and refused_for_prophecy(s):
         return False
     if request == "castle" and not (pk["lord"] and pk["lord"]["name"] == ARTHUR):
         s.tell("A castle is asked only of one's own Lord.")
         return False
-    if request == "service" and (pk["cp"] < 100 or kn.vl(pk) >= 6):
-        s.note(f"{pk['name']} is not yet worthy of the Round Table (100 CP and VL 5 or "
-               "better are needed).")
+    terms = scenarios.terms_of(s.game.state)
+    if request == "service" and (pk["cp"] < terms["petition_cp"]
+                                 or kn.vl(pk) > terms["petition_max_vl"]):
+        s.note(f"{pk['name']} is not yet worthy of the Round Table ({terms['petition_cp']} CP "
+               f"and VL {terms['petition_max_vl']} or better are needed).")
         key, total = "exiles", 2
     elif request == "service" and "serve_only_present_lord" in pk["oaths"] and pk["lord"] and \
             rs.oath_binds(s, "serve_only_present_lord", "serving King Arthur"):
@@ -792,8 +818,11 @@ def arthur_request(s: Session, p: dict, request: str) -> bool:
         modifier = a.get("bonus", 0)
         if a.get("favour"):
             modifier += 1
-            a["favour"] = False
-            s.note("Arthur's Favour speaks for him (+1); it is spent.")
+            if a.get("permanent"):      # his for ever (Foreign War, line U)
+                s.note("Arthur's lasting Favour speaks for him (+1).")
+            else:
+                a["favour"] = False
+                s.note("Arthur's Favour speaks for him (+1); it is spent.")
         if a.get("honour"):
             modifier += a.pop("honour")
             s.note("The King's Honour from the great tournament counts (+2).")
@@ -921,6 +950,10 @@ def arthur_grants(s: Session, request: str | None, *, why: str = "") -> bool:
                lord=bool(pk["lord"] and pk["lord"]["name"] == ARTHUR))
     if request == "service":
         return round_table_test(s)
+    if request == "grail":              # the Campaign's leave to seek the Grail: no VL test
+        from companion.koc.engine import grail
+
+        return grail.arthur_permits(s)
     if request == "adventure":
         return rs.adventure_news(s, {"kind": "king", "name": ARTHUR}, requested=True) is not None
     return perform(s, p, request)

@@ -268,6 +268,11 @@ def king_card(s: Session, kingdom: str) -> dict:
 
 def castle_owner(s: Session, castle: str) -> dict:
     """Who owns a castle, as a person record (kind king, knight, lady or pk)."""
+    from companion.koc.engine import villainy
+
+    held = villainy.owner_record(s, castle)     # a castle a Knave took by storm
+    if held is not None:
+        return held
     placed = s.game.state.get("castles", {}).get(castle)
     if placed:
         owner, kind = placed["owner"], placed.get("kind", "knight")
@@ -1126,6 +1131,10 @@ def storm_castle(s: Session, castle: str, *, defenders: list[dict] | None = None
     from companion.koc.engine.combat import fight
 
     pk = s.pk
+    from companion.koc.engine import villainy
+
+    if defenders is None:
+        defenders = villainy.defenders_of(s, castle)     # a Knave's castle: its guards
     if defenders is None:
         owner = castle_owner(s, castle)
         if owner.get("kind") == "pk":
@@ -1142,6 +1151,7 @@ def storm_castle(s: Session, castle: str, *, defenders: list[dict] | None = None
     if result.won:
         s.note(f"{castle} falls to {pk['name']}'s assault.")
         free_pk_prisoners(s, castle)
+        villainy.castle_stormed(s, castle)      # a Knave holding it loses it
         return True
     if result.pk_defeated and not pk["slain"]:
         imprison(s, by="castle", jailor=f"the lord of {castle}", castle=castle)
@@ -1448,9 +1458,10 @@ def beast_hunt(s: Session, task: dict) -> None:
 
 
 # ============================================================================== tricks
-def trick(s: Session, by, *, hermit: bool = False) -> bool:
+def trick(s: Session, by, *, hermit: bool = False, chosen: str | None = None) -> bool:
     """A trick: escaped on a Luck Test (6 VP when the trickster is a hermit); otherwise 6 VP
-    lost (1 for a lie) and a random trick. Returns True if escaped."""
+    lost (1 for a lie) and a random trick (``chosen``: the trick a player knight picked,
+    optional rule tricking_pks). Returns True if escaped."""
     from companion.koc.engine import service
     from companion.koc.engine.combat import fight
 
@@ -1461,8 +1472,13 @@ def trick(s: Session, by, *, hermit: bool = False) -> bool:
         if hermit:
             s.gain_vp(6, "escaping a hermit's trick")
         return True
-    result = s.chart("tricks", purpose=f"{who}'s trick")
-    key = result.entry.key
+    if chosen:
+        key = chosen
+        label = next(e.label for e in s.world.charts["tricks"].entries if e.key == key)
+        s.note(f"{who} plays the trick of his choice: {label}.")
+    else:
+        result = s.chart("tricks", purpose=f"{who}'s trick")
+        key = result.entry.key
     s.gain_vp(-1 if key == "tell_a_lie" else -6, "falling for a trick")
     if key == "abandon_lady":
         if pk["lady"]:
@@ -1616,9 +1632,11 @@ def adventure_news(s: Session, source, *, prophecy: bool = False, immediate: boo
     """Roll (or take ``rolled``, an adventure key) an adventure and offer it; a Prophecy is
     imposed. ``chooser``: the victorious PK who may name a random site (Knight's Fate 9).
     Returns the task recorded, or None if declined."""
-    from companion.koc.engine import service
+    from companion.koc.engine import grail, service
 
     pk = s.pk
+    if prophecy and grail.prophecy_immune(s):
+        return None                     # the Grail bearer receives no Prophecy
     if isinstance(source, str):
         source = {"kind": source, "name": source}
     chart = s.world.charts["adventures"]
@@ -1980,6 +1998,10 @@ def task_done(s: Session, task: dict) -> None:
         beast_hunt(s, task)
     elif what == "rescue":
         rescue_attempt(s, task)
+    elif what in ("knave_prophecy", "knave_lift"):
+        from companion.koc.engine import knaves
+
+        (knaves.prophecy_met if what == "knave_prophecy" else knaves.curse_lifted)(s, task)
     elif what == "court":
         castle = task["castle"]
         pk["at"] = {"area": pk["at"]["area"], "where": "inside", "castle": castle}
@@ -2097,6 +2119,11 @@ def rescue_attempt(s: Session, task: dict) -> None:
 
 def freed(s: Session, task: dict) -> None:
     prisoner = task["prisoner"]
+    if task.get("knave"):
+        from companion.koc.engine import knaves
+
+        knaves.rescued(s, task)         # a Knave's prisoner: 6 VP and friendship
+        return
     befriend(s, prisoner)
     if task.get("aided"):
         befriend(s, task["aided"])

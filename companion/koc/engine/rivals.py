@@ -59,12 +59,22 @@ def confront(s: Session, how: str, target: str, *, stake: str | None = None) -> 
         s.tell(f"There is no other knight called {target}.")
         return False
     name = rec["name"]
+    if not (rec["slain"] or rec["prison"]) and rec["at"] != pk["at"]:
+        from companion.koc.engine import villainy
+
+        landed = villainy.river_landing(s, target, how, stake)   # a pirate Knave on a river
+        if landed is not None:
+            return landed
     if rec["slain"] or rec["prison"] or rec["at"] != pk["at"]:
         s.tell(f"{name} is not here to {how}.")
         return False
     if party.together(s.game.state, s.player, target):
         s.tell(f"{pk['name']} and {name} travel together: they cannot fight each other.")
         return False
+    from companion.koc.engine import grail
+
+    if how == "challenge" and stake is None and grail.is_bearer(s.game.state, target):
+        return grail.challenge_bearer(s, target)     # his right to the Grail (grail.py)
     if how == "attack" and parted_recently(s, target):
         s.tell(f"{pk['name']} and {name} rode together until lately: they must be apart for a "
                "whole game turn before they may fight.")
@@ -87,6 +97,8 @@ def confront(s: Session, how: str, target: str, *, stake: str | None = None) -> 
             s.note(f"{name} declines {pk['name']}'s challenge.")
             return False
         s.note(f"{name} accepts {pk['name']}'s challenge.")
+        if tricks_instead(s, other):
+            return True
         challenge(s, pk_fighter(other), challenger="pk", tags=("pk",))
         return True
     defenders = [other, *(x for x in party.with_me(other) if x.player != s.player)]
@@ -118,6 +130,8 @@ def for_lady(s: Session, other: Session, lady: dict) -> bool:
         service.lose_lady(other, "he would not defend her", vp=0, summons_vp=6)
         return False
     s.note(f"{name} takes up the challenge for {lady['name']}.")
+    if tricks_instead(s, other):
+        return True
     result = challenge(s, pk_fighter(other), challenger="pk", tags=("pk", "lady"))
     if result.challenge_winner == "pk":
         service.lose_lady(other, f"{pk['name']} won her service from him", vp=0, summons_vp=6)
@@ -130,6 +144,15 @@ def for_lady(s: Session, other: Session, lady: dict) -> bool:
     elif result.challenge_winner == "foe":
         other.gain_vp(6, f"defending the honour of {lady['name']}")
     return True
+
+
+def tricks_instead(s: Session, other: Session) -> bool:
+    """Tricking Player Knights (optional rule, engine/optional.py): at the start of the
+    challenger's turn either knight may trick the other; True when a trick took the place of
+    the challenge (a failed one leaves it to be fought)."""
+    from companion.koc.engine.optional import pk_trick
+
+    return pk_trick(s, other, at_start=getattr(s, "at_turn_start", False)) == "tricked"
 
 
 def find(s: Session, target: str) -> bool:

@@ -81,6 +81,9 @@ def enter_lady_service(s: Session, lady: dict, *, seduced: bool = False, courted
             pk["friendly"].append(record["castle"])
     if seduced and record["enchantress"]:
         pk["enchantress"] = record["name"]
+    from companion.koc.engine import knaves
+
+    knaves.entered_service(pk, "lady")
     how = "is seduced into" if seduced else "enters"
     s.note(f"{pk['name']} {how} the service of {record['name']}"
            + (f" (her castle: {record['castle']})." if record["castle"] else "."))
@@ -215,6 +218,9 @@ def change_lord(s: Session, king: dict) -> bool:
     if king["name"] == "King Arthur":
         pk["arthurian"] = True
         s.note(f"{pk['name']} is now a Knight of King Arthur.")
+    from companion.koc.engine import knaves
+
+    knaves.entered_service(pk, "lord")
     s.note(f"{pk['name']} enters the service of {king['name']}.")
     return True
 
@@ -254,6 +260,11 @@ ATTACKS = {"knight": ("attacks", "attacks_with_others"), "king": ("attacks_with_
 
 
 def guards_of(s: Session, castle: str) -> list[dict]:
+    from companion.koc.engine import villainy
+
+    held = villainy.guards(s, castle)       # a castle a Knave took by storm
+    if held is not None:
+        return held
     return s.game.state.get("castles", {}).get(castle, {}).setdefault("guards", [])
 
 
@@ -262,7 +273,9 @@ def can_take_guard(s: Session) -> str | None:
     castle, or six guards hold it already)."""
     castle = s.pk.get("own_castle")
     if not castle or castle not in s.game.state.get("castles", {}):
-        return None
+        from companion.koc.engine import villainy
+
+        return villainy.guard_castle(s)     # a Knave's reinforcements for a stormed castle
     return castle if len(guards_of(s, castle)) < GUARDS_MAX else None
 
 
@@ -410,6 +423,9 @@ def summons(s: Session, who: str, *, captive: bool = False) -> None:
             return
         if pk["lord_summons"]:
             s.gain_vp(-6, "a further summons from his Lord while the first is unanswered")
+            from companion.koc.engine import knaves
+
+            knaves.ignored_summons(s)       # a Knave's granted castle is revoked
         pk["lord_summons"] += 1
         s.note(f"{lord['name']} summons {pk['name']} to his castle.")
     if captive:
@@ -478,6 +494,13 @@ def answer_summons(s: Session) -> None:
                     task["status"] == "active":
                 task["status"] = "done"
         s.note(f"{pk['name']} answers the summons of his {'Lady' if who == 'lady' else 'Lord'}.")
+        from companion.koc.engine import knaves
+
+        knaves.review(s, who)           # a Knave's deeds are judged
+        if who == "lord":
+            from companion.koc.engine import foreign_war
+
+            foreign_war.summons_answered(s)     # optional rule: a war abroad on a 1-3
 
 
 # ============================================================================== madness

@@ -76,6 +76,11 @@ def pick_option(answer: str, options: Sequence[str]) -> str | None:
     return starts[0] if len(starts) == 1 else None
 
 
+# the encounter reaction charts a Knave under the Mark of the Knave rolls at -1
+MARKED_CHARTS = ("animal", "dwarf", "hermit", "king", "knight", "lady", "town_lady", "castle",
+                 "merlin")
+
+
 # ------------------------------------------------------------------------------ the session
 class Session:
     """The context of one player's turn (or of a decision another player makes in it)."""
@@ -144,7 +149,10 @@ class Session:
         """Whether an optional rule is in force (``--option rules=a,b``)."""
         from companion.koc.kind import RULE_ALIASES
 
-        rules = self.game.options.get("rules", ())
+        from companion.koc.scenarios import terms_of
+
+        rules = tuple(self.game.options.get("rules", ())) + \
+            tuple(terms_of(self.game.state).get("rules", ()))
         return name in rules or any(RULE_ALIASES.get(r) == name for r in rules)
 
     def yes(self, q: Question) -> bool:
@@ -160,9 +168,11 @@ class Session:
     def luck_test(self, purpose: str, bonus: int = 0) -> bool:
         """One die against the Luck-of-the-Day: success on the luck or more."""
         luck = self.pk["luck"] if self.pk["luck"] is not None else 4
+        if "life_of_misfortune" in (kn.knave_rec(self.pk) or {}).get("curses", ()):
+            bonus -= 1          # KNAVES: the Life of Misfortune curse
         roll = self.d6(f"luck test: {purpose}")
         ok = roll + bonus >= luck
-        extra = f"+{bonus}" if bonus else ""
+        extra = f"{bonus:+d}" if bonus else ""
         self.note(f"Luck test ({purpose}): rolled {roll}{extra} against luck {luck}: "
                   f"{'success' if ok else 'failure'}.")
         return ok
@@ -189,6 +199,10 @@ class Session:
         """Roll on a world chart; the result is noted with its dice and entry."""
         chart = self.world.charts[name]
         what = purpose or chart.title
+        if name in MARKED_CHARTS and "mark_of_the_knave" in \
+                (kn.knave_rec(self.pk) or {}).get("curses", ()):
+            modifier -= 1       # KNAVES: the Mark of the Knave curse
+            what += " (-1, the Mark of the Knave)"
         result = chart.roll(lambda sides: self.chance.roll(sides, f"{what}"), modifier=modifier,
                             optional=optional)
         self.note(result.text())
@@ -233,3 +247,6 @@ class Session:
         verb = "gains" if done >= 0 else "loses"
         self.note(f"{self.pk['name']} {verb} {abs(done)} CP ({why}); CP {self.pk['cp']}, "
                   f"WL {kn.wl(self.pk)}, VL {kn.vl(self.pk)}.")
+        if done < 0 and kn.knave_rec(self.pk) is not None:     # KNAVES: Knave Combat
+            self.tell(f"The {-done} CP become Scoundrel Points; SP "
+                      f"{self.pk['knave']['sp']}.")

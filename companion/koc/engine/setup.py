@@ -2,8 +2,6 @@
 Lord's castle as his first friendly castle; and a new knight for a player whose knight died."""
 from __future__ import annotations
 
-from companion.koc.engine import knight as kn
-
 
 def deploy_home(world, state: dict, record: dict, roll, draw_knight) -> None:
     """Roll the homeland (``roll(sides)`` gives dice) and place the knight in its royal castle.
@@ -11,8 +9,9 @@ def deploy_home(world, state: dict, record: dict, roll, draw_knight) -> None:
     In a castellany of Logres the Lord is a knight drawn from the deck (``draw_knight()``) and
     the castellany's castle is home, not Camelot. The grail scenario starts everybody at Camelot
     in King Arthur's service."""
-    scenario = state["koc"]["scenario"]
-    if scenario == "grail":
+    from companion.koc import scenarios
+
+    if scenarios.terms_of(state)["homeland"] == "camelot":
         kingdom, castellany = "Logres", "Jagent"
         castle = "Camelot Castle"
         lord = {"kind": "king", "name": "King Arthur", "castle": castle}
@@ -60,24 +59,31 @@ def _castellan(world, state: dict) -> dict:
 def replace_slain(s) -> None:
     """The player starts a new knight with the scenario's starting values and equipment, and a
     new homeland (and so a new Lord)."""
-    from companion.koc.engine.game import SCENARIOS
+    from companion.koc import scenarios
+    from companion.koc.engine.game import starting_knight
 
     from companion.koc.engine import party
 
     state = s.game.state
     old = s.pk
+    from companion.koc.engine import grail
+
+    grail.lose(s, "he has fallen")        # a fallen bearer's Grail takes itself away
     party.drop(s.game, s.player, f"{old['name']} is slain")
     give_back_cards(s, old)
     history = state.setdefault("fallen", [])
     history.append({"player": s.player, "name": old["name"], "cp": old["cp"], "vp": old["vp"],
                     "turn": state["koc"]["turn"]})
-    cp, vp, arthurian = SCENARIOS[state["koc"]["scenario"]]
     number = sum(1 for f in history if f["player"] == s.player) + 1
-    record = kn.new_knight(s.player, f"{s.player} ({number})", cp, vp, arthurian=arthurian)
+    record = starting_knight(s.player, f"{s.player} ({number})", scenarios.terms_of(state))
     deploy_home(s.world, state, record,
                 lambda sides: s.chance.roll(sides, f"homeland of {s.player}'s new knight"),
                 lambda: s.game.draw("knights", "castellan of the new knight's homeland"))
     record["standing"] = old.get("standing", [])
+    if s.player in s.game.options.get("knaves", ()):     # KNAVES: he starts as a Knave again
+        from companion.koc.engine.knaves import new_record
+
+        record["knave"] = new_record(state["koc"]["turn"])
     record["slain"] = False
     record["just_replaced"] = True
     state["knights"][s.player] = record

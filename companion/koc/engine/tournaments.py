@@ -124,6 +124,8 @@ def barred(rec: dict, world) -> str | None:
         return "slain"
     if rec["prison"] or rec["at"]["where"] == "prison":
         return "in prison"
+    if rec.get("war"):
+        return "away at a foreign war"
     if rec["at"]["area"] and world.areas[rec["at"]["area"]].otherworld:
         return "in Faerie"
     if rec["mad"]:

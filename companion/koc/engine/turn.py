@@ -47,6 +47,21 @@ def single_turn(s: Session) -> None:
     s.note(f"— {pk['name']}'s turn (game turn {s.game.state['koc']['turn']}), "
            f"{place_text(s)}.")
     luck_phase(s)
+    from companion.koc.engine import grail
+
+    grail.start_of_turn(s)              # the Grail bearer's VL test (engine/grail.py)
+    from companion.koc.engine import villainy
+
+    from companion.koc.engine import knaves
+
+    knaves.start_of_turn(s)             # turning Knave, repenting, captives (engine/knaves.py)
+    villainy.start_of_turn(s)           # a Knave's castles and brigands (engine/villainy.py)
+    if pk.get("war"):
+        from companion.koc.engine import foreign_war
+
+        foreign_war.war_turn(s)         # Foreign War (optional rule): off the map, alone
+        healing_phase(s)
+        return
     from companion.koc.engine import tournaments
 
     tournaments.start_of_turn(s)        # invitations are answered in Faerie too
@@ -65,6 +80,7 @@ def single_turn(s: Session) -> None:
         from companion.koc.engine.requests import requests_phase
 
         requests_phase(s)
+        grail.after_requests([s])         # seeing and grasping the Grail; winning with it
     healing_phase(s)
 
 
@@ -92,7 +108,18 @@ def joint_turn(s: Session) -> None:
     party.mark_moved(s.game.state, [x.player for x in everyone])
     for x in everyone:
         luck_phase(x)
-    from companion.koc.engine import tournaments
+    from companion.koc.engine import grail, tournaments
+
+    for x in everyone:
+        grail.start_of_turn(x)
+    from companion.koc.engine import villainy
+
+    from companion.koc.engine import knaves
+
+    for x in everyone:
+        knaves.start_of_turn(x)
+    for x in everyone:
+        villainy.start_of_turn(x)
 
     for x in everyone:
         tournaments.start_of_turn(x)
@@ -108,6 +135,7 @@ def joint_turn(s: Session) -> None:
         retention_phase(x)
     for x in everyone:
         requests_phase(x)
+    grail.after_requests(everyone)
     for x in everyone:
         healing_phase(x)
 
@@ -117,7 +145,8 @@ def place_text(s: Session) -> str:
     area = at["area"] if not at.get("castle") else f"{at['castle']} ({at['area']})"
     return {"inside": f"inside {area}", "gate": f"outside the gate of {area}",
             "ship": f"aboard a ship in {area}", "coast": f"on the coast of {area}",
-            "prison": f"in prison at {area}"}.get(at["where"], f"in {area}" if area else "nowhere")
+            "prison": f"in prison at {area}",
+            "war": "away at a foreign war"}.get(at["where"], f"in {area}" if area else "nowhere")
 
 
 # ------------------------------------------------------------------------------ phase 1
@@ -176,6 +205,9 @@ def leave_or_appeal(s: Session, comrade: dict, why: str, extra: int = 4) -> bool
 # ------------------------------------------------------------------------------ phase 5
 def healing_phase(s: Session) -> None:
     pk = s.pk
+    from companion.koc.engine import knaves
+
+    knaves.end_of_turn(s)               # captives arriving, a Knave's service reviewed
     if pk["wounds"]:
         s.note(f"{pk['name']}'s wounds heal; WL back to {kn.wl(pk)}"
                + (f" ({pk['poison']} poisoned wound(s) remain)." if pk["poison"] else "."))
@@ -213,6 +245,11 @@ def end_of_game_turn(game) -> None:
             start = game.chance.choice(len(order), "first player of the next game turn")
             koc["order"] = order[start:] + order[:start]
         game.ctx.event(f"{koc['order'][0]} plays first next game turn.", kind="koc")
+    from companion.koc.engine.victory import time_up
+
+    time_up(game)               # a scenario's last game turn ends the game
+    if koc["over"]:
+        return
     koc["turn"] += 1
     koc["current"] = 0
 

@@ -31,28 +31,62 @@ def goal(state: dict) -> str:
     """The knights' goal in this game: 'round_table' (King Arthur, Basic, Advanced: be made a
     Knight of the Round Table) or 'grail' (Quest of the Holy Grail, Campaign: bring the Holy
     Grail to Camelot Castle). A scenario file may name either."""
-    koc = state["koc"]
-    if koc.get("goal"):
-        return koc["goal"]
-    return "grail" if koc["scenario"] in ("grail", "campaign") else "round_table"
+    from companion.koc.scenarios import terms_of
+
+    return terms_of(state)["goal"]
 
 
 def declare(s: "Session", side: str, reason: str) -> bool:
     """The session's knight wins for ``side`` (``knight`` or ``knave``) because ``reason``
-    (a clause such as 'brings the Holy Grail to Camelot'). False when that side already has
-    its winner (the first one wins). Ends the game when :func:`settle` says so."""
-    koc = s.game.state["koc"]
+    (a clause such as 'brings the Holy Grail to Camelot Castle'). False when that side already
+    has its winner (the first one wins). Ends the game when :func:`settle` says so."""
+    return record(s.game.state, s.announce, s.player, side, reason)
+
+
+def record(state: dict, announce, player: str, side: str, reason: str) -> bool:
+    """:func:`declare` without a session: ``announce(text)`` tells every player."""
+    koc = state["koc"]
     key = KEYS[side]
     if koc.get(key):
         return False
-    koc[key] = s.player
+    koc[key] = player
     koc.setdefault("reasons", {})[side] = reason
     title = "the game" if side == KNIGHT else "the game as a Knave"
-    s.announce(f"{s.pk['name']} ({s.player}) {reason} and wins {title}.")
-    settle(s.game.state)
+    announce(f"{state['knights'][player]['name']} ({player}) {reason} and wins {title}.")
+    settle(state)
     if koc["over"]:
-        s.announce("The game is over.")
+        announce("The game is over.")
     return True
+
+
+def time_up(game) -> None:
+    """After the last game turn a scenario allows (``turn_limit``): each side without a
+    winner gets the best knight of that side by the final standings, and the game ends
+    whatever else is left. Nobody wins a side no knight plays."""
+    from companion.koc.scenarios import terms_of
+
+    state = game.state
+    koc = state["koc"]
+    limit = terms_of(state).get("turn_limit", 0)
+    if not limit or koc["over"] or koc["turn"] < limit:
+        return
+
+    def say(text: str) -> None:
+        game.ctx.event(text, kind="koc")
+
+    say(f"Game turn {limit} was the scenario's last.")
+    rows = [r for r in standings(state) if not r["slain"]]
+    for side in (KNIGHT, KNAVE):
+        if koc.get(KEYS[side]):
+            continue
+        best = next((r for r in rows if r["knave"] == (side == KNAVE)), None)
+        if best is not None:
+            why = (f"has the most Knave Victory Points ({best['kvp']})" if side == KNAVE
+                   else f"stands best when time runs out (VL {best['vl']}, CP {best['cp']})")
+            record(state, say, best["player"], side, why)
+    if not koc["over"]:
+        koc["over"] = True
+        say("The game is over.")
 
 
 def settle(state: dict) -> None:

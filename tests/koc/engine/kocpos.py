@@ -20,6 +20,9 @@ def pos(cp=100, vp=20, at="Hampshire", lord="King Arthur", anna="", extra="", ot
     ]
     if where:
         text.append(f'where = "{where}"')
+    if where == "ship" and "ship =" not in anna:
+        # aboard at sea a knight needs a ship (a position without one is refused)
+        text.append('ship = {kind = "ship", name = "Cog", wl = 10, dice = 2}')
     if lord:
         text.append(f'lord = "{lord}"')
     text.append(anna)

@@ -211,3 +211,207 @@ def test_o13_steadfast_companions(table):
         s.pk["side_won"] = True
         after_defeat(s)
         assert bool(s.pk["men_at_arms"]) is kept and (s.pk["dwarf"] is not None) is kept
+
+
+def test_o14_stamina_for_ship_crews_not_mad_knights_nor_animals(table):
+    """Stamina Attack Bonus: a ship's crew adds 1 for every full 6 WL (crew 35: +5); a Mad
+    Knight foe and a player knight in animal form add nothing."""
+    from companion.koc.engine.combat import foe, stamina_bonus
+
+    t = table(pos(cp=125), options=rules("stamina"))
+    s = t.session()
+    assert stamina_bonus(s, foe("crew", "the crew", 35, 2)) == 5
+    assert stamina_bonus(s, foe("mad_knight", "Sir Tristram, mad", 20, 2)) == 0
+    s.pk["animal"] = "Boar"
+    c = Combat(s, [npk(card("Sir Kay"))], attacker="pk")
+    assert stamina_bonus(s, c.me) == 0
+    s.pk["animal"] = None
+    assert stamina_bonus(s, c.me) == 2
+
+
+# ============================================================================== part 3
+def test_o15_limited_luck(table):
+    """Limited Luck: with 100 CP or less a Luck Test in a fight only every three fight rounds
+    (a fight round is one pass), 101-200 CP every other round, 201+ every round; a test he may
+    not attempt fails without a die. Without the rule every test is allowed."""
+    from companion.koc.engine.optional import luck_interval
+
+    assert (luck_interval(100), luck_interval(101), luck_interval(200),
+            luck_interval(201)) == (3, 2, 2, 1)
+    t = table(pos(cp=100), dice=[6, 6], options=rules("limited_luck"))
+    s = t.session()
+    s.pk["luck"] = 4
+    c = Combat(s, [npk(card("Sir Kay"))], attacker="foe")
+    assert c.luck("flee")                       # the first test of the fight
+    c.rounds = 2
+    assert not c.luck("flee") and t.saw("may not test his luck again so soon")
+    c.rounds = 3
+    assert c.luck("flee") and t.unused_dice == []
+    t = table(pos(cp=250), dice=[6, 6], options=rules("limited_luck"))
+    s = t.session()
+    s.pk["luck"] = 4
+    c = Combat(s, [npk(card("Sir Kay"))], attacker="foe")
+    assert c.luck("flee")
+    c.rounds = 1
+    assert c.luck("flee")
+    t = table(pos(cp=100), dice=[6, 6])
+    s = t.session()
+    s.pk["luck"] = 4
+    c = Combat(s, [npk(card("Sir Kay"))], attacker="foe")
+    assert c.luck("flee") and c.luck("flee")
+
+
+def test_o16_seeking_encounters(table):
+    """Seeking Encounters: after a roll that found nothing, a Luck Test (asked: default no)
+    finds an encounter; never a second time in the same area in a turn."""
+    from companion.koc.engine.movement import Mover
+    from companion.koc.engine.optional import seek_encounter
+
+    t = table(pos(), dice=[6, 2], options=rules("seeking_encounters"),
+              orders={"Anna": "answer seek_encounter: yes"})
+    s = t.session()
+    s.pk["luck"] = 4
+    assert not Mover(s).encounter_roll("Hampshire")
+    assert t.saw("Luck test (find an encounter in Hampshire)") and t.saw("in vain")
+    assert not seek_encounter(s, "Hampshire")       # not twice in the same area
+    t = table(pos(), dice=[5], options=rules("seeking_encounters"),
+              orders={"Anna": "on seek_encounter: yes"})
+    s = t.session()
+    s.pk["luck"] = 4
+    assert seek_encounter(s, "Hampshire") and t.saw("and finds it")
+    t = table(pos(), dice=[6], options=rules("seeking_encounters"))
+    s = t.session()
+    assert not Mover(s).encounter_roll("Hampshire") and not t.saw("Luck test")
+
+
+def test_o17_a_devil_vanquished(table):
+    """Devils: a Monster met at random is a Devil on a 1. WL d6+4 (2: 6); fought on foot with
+    the sword (two dice), less his VL (5): 12-5 = 7 against 3, then 7 against 4: vanquished,
+    its WL (6) in CP and VP."""
+    from companion.koc.engine import encounters as E
+
+    t = table(pos(extra='[draws]\nmonster = ["Lion 5"]\n'),
+              dice=[1, 2, 6, 6, 1, 1, 1, 6, 6, 1, 1, 2], options=rules("devils"))
+    s = t.session()
+    out = E.meet_monster(s)
+    assert out.won and t.saw("It is a Devil (WL 6)")
+    assert (s.pk["cp"], s.pk["vp"]) == (106, 26) and s.pk["on_foot"]
+    assert t.unused_dice == []
+    t = table(pos(extra='[draws]\nmonster = ["Lion 5"]\n'), dice=[2, 6, 6, 6, 1, 1, 1],
+              options=rules("devils"))
+    s = t.session()
+    E.meet_monster(s)
+    assert t.saw("It is a Lion") and not t.saw("Devil")
+
+
+def test_o18_a_devil_poisons_and_vanishes(table):
+    """Devils: winning a pass it gives one Poisoned Wound unless the knight passes a VL Test
+    (1 against VL 5: fails); after the pass a die of 1 (no more than the one Poisoned Wound)
+    and it vanishes: no wounds given, no award. A Hermit in his company adds his die."""
+    from companion.koc.engine.optional import fight_devil
+
+    t = table(pos(), dice=[6, 1, 1, 6, 6, 6, 1, 1], options=rules("devils"))
+    s = t.session()
+    done = fight_devil(s)
+    assert done == {"outcome": "vanished", "wounds": 0, "poisoned": 1}
+    assert s.pk["poison"] == 1 and s.pk["cp"] == 100 and t.saw("Its work done")
+    t = table(pos(anna='party_extra = [{kind = "hermit", name = "the hermit", walks = true}]'),
+              dice=[1, 6, 6, 6, 1, 1, 1], options=rules("devils"))
+    s = t.session()
+    done = fight_devil(s)        # WL 5: 12 - 5 + 6 = 13 against 3
+    assert done["outcome"] == "vanquished" and t.saw("Pass: Anna 13, the Devil 3")
+
+
+TWO = {"Bert": 'cp = 100\nvp = 20\nat = "Camelot Castle"\nwhere = "inside"\nlord = "King Arthur"'}
+
+
+def test_o19_tricking_player_knights(table):
+    """Tricking Player Knights: at the start of his turn, the challenger may trick the knight
+    he challenged instead (12 VP; he chose 'lose horses'); the victim fails his Luck Test and
+    falls for it (6 VP): no challenge. Escaping it (Luck Test passed), the trickster must
+    fight."""
+    from companion.koc.engine import rivals
+
+    orders = {"Anna": "answer pk_trick: lose horses", "Bert": "answer pk_challenge: yes"}
+    t = table(pos(at="Camelot Castle", where="inside", others=TWO), dice=[1], orders=orders,
+              options=rules("tricking_pks"))
+    s = t.session()
+    s.at_turn_start = True
+    assert rivals.confront(s, "challenge", "Bert")
+    bert = t.knight("Bert")
+    assert s.pk["vp"] == 8 and bert["vp"] == 14 and not bert["gear"]["horse"]
+    assert not t.saw("Challenge:")
+    t = table(pos(at="Camelot Castle", where="inside", others=TWO),
+              dice=[6, *[6, 6, 6, 1, 1, 1] * 3], orders=orders, options=rules("tricking_pks"))
+    s = t.session()
+    s.at_turn_start = True
+    rivals.confront(s, "challenge", "Bert")
+    assert t.saw("The trick fails: Anna must fight Bert") and t.saw("Challenge:")
+
+
+def test_o20_no_trick_later_in_the_turn_nor_under_13_vp(table):
+    """Tricking Player Knights: not after he has moved this turn, and not with fewer than 13
+    VP: the challenge is fought as usual."""
+    from companion.koc.engine import rivals
+
+    orders = {"Anna": "answer pk_trick: lose horses", "Bert": "answer pk_challenge: yes"}
+    for vp, start in ((20, False), (12, True)):
+        t = table(pos(vp=vp, at="Camelot Castle", where="inside", others=TWO),
+                  dice=[6, 6, 6, 1, 1, 1] * 3, orders=orders, options=rules("tricking_pks"))
+        s = t.session()
+        s.at_turn_start = start
+        rivals.confront(s, "challenge", "Bert")
+        assert not t.saw("tries to trick") and t.saw("Challenge:")
+
+
+ADMIRAL = ('office = {key = "lord_admiral", label = "Lord Admiral", since = 1, '
+           'flagship = "Camelot Town"}')
+
+
+def test_o21_the_lord_admirals_flagship(table):
+    """Signal Honour, Lord Admiral: in the port where it lies he boards the flagship (crew 35);
+    it has Good Winds on 6-9 of the sea chart; going ashore in a port, it waits there."""
+    from companion.koc.engine import encounters as E
+    from companion.koc.engine.movement import Mover
+
+    t = table(pos(at="Camelot Town", anna=ADMIRAL), dice=[3, 4])
+    s = t.session()
+    Mover(s).do_board({})
+    assert s.pk["ship"]["flagship"] and s.pk["ship"]["wl"] == 35
+    assert E.sea_encounter(s, "Test", "Camelot Town") == "good_winds"
+    s.pk["at"] = {"area": "London", "where": "ship"}
+    Mover(s).do_debark({})
+    assert s.pk["office"]["flagship"] == "London" and "ship" not in s.pk
+
+
+def test_o22_finding_the_flagship_elsewhere(table):
+    """Lord Admiral: in another port he must find his flagship (a Luck Test); failing, he waits
+    in port this turn; he may take a ship of the port instead."""
+    from companion.koc.engine.movement import Mover
+
+    t = table(pos(at="London", anna=ADMIRAL), dice=[2])
+    s = t.session()
+    s.pk["luck"] = 4
+    Mover(s).do_board({})
+    assert "ship" not in s.pk and t.saw("not to be found in London")
+    t = table(pos(at="London", anna=ADMIRAL), dice=[5])
+    s = t.session()
+    s.pk["luck"] = 4
+    Mover(s).do_board({})
+    assert s.pk["ship"]["flagship"] and s.pk["office"]["flagship"] == "London"
+    t = table(pos(at="London", anna=ADMIRAL), orders={"Anna": "answer flagship: any ship"})
+    s = t.session()
+    Mover(s).do_board({})
+    assert not s.pk["ship"].get("flagship")
+
+
+def test_o23_a_shipwreck_forfeits_the_lord_admiral(table):
+    """Lord Admiral: being shipwrecked forfeits the office."""
+    from companion.koc.engine import encounters as E
+
+    t = table(pos(at="Test", where="ship", anna=ADMIRAL), dice=[1, 2])
+    s = t.session()
+    s.pk["ship"] = {"kind": "ship", "name": "the Arthurian flagship", "wl": 35,
+                    "flagship": True}
+    E.sea_encounter(s, "Test", "Camelot Town")
+    assert "office" not in s.pk and t.saw("loses the office of Lord Admiral")

@@ -215,6 +215,8 @@ def play(tmp: Path, players: int, seed: int, turns: int, options: list[str], *,
     return store
 
 
+from companion.koc.kind import RULES  # noqa: E402
+
 OPTION_SETS = [
     [],
     ["missing=wait"],
@@ -225,6 +227,10 @@ OPTION_SETS = [
     ["rules=optional_adventures,delaying_pursuit,superior_knights,short_tournaments,"
      "signal_honour,shipwreck_saves,camelot_tournament_once,special_tournament_once"],
     ["missing=wait", "scenario=campaign", "first-player=rotate"],
+    # part 3: Knaves among knights, and every optional rule in force at once
+    ["knaves=Anna", "rules=" + ",".join(RULES)],
+    ["scenario=grail", "knaves=Bert", "rules=devils,limited_luck,tricking_pks,"
+                                      "seeking_encounters,foreign_war,signal_honour"],
 ]
 GAMES = [(2 + i % 4, 300 + i, 24, opts) for i, opts in enumerate(OPTION_SETS)]
 
