@@ -209,7 +209,10 @@ def journal_text(data: dict) -> str:
              f"Game {data['game']}, game turn {data['turn_text']}, processed {data['date']}",
              ""]
     lines += [f"  {line}" for line in data["goal"]] + [""]
-    lines += [f"{label + ':':<{width + 1}} {f[key]}" for key, label in LABELS if f.get(key)]
+    # the Knave's full line already holds his KVP and SP
+    repeated = {"knave_kvp", "knave_sp"} if f.get("knave") else set()
+    lines += [f"{label + ':':<{width + 1}} {f[key]}" for key, label in LABELS
+              if f.get(key) and key not in repeated]
     lines.append("")
     lines.append("Adventures (number, marker, site, result):")
     for a in data["adventures"]:
