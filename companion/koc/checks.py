@@ -243,8 +243,9 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append("movement: none ordered (he follows his first obligation, if any, or stays)")
     for r in orders.requests:
         if r["request"] == "grail":
-            out.append("request: grail (at Camelot in the Campaign, King Arthur's leave to seek "
-                       "the Holy Grail; elsewhere, leave of the King of the castle where it "
+            out.append("request: grail (in the Campaign, of King Arthur at Camelot or met on "
+                       "the road, his leave to seek the Holy Grail; elsewhere, leave of the "
+                       "King of the castle where it "
                        "rests to see it, then try to see and grasp it)")
             continue
         out.append(f"request: {r['request']}" + (f" of {r['of']}" if r["of"] else

@@ -617,6 +617,12 @@ def _held_cards(state: dict) -> dict[tuple[str, str], str]:
                 if isinstance(npk, dict) and isinstance(npk.get("name"), str):
                     deck = "kings" if npk.get("kind") == "king" else "knights"
                     held.setdefault((deck, npk["name"]), f"knight.{player}.{group}")
+        knave = rec.get("knave")
+        for p in (knave.get("prisoners") or []) if isinstance(knave, dict) else []:
+            # KNAVES, Imprisoning a Person: a Knave's prisoner (led or held) is out of his deck
+            if isinstance(p, dict) and isinstance(p.get("name"), str):
+                deck = {"king": "kings", "lady": "ladies"}.get(p.get("kind"), "knights")
+                held.setdefault((deck, p["name"]), f"knight.{player}.knave.prisoners")
     return held
 
 

@@ -252,7 +252,8 @@ class Meeting:
             for rec in party.records(self.s):
                 for group in (rec["comrades"], rec["men_at_arms"], rec["party_extra"],
                               rec.get("prisoners", []), rec.get("guards", []),
-                              rec.get("met", [])):
+                              rec.get("met", []),
+                              (rec.get("knave") or {}).get("prisoners", [])):
                     keep.extend(x.get("name") or (x.get("card") or {}).get("name")
                                 for x in group)
             for placed in self.s.game.state.get("castles", {}).values():

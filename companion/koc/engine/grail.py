@@ -212,16 +212,17 @@ def destination(s: "Session") -> str | None:
 
 # ------------------------------------------------------------------------------ permission
 def request(s: "Session", people: list[dict], item: dict, asked: set) -> bool:
-    """'request grail': at Camelot in the Campaign, King Arthur's permission to search; else
-    the permission of the King (the owner) of the castle where the Grail rests to see it."""
+    """'request grail': in the Campaign, before the search is allowed, King Arthur's permission
+    to search (at Camelot, or of King Arthur met on the road); else the permission of the King
+    (the owner) of the castle where the Grail rests to see it."""
     from companion.koc.engine import requests
 
     state, pk = s.game.state, s.pk
     if not active(state):
         s.tell("There is no Quest of the Holy Grail in this game.")
         return False
-    if pk["at"]["area"] == CAMELOT and not search_allowed(state):
-        arthur = next((p for p in people if p["role"] == "arthur"), None)
+    arthur = next((p for p in people if p["role"] == "arthur"), None)
+    if (pk["at"]["area"] == CAMELOT or arthur is not None) and not search_allowed(state):
         if arthur is None:
             s.tell("King Arthur is not here to be asked.")
             return False

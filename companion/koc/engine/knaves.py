@@ -289,14 +289,18 @@ def fate_severity(pk: dict) -> int:
 
 
 def arthurian_reaction(s: "Session", people: list) -> int:
-    """-1 to the reaction of a person or group with an Arthurian Knight meeting a Knave."""
-    if not is_knave(s.pk):
+    """-1 to the reaction of a person or group with an Arthurian Knight meeting a Knave: a Knave
+    anywhere in the party met (he leads it or rides in another knight's party)."""
+    from companion.koc.engine import party
+
+    knave = next((r for r in party.records(s) if is_knave(r)), None)
+    if knave is None:
         return 0
     arthurian = [p for p in people if p and (p.get("arthurian") or p.get("name") == "King Arthur")
                  and p.get("kind", "knight") in ("knight", "king")]
     if not arthurian:
         return 0
-    s.note(f"{arthurian[0]['name']} knows {s.pk['name']} for a Knave: reaction -1.")
+    s.note(f"{arthurian[0]['name']} knows {knave['name']} for a Knave: reaction -1.")
     return -1
 
 
@@ -465,11 +469,22 @@ def take_captive(s: "Session", card: dict, kind: str, *, ask: bool = True) -> bo
         return False
     pk["knave"]["prisoners"].append({"name": card["name"], "kind": kind, "card": dict(card),
                                      "status": "led", "castle": None})
+    withhold_card(s, card["name"], kind)
     pk["party_extra"].append({"kind": "captive", "name": card["name"], "rides": True,
                               "horse": True})
     s.note(f"{pk['name']} takes {card['name']} prisoner and leads {_obj(kind)} away.")
     captives_arrive(s)
     return True
+
+
+def withhold_card(s: "Session", name: str, kind: str) -> None:
+    """A prisoner's card is out of its deck while he or she is a Knave's prisoner (drawn for
+    the meeting it is out already; a castle's lord taken in a storm is taken out here)."""
+    deck = {"king": "kings", "lady": "ladies"}.get(kind, "knights")
+    pile = s.game.state["decks"][deck]
+    for where in ("draw", "discard"):
+        if name in pile[where]:
+            pile[where].remove(name)
 
 
 def _obj(kind: str) -> str:

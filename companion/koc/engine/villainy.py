@@ -31,7 +31,8 @@ Hooks other modules call (each does nothing for a knight who is not a Knave):
 What it keeps, all in the Knave record ``pk["knave"]`` (the core's ``castles`` lists the names
 of the castles he holds)::
 
-    holds      {castle: {"from": original owner's name, "since": turn, "guards": [cards]}}
+    holds      {castle: {"from": original owner's name, "since": turn, "guards": [cards]};
+               "from_player": the player whose granted castle it was, if it was one}
     camelot    {"since": turn} while he holds Camelot; camelot_kvp: true once the bonus is won
     brigands   [{"name", "wl", "wounds", "mounted"}]; brigands_out {"castle", "since"}
     horses     spare horses robbed for his brigands
@@ -176,8 +177,11 @@ def storm_tags(s: Session, castle: str, owner: dict) -> tuple[str, ...]:
         tags.append("camelot")
     if castle == CARBONEK:
         tags.append("carbonek")
-    tags.append({"king": "royal", "lady": "lady", "pk": "knave"}.get(owner.get("kind"),
-                                                                     "knight"))
+    kind = owner.get("kind")
+    if kind == "pk" and owner.get("player") in s.game.state["knights"] and \
+            not is_knave(s.game.state["knights"][owner["player"]]):
+        kind = "knight"         # a castle granted to a player knight who is no Knave
+    tags.append({"king": "royal", "lady": "lady", "pk": "knave"}.get(kind, "knight"))
     return tuple(tags)
 
 
@@ -189,10 +193,9 @@ def offer_storm(s: Session, castle: str, from_ship: bool = False) -> bool | None
         return None
     from companion.koc.engine.resolutions import castle_owner
 
-    placed = s.game.state.get("castles", {}).get(castle)
     owner = castle_owner(s, castle)
-    if placed and placed.get("kind") == "pk" and holder(s.game.state, castle) is None:
-        return None         # a castle granted to a player knight (docs: decisions)
+    if owner.get("kind") == "pk" and owner.get("player") == s.player:
+        return None         # the castle granted to him is his own
     q = Question("knave_storm", f"{pk['name']} stands before {castle}. Storm it and hold it, or "
                  "not?", ["storm", "no"], "no", tags=storm_tags(s, castle, owner))
     if s.ask(q) != "storm":
@@ -220,9 +223,15 @@ def storm(s: Session, castle: str) -> bool:
     owner = res.castle_owner(s, castle)
     held_by = holder(s.game.state, castle)
     drawn: list[dict] = []
+    granted = None          # the guards of a castle granted to another player knight
+    if held_by is None and owner.get("kind") == "pk":
+        granted = s.game.state.get("castles", {}).get(castle, {}).get("guards") or None
     if held_by is not None:
         cards = defenders_of(s, castle)
         what = f"the guards of {s.game.state['knights'][held_by]['name']}"
+    elif granted:
+        cards = [dict(g) for g in granted if g.get("kind") != "pk"]
+        what = f"the guards of {owner['name']}"
     elif castle == CAMELOT:
         a, b = s.dice(2, "Arthurian knights defending Camelot")
         cards = draw_some(s, a + b, "a defender of Camelot", lambda c: c.arthurian)
@@ -253,8 +262,8 @@ def storm(s: Session, castle: str) -> bool:
             s.storming = False
         defeated_names = [f["name"] for f in result.defeated]
         won = result.won
-        if held_by is not None:     # a guard beaten is a guard no more
-            left_guards = guards(s, castle)
+        if held_by is not None or granted:      # a guard beaten is a guard no more
+            left_guards = guards(s, castle) if held_by is not None else granted
             left_guards[:] = [g for g in left_guards if g["name"] not in defeated_names]
     for c in drawn:
         if c["name"] not in defeated_names and not pk["slain"]:
@@ -307,6 +316,8 @@ def _throne_room(s: Session, castle: str, owner: dict) -> bool:
         p = {"name": owner["name"], "kind": kind, "card": dict(owner), "status": "held",
              "castle": castle, "act": True}
         rec(pk)["prisoners"].append(p)
+        if kind in ("king", "lady"):
+            k.withhold_card(s, owner["name"], kind)     # out of its deck while imprisoned
         s.note(f"{pk['name']} throws {owner['name']} into the dungeon of {castle}.")
         k.commit_act(s, pk, "imprison", f"imprisons {owner['name']} in {castle}")
         tell = getattr(k, "_tell_servants", None)
@@ -329,6 +340,9 @@ def seize(s: Session, castle: str, owner: dict, held_by: str | None) -> None:
     if held_by is not None:
         castle_taken(s, castle, by_knave=True, why=f"stormed by {pk['name']}")
     r["holds"][castle] = {"from": origin, "since": turn_no(s), "guards": []}
+    if held_by is None and owner.get("kind") == "pk":
+        r["holds"][castle]["from_player"] = owner["player"]
+        granted_lost(s, castle, owner)
     if castle not in r["castles"]:
         r["castles"].append(castle)
     s.announce(f"{pk['name']} has taken {castle} by storm and holds it.")
@@ -343,6 +357,41 @@ def seize(s: Session, castle: str, owner: dict, held_by: str | None) -> None:
                      "Villainy)?", ["yes", "no"], "no")
         if s.ask(q) == "yes":
             looted(s, CARBONEK)
+
+
+def granted_lost(s: Session, castle: str, owner: dict) -> None:
+    """The Knave ``s.pk`` took by storm the castle granted to another player knight: that
+    knight loses it (he is told); guards still in it are discarded; his own prisoners there,
+    if he is a Knave, walk free (no act kept for them)."""
+    player = owner["player"]
+    other = s.game.state["knights"][player]
+    if other.get("own_castle") == castle:
+        other["own_castle"] = None
+    if castle in other["friendly"]:
+        other["friendly"].remove(castle)
+    placed = s.game.state.get("castles", {}).get(castle, {})
+    for g in placed.pop("guards", None) or []:
+        if g.get("kind") != "pk" and not _held_elsewhere(s.game.state, g["name"]):
+            s.game.discard("knights", g["name"])
+    k = other.get("knave")
+    names = []
+    if k:
+        freed = [p for p in k.get("prisoners", []) if p.get("castle") == castle]
+        k["prisoners"] = [p for p in k.get("prisoners", []) if p.get("castle") != castle]
+        lords = [c.get("name") for c in s.game.state.get("castellans", {}).values()]
+        for p in freed:
+            names.append(p["name"])
+            if p["name"] in lords:
+                continue            # a castellan's card stays his castellany's
+            try:
+                s.game.discard({"king": "kings", "lady": "ladies"}.get(p.get("kind"),
+                                                                       "knights"), p["name"])
+            except ValueError:
+                pass
+    o = _session_of(s, player)
+    o.tell(f"Message: {castle}, the castle granted to {other['name']}, is taken by storm by "
+           f"the Knave {s.pk['name']}; it is no longer {other['name']}'s."
+           + (f" {', '.join(names)} go free." if names else ""))
 
 
 def _original(s: Session, castle: str, owner: dict, held_by: str | None) -> str:
@@ -409,6 +458,13 @@ def castle_taken(s: Session, castle: str, *, by_knave: bool = False, demanded: b
         if orec.get("prison") and orec["prison"].get("castle") == castle and other != s.player:
             names.append(orec["name"])
             res.release_pk(_session_of(s, other), "own")
+    back = hold.get("from_player")      # a castle he stormed from a player knight's grant
+    if back in s.game.state["knights"]:
+        brec = s.game.state["knights"][back]
+        if not brec["slain"] and not brec.get("own_castle"):
+            brec["own_castle"] = castle
+            if castle not in brec["friendly"]:
+                brec["friendly"].append(castle)
     s.announce(f"{pk['name']} loses {castle}" + (f" ({why})" if why else "") + "; it returns "
                f"to {hold.get('from') or 'its lord'}"
                + (f", and {', '.join(names)} go free." if names else "."))

@@ -535,3 +535,24 @@ def test_g20b_a_knights_progress_on_the_quest_is_his_own(table):
     theirs = view(KIND, t.state, "Bert")
     assert theirs["journal"]["quest"] is None and "journals" not in theirs
     assert theirs["grail"] == ["The Holy Grail rests in Carbonek."]
+
+
+def test_g24_campaign_king_arthurs_leave_asked_on_the_road(table):
+    """Campaign; King Arthur: his leave to seek the Grail may be asked wherever the knight
+    meets him, here King Arthur met friendly in Devon: his chart (6+6) grants it, for every
+    Arthurian knight. Without King Arthur there, nothing is asked."""
+    from kocpos import card
+
+    t = table(gpos(scenario="campaign", at="Devon", where="", anna=anna()),
+              dice=[6, 6], orders={"Anna": "request grail of arthur"})
+    t.knight()["met"] = [{"kind": "king", "card": card("King Arthur", "king"),
+                          "attitude": "friendly"}]
+    requests_turn(t)
+    assert t.saw("Anna asks King Arthur for:")
+    assert t.saw("King Arthur's answer") and t.saw("King Arthur grants the request")
+    assert t.state["grail"]["permission"] is True
+    assert t.unused_dice == []
+    t2 = table(gpos(scenario="campaign", at="Devon", where="", anna=anna()),
+               orders={"Anna": "request grail of arthur"})
+    requests_turn(t2)
+    assert t2.saw("King Arthur has not yet allowed the search") and t2.unused_dice == []

@@ -669,3 +669,60 @@ def test_kn41_a_turn_of_meditation(table):
     assert t.saw("Anna meditates at the shrine (turn 1 of 1).")
     assert t.saw("Anna does not move this turn: meditating at the shrine.")
     assert pk["knave"]["repent"]["stage"] == "meditate" and pk["knave"]["sp"] == 5
+
+
+def test_kn42_a_captive_lady_stays_out_of_her_deck(table):
+    """Imprisoning a Person: the Lady he distressed (dice: Luck 4, he 5, she 2) is his prisoner,
+    led and then held: her card stays out of the Ladies deck, in play and in a position written
+    and read back (a position listing her in the deck is refused). Freed by him, her card goes
+    back to the Ladies deck."""
+    from companion.koc.engine import encounters as en
+
+    t = table(knave_pos(lord=""), dice=[4, 5, 2],
+              orders={"Anna": "answer encounter: attack\nfree prisoners\n"})
+    keep = held_castle(t)
+    ladies = t.state["decks"]["ladies"]
+    ladies["draw"].remove("Lady Ettard")        # drawn for this meeting
+    s, pk = t.session(), t.knight()
+    en.meet_lady(s, card("Lady Ettard", "lady"), status=False)
+    rq.discard_met(s, [{"kind": "lady", "card": card("Lady Ettard", "lady")}])
+    assert "Lady Ettard" not in ladies["draw"] + ladies["discard"]
+    pk["at"] = {"area": "Hampshire", "where": "inside", "castle": keep}
+    knaves.end_of_turn(s)
+    assert pk["knave"]["prisoners"][0]["status"] == "held"
+    written = write_position(KIND.world, t.state)
+    again = read_position(KIND.world, written, "again.toml")
+    assert "Lady Ettard" not in (again["decks"]["ladies"]["draw"]
+                                 + again["decks"]["ladies"]["discard"])
+    listed = written.replace('ladies = [', 'ladies = ["Lady Ettard", ', 1)
+    assert listed != written
+    with pytest.raises(Exception) as e:
+        read_position(KIND.world, listed, "listed.toml")
+    text = str(e.value) + "".join(str(x) for x in getattr(e.value, "errors", []))
+    assert "'Lady Ettard' is in the ladies deck (draw) and held by " \
+           "knight.Anna.knave.prisoners" in text
+    knaves.start_of_turn(s)
+    assert pk["knave"]["prisoners"] == []
+    assert "Lady Ettard" in ladies["draw"] + ladies["discard"]
+
+
+def test_kn43_a_knave_riding_in_another_knights_party(table):
+    """Encounters with Arthurian Knights: the party Sir Kay's group meets is led by Bert, no
+    Knave, but the Knave Anna rides in it: the reaction is still -1 (dice 4+5 = 9 - 1 = 8).
+    Without a Knave in the party there is no -1 (4+5 = 9)."""
+    from companion.koc.engine import encounters as en
+
+    t = table(pos(others={"Bert": 'at = "Hampshire"\nluck = 4'}, anna=KNAVE,
+                  extra='[parties]\nBert = ["Anna"]\n'),
+              dice=[4, 5], orders={"Bert": "answer join: no\n"})
+    s = t.session("Bert")
+    en.knight_reaction(en.Meeting(s), [card("Sir Kay"), card("Sir Turquine")], 0,
+                       en.Outcome("knight"))
+    assert t.saw("Sir Kay knows Anna for a Knave: reaction -1.")
+    assert t.saw("Knight reactions: 4+5 = 9 -1 = 8 -> Offer to ride along")
+    t2 = table(pos(others={"Bert": 'at = "Hampshire"\nluck = 4'}, anna="luck = 4",
+                   extra='[parties]\nBert = ["Anna"]\n'),
+               dice=[4, 5], orders={"Bert": "answer join: no\n"})
+    en.knight_reaction(en.Meeting(t2.session("Bert")), [card("Sir Kay")], 0,
+                       en.Outcome("knight"))
+    assert t2.saw("Knight reactions: 4+5 = 9 -> Give a message")

@@ -565,3 +565,55 @@ def test_kv32_the_knaves_journal_shows_castles_brigands_and_ships(table):
     assert vil.journal_lines(t.knight()) == [
         "holds Vagon (taken in game turn 1; guards: Sir Dalan)",
         "leads 1 brigand(s), 1 mounted", "pirate fleet: Cog (crew 10)"]
+
+
+def test_kv33_a_king_imprisoned_in_the_storm_leaves_his_deck(table):
+    """Seizing a Castle by Storm: King Arthur, beaten in his throne room (dice as kv04), is
+    imprisoned (the default): his card is out of the Kings deck while he is the Knave's
+    prisoner; freed by the Knave, it goes back to the deck."""
+    t = knave(table, [1, 1, *BEAT3, *BEAT3, *YIELDS, *YIELDS, *SWORD, *SWORD, 1],
+              "storm camelot\nfree prisoners\n", knights=ARTHURIANS + WEAK, cp=300)
+    kings = t.state["decks"]["kings"]
+    assert "King Arthur" in kings["draw"] + kings["discard"]
+    s = t.session()
+    assert enc.castle_encounter(s, "Camelot Castle") is True
+    r = t.knight()["knave"]
+    assert [(p["name"], p["kind"], p["status"]) for p in r["prisoners"]] == [
+        ("King Arthur", "king", "held")]
+    assert "King Arthur" not in kings["draw"] + kings["discard"]
+    knaves.start_of_turn(s)
+    assert r["prisoners"] == [] and "King Arthur" in kings["draw"] + kings["discard"]
+
+
+def test_kv34_storming_a_castle_granted_to_another_player_knight(table):
+    """Seizing a Castle by Storm: any castle but his own Lord's or Lady's, so also Bert's keep,
+    which Bert's Lord granted him. Its one guard (Sir Dalan) defends it and is beaten (BEAT3,
+    he yields); the keep is Anna's (an Act), its loot hires one guard (die 1); Bert loses it
+    and is told. Lost again by Anna, it goes back to Bert."""
+    from companion.koc.engine import tasks
+    from kocpos import card
+
+    t = knave(table, [*BEAT3, *YIELDS, 1], "storm castle\n",
+              others={"Bert": 'at = "Kent"\nlord = "King Mark"'})
+    b = t.session("Bert")
+    tasks.place_castle(b, "Bert's keep", "Bert", "pk", area="Hampshire")
+    t.knight("Bert")["own_castle"] = "Bert's keep"
+    t.state["decks"]["knights"]["draw"].remove("Sir Dalan")
+    t.state["castles"]["Bert's keep"]["guards"] = [dict(card("Sir Dalan"), wounds=0)]
+    s = t.session()
+    assert vil.storm_tags(s, "Bert's keep", rs.castle_owner(s, "Bert's keep")) == ("knight",)
+    assert enc.castle_encounter(s, "Bert's keep") is True
+    r = t.knight()["knave"]
+    assert t.saw("Anna storms Bert's keep: 1 of the guards of Bert defend it (Sir Dalan).")
+    assert r["castles"] == ["Bert's keep"] and r["acts"] == {"storm_castle": 1}
+    assert r["holds"]["Bert's keep"]["from"] == "Bert"
+    assert len(r["holds"]["Bert's keep"]["guards"]) == 1
+    bert = t.knight("Bert")
+    assert bert["own_castle"] is None and "guards" not in t.state["castles"]["Bert's keep"]
+    assert t.saw("Message: Bert's keep, the castle granted to Bert, is taken by storm by the "
+                 "Knave Anna; it is no longer Bert's.")
+    assert rs.castle_owner(s, "Bert's keep")["player"] == "Anna"
+    vil.castle_taken(b, "Bert's keep", demanded=True, why="demanded by Bert")
+    assert bert["own_castle"] == "Bert's keep" and r["holds"] == {}
+    assert "Bert's keep" in bert["friendly"]
+    assert t.unused_dice == []
