@@ -14,6 +14,7 @@ from typing import List, Optional
 
 import typer
 
+from companion.cli_coercion import install as install_plain_coercion
 from companion.errors import CompanionError
 
 HELP = {"help_option_names": ["-h", "--help"]}
@@ -30,6 +31,7 @@ def _usage_name(argument) -> str:
 if hasattr(getattr(typer, "core", None), "TyperArgument") and \
         hasattr(typer.core.TyperArgument, "_usage_display_name"):
     typer.core.TyperArgument._usage_display_name = _usage_name
+install_plain_coercion()   # plain values without importing pydantic (companion/cli_coercion.py)
 app = typer.Typer(
     name="companion",
     help="Play-by-email moderator and print-and-play companion for tabletop games.\n\n"
@@ -103,8 +105,6 @@ def handles_errors(func):
     reported as such. COMPANION_DEBUG=1 shows the traceback of the last kind."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        import sqlite3
-
         try:
             return func(*args, **kwargs)
         except CompanionError as exc:
@@ -114,13 +114,14 @@ def handles_errors(func):
             raise typer.Exit(0)
         except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit):
             raise
-        except sqlite3.Error as exc:
-            from companion.store import store_failure
-
-            fail(store_failure(SETTINGS.store, exc))
         except OSError as exc:
             fail(os_failure(exc))
         except Exception as exc:  # noqa: BLE001 - the last net: no traceback for a user
+            sqlite3 = sys.modules.get("sqlite3")   # a command that never opened the store
+            if sqlite3 is not None and isinstance(exc, sqlite3.Error):   # need not import it
+                from companion.store import store_failure
+
+                fail(store_failure(SETTINGS.store, exc))
             if os.environ.get("COMPANION_DEBUG"):
                 raise
             fail(CompanionError(
@@ -184,16 +185,16 @@ def main_options(
 @handles_errors
 def games(json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the game kinds and their ids."""
-    from companion.registry import KINDS, get_kind
+    from companion.registry import KINDS  # the registry's metadata: no game module is imported
 
     SETTINGS.json = json_out
     if json_out:
         as_json([{"id": k.id, "title": k.title, "min_players": k.min_players,
                   "max_players": k.max_players, "summary": k.summary,
-                  "playable": get_kind(k.id).playable} for k in KINDS])
+                  "playable": k.playable} for k in KINDS])
         return
     for k in KINDS:
-        note = "" if get_kind(k.id).playable else " [data, charts and printables only]"
+        note = "" if k.playable else " [data, charts and printables only]"
         echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}{note}")
 
 

@@ -1,9 +1,11 @@
-"""The game kinds. Each is registered once here, with its metadata; its module is imported only
-when the kind is used, so the command line starts fast."""
+"""The game kinds. Each is registered once here, with its metadata (id, title, player range,
+summary, whether it is playable); its module is imported only when the kind is used, so
+``companion games`` and the command line's start import no game's module or data."""
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.machinery
 import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,14 +21,23 @@ class KindInfo:
     max_players: int
     module: str
     summary: str
+    playable: bool = True
+    """False for a kind whose data, charts and printables exist but whose rules engine does not
+    yet (``companion games`` says so without importing the kind)."""
 
     @property
     def available(self) -> bool:
-        """Whether the kind's module is part of this installation."""
+        """Whether the kind's module is part of this installation (found without running its
+        package's ``__init__``, which may load the game's data)."""
+        package, _, leaf = self.module.rpartition(".")
         try:
-            return importlib.util.find_spec(self.module) is not None
+            spec = importlib.util.find_spec(package)
         except ModuleNotFoundError:
             return False
+        if spec is None or not spec.submodule_search_locations:
+            return False
+        return importlib.machinery.PathFinder.find_spec(
+            leaf, list(spec.submodule_search_locations)) is not None
 
 
 _ALL: tuple[KindInfo, ...] = (
@@ -63,4 +74,5 @@ def get_kind(kind_id: str):
     kind = module.KIND
     kind.id, kind.title = entry.id, entry.title
     kind.min_players, kind.max_players = entry.min_players, entry.max_players
+    kind.playable = entry.playable
     return kind

@@ -9,11 +9,10 @@ in place (the process died between the two) is found and published by the next `
 from __future__ import annotations
 
 import datetime as _dt
+import hmac
 import os
 import re
-import secrets
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -179,6 +178,8 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
         check_email(email, f"the email address of {name}")
     options = resolve_options(kind.option_specs, raw_options, names)
     if seed is None:
+        import secrets   # here, not at the top: the quick commands never need it
+
         seed = str(secrets.randbits(128))
     elif not seed.strip():
         raise CompanionError("--seed is empty")
@@ -496,20 +497,24 @@ def stage_reports(game: Game, turn: Turn, output: Path,
                   extras: dict[str, str] | None = None) -> Path:
     """Render every report of a turn (and any extra files) into a fresh hidden folder beside the
     final one; ``publish`` then moves it into place."""
-    from companion.render.report_pdf import render_pdf
+    from companion.render.report_pdf import render_pdfs
     from companion.render.report_text import render_text
 
     base = game_folder(output, game)
     try:
         base.mkdir(parents=True, exist_ok=True)
         base = inside(Path(output), game.id)    # again, now that it exists (symbolic links)
+        import tempfile   # here, not at the top: the quick commands never need it
+
         staged = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{turn.number:03d}-", dir=base))
     except OSError as exc:
         raise output_failure(base, exc) from None
     try:
-        for viewer, doc in report_documents(game, turn).items():
+        docs = report_documents(game, turn)
+        pdfs = render_pdfs(list(docs.values()))     # in parallel where that pays
+        for (viewer, doc), pdf in zip(docs.items(), pdfs):
             name = "public" if viewer == PUBLIC else game.player(viewer).slug
-            inside(staged, f"{name}.pdf").write_bytes(render_pdf(doc))
+            inside(staged, f"{name}.pdf").write_bytes(pdf)
             inside(staged, f"{name}.txt").write_text(render_text(doc), encoding="utf-8")
         for name, content in (extras or {}).items():
             inside(staged, name).write_text(content, encoding="utf-8")
@@ -846,7 +851,7 @@ def open_payload(store: Store, payload: str) -> Opened:
     else:
         slug, _, token = view.partition(".")
         for p in game.players:
-            if p.slug == slug and secrets.compare_digest(p.token, token):
+            if p.slug == slug and hmac.compare_digest(p.token, token):
                 viewer = p.name
         if viewer is None:
             raise CompanionError(f"the link names view '{slug}' of game {game.id}, but its token "

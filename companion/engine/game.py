@@ -160,7 +160,8 @@ class GameKind:
     option_specs: tuple[OptionSpec, ...] = COMMON_OPTIONS
     playable: bool = True
     """False for a kind whose data, charts and printables exist but whose rules engine does not
-    yet; such a kind cannot start games."""
+    yet; such a kind cannot start games. Like ``id`` and ``title``, copied from the kind's
+    registry entry, which ``companion games`` reads without importing the kind."""
 
     # -- data, charts and routes (optional) -----------------------------------------------------
     def data_export(self) -> dict:

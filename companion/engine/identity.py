@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import os
 import re
-import secrets
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -68,9 +67,11 @@ def check_player_name(name: str, where: str = "player name") -> str:
         raise IdentityError(f"{where} {name!r} contains {shown}",
                             hint="names may not contain , ; : = # @ or control or invisible "
                                  "characters (they separate items in orders and positions)")
-    from companion.render.fonts import missing_glyphs
+    missing: list[str] = []
+    if not name.isascii():   # printable ASCII is all in the fonts (tests/test_cli_startup.py)
+        from companion.render.fonts import missing_glyphs   # reads a font: not for every name
 
-    missing = list(dict.fromkeys(missing_glyphs(name) + unshowable(name)))
+        missing = list(dict.fromkeys(missing_glyphs(name) + unshowable(name)))
     if missing:
         shown = ", ".join(f"'{ch}' (U+{ord(ch):04X}{describe(ch)})" for ch in missing)
         raise IdentityError(f"{where} {name!r} has characters the reports cannot print "
@@ -212,6 +213,8 @@ def _random_hex(nbytes: int, label: str) -> str:
     if fixed:
         digest = hmac.new(fixed.encode("utf-8"), label.encode("utf-8"), hashlib.sha256)
         return (digest.hexdigest() * 2)[: nbytes * 2]
+    import secrets   # here, not at the top: the quick commands never need it
+
     return secrets.token_hex(nbytes)
 
 

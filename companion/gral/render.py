@@ -106,10 +106,13 @@ def name_lines(name: str, font: str, size: float, width: float) -> list[str]:
     return best
 
 
+FONTS = (CONDENSED_BOLD, SANS, SANS_BOLD)        # what the board and its legend draw with
+
+
 def draw_board(c, data: dict[str, Any], x0: float, y0: float, side: float, *,
                show_pieces: bool = True) -> None:
     """Draw the board with its lower-left corner at (x0, y0), ``side`` points square."""
-    register_fonts()
+    register_fonts(*FONTS)
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     rows, cols = data["rows"], data["columns"]

@@ -4,13 +4,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 
+# Any of the eight mask patterns makes a valid code every reader decodes; trying all eight to
+# score them (qrcode's default) costs eight layouts per code. One fixed pattern: one layout.
+# Pattern 2 is the one qrcode's own scoring picks for most of our links (50 of 60 sampled).
+MASK_PATTERN = 2
+
+
 @lru_cache(maxsize=64)
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
-    """The module matrix of a QR code for ``payload`` (error correction M, no quiet zone)."""
+    """The module matrix of a QR code for ``payload`` (error correction M, no quiet zone,
+    mask pattern ``MASK_PATTERN``)."""
     import qrcode
     from qrcode.constants import ERROR_CORRECT_M
 
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK_PATTERN)
     code.add_data(payload.encode("utf-8"))
     code.make(fit=True)
     return tuple(tuple(bool(m) for m in row) for row in code.get_matrix())
