@@ -80,24 +80,29 @@ def bench_engine(games: int) -> None:
           f"{games / elapsed:.1f} games/s, {turns / elapsed:.0f} turns/s")
 
 
+def turn_setup(folder: Path):
+    """An 8-player game after its first turn, with random orders in for the second: the store,
+    the game, its last turn and the pending submissions (also used by gral_turn.py)."""
+    store = Store(folder / "bench.sqlite3", create=True)
+    service.new_game(store, "gral", "b", NAMES, seed="bench", option_args=["first=Anna"])
+    for p in NAMES:
+        service.submit_orders(store, "b", p, "assign 10+5 to Alberto\nassign 3 to Mansur", "x")
+    service.run_turn(store, "b")
+    rng = random.Random(1)
+    state = store.turn("b").state
+    for p in NAMES:
+        try:
+            service.submit_orders(store, "b", p, random_orders(rng, state, p), "x")
+        except OrdersRejected:
+            pass
+    submissions = {p: {"id": s.id, "text": s.text} for p, s in store.pending("b").items()}
+    return store, store.game("b"), store.turn("b"), submissions
+
+
 def bench_turn() -> None:
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
-        store = Store(folder / "bench.sqlite3", create=True)
-        service.new_game(store, "gral", "b", NAMES, seed="bench", option_args=["first=Anna"])
-        rng = random.Random(1)
-        for p in NAMES:
-            service.submit_orders(store, "b", p, "assign 10+5 to Alberto\nassign 3 to Mansur", "x")
-        service.run_turn(store, "b")
-        state = store.turn("b").state
-        for p in NAMES:
-            try:
-                service.submit_orders(store, "b", p, random_orders(rng, state, p), "x")
-            except OrdersRejected:
-                pass
-        game = store.game("b")
-        last = store.turn("b")
-        submissions = {p: {"id": s.id, "text": s.text} for p, s in store.pending("b").items()}
+        store, game, last, submissions = turn_setup(folder)
         t0 = time.perf_counter()
         new_state, ctx = service.compute_turn(KIND, game, last, submissions)
         t1 = time.perf_counter()

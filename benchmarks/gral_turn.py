@@ -24,7 +24,6 @@ import argparse
 import io
 import os
 import platform
-import random
 import shutil
 import statistics
 import sys
@@ -36,32 +35,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from gral import KIND, NAMES, random_orders  # noqa: E402  (the random players of gral.py)
+from gral import KIND, turn_setup  # noqa: E402  (gral.py's game and random players)
 
 from companion import service  # noqa: E402
 from companion.engine.canon import state_hash  # noqa: E402
-from companion.engine.orders import OrdersRejected  # noqa: E402
-from companion.store import Store, Turn  # noqa: E402
+from companion.store import Turn  # noqa: E402
 
 
-def setup(folder: Path):
-    """An 8-player game after its opening, with random orders for turn 2 submitted."""
-    store = Store(folder / "bench.sqlite3", create=True)
-    service.new_game(store, "gral", "b", NAMES, seed="bench", option_args=["first=Anna"])
-    for p in NAMES:
-        service.submit_orders(store, "b", p, "assign 10+5 to Alberto\nassign 3 to Mansur", "x")
-    service.run_turn(store, "b")
-    rng = random.Random(1)
-    state = store.turn("b").state
-    for p in NAMES:
-        try:
-            service.submit_orders(store, "b", p, random_orders(rng, state, p), "x")
-        except OrdersRejected:
-            pass
-    game = store.game("b")
-    last = store.turn("b")
-    submissions = {p: {"id": s.id, "text": s.text} for p, s in store.pending("b").items()}
-    return store, game, last, submissions
+setup = turn_setup          # an 8-player game after its opening, turn 2's orders in
 
 
 def our_turn(game, last, submissions, out: Path) -> tuple[float, float, float, dict[str, bytes]]:
