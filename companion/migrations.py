@@ -86,3 +86,56 @@ def migrate_1_to_2(db: sqlite3.Connection, path: Path) -> list[str]:
         notes.append("these turns did not match their old hashes before the upgrade (check "
                      "them with 'companion replay'): " + ", ".join(broken))
     return notes
+
+
+def migrate_2_to_3(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 3: the JSON columns of every turn (state, inputs, decisions, chance, events)
+    stored zlib-compressed. Their content, digests and hashes are unchanged, so every game
+    replays and every printed link still opens."""
+    from companion.store import pack, unpack
+
+    db.create_function("companion_pack", 1, lambda stored: pack(unpack(stored)),
+                       deterministic=True)
+    db.execute("""CREATE TABLE turns_new (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    processed_at TEXT NOT NULL,
+    state BLOB NOT NULL,
+    hash TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    inputs BLOB NOT NULL,
+    decisions BLOB NOT NULL,
+    chance BLOB NOT NULL,
+    events BLOB NOT NULL,
+    digests TEXT NOT NULL,
+    published INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, number)
+)""")
+    damaged = []
+    rows = db.execute("SELECT game_id, number, state, inputs, decisions, chance, events "
+                      "FROM turns ORDER BY game_id, number").fetchall()
+    for row in rows:
+        try:
+            for value in row[2:]:
+                unpack(value)
+        except (TypeError, ValueError):
+            damaged.append(f"{row[0]} turn {row[1]}")
+    if damaged:
+        from companion.errors import StoreError
+
+        raise StoreError(f"the store {path} cannot be upgraded to schema 3: these turns hold "
+                         f"damaged JSON: {', '.join(damaged)}; nothing was changed",
+                         hint="restore those games from an export, or delete them with an "
+                              "older companion")
+    db.execute("INSERT INTO turns_new SELECT game_id, number, processed_at, "
+               "companion_pack(state), hash, prev_hash, companion_pack(inputs), "
+               "companion_pack(decisions), companion_pack(chance), companion_pack(events), "
+               "digests, published FROM turns")
+    db.execute("DROP TABLE turns")
+    db.execute("ALTER TABLE turns_new RENAME TO turns")
+    db.execute("UPDATE companion_meta SET value='3' WHERE key='schema'")
+    return [f"the store {path} was upgraded from schema 2 to 3 (turns stored compressed)"]
+
+
+STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3}
+"""The upgrade from each older schema to the next."""

@@ -15,7 +15,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from companion.engine.canon import GENESIS_HASH, canonical_json, deep_copy, sha256_hex
 from companion.engine.chance import Chance, seed_key
@@ -403,7 +403,7 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
                        ctx.chance.to_json(), ctx.events)
     staged = None
     if output is not None:
-        extras = extra_files(kind, game, store.turns(game_id) + [turn])
+        extras = extra_files(kind, game, turn, lambda: store.turns(game_id) + [turn])
         staged = stage_reports(game, turn, output, extras)
     used = {p: submissions[p]["id"] for p in ctx.used if p in submissions}
     try:
@@ -544,13 +544,17 @@ def discard(staged: Path | None) -> None:
         shutil.rmtree(staged, ignore_errors=True)
 
 
-def extra_files(kind, game: Game, turns: list[Turn]) -> dict[str, str]:
+def extra_files(kind, game: Game, turn: Turn, record: Callable[[], list[Turn]]
+                ) -> dict[str, str]:
     """Files that need the whole record, written when a game is over: the chance disclosure
-    (docs/fairness.md), and a game's own (the sealed Gral sheets)."""
+    (docs/fairness.md), and a game's own (the sealed Gral sheets). ``record`` gives every turn
+    up to ``turn``; it is called only when the game is over, so a turn of a running game costs
+    the same at turn 60 as at turn 1."""
     from companion import fairness
 
-    if not kind.is_over(turns[-1].state):
+    if not kind.is_over(turn.state):
         return {}
+    turns = record()
     files = {fairness.FILE_NAME: fairness.to_text(fairness.disclosure(game, turns))}
     if hasattr(kind, "disclosure"):
         files["disclosure.json"] = canonical_json(kind.disclosure(game, turns)) + "\n"
@@ -598,10 +602,11 @@ def publish_missing(store: Store, game: Game, output: Path) -> list[int]:
     missing = store.unpublished(game.id)
     if missing:
         kind = get_kind(game.kind)
-        turns = store.turns(game.id)
         for number in missing:
-            extras = extra_files(kind, game, turns[: number + 1])
-            staged = stage_reports(game, turns[number], output, extras)
+            turn = store.turn(game.id, number)
+            extras = extra_files(kind, game, turn,
+                                 lambda n=number: store.turns(game.id)[: n + 1])
+            staged = stage_reports(game, turn, output, extras)
             publish(staged, output, game.id, number)
             store.mark_published(game.id, number)
     return missing
@@ -612,7 +617,8 @@ def render_reports(store: Store, game_id: str, number: int | None, output: Path)
     publish_missing(store, game, output)
     turn = store.turn(game_id, number)
     kind = get_kind(game.kind)
-    extras = extra_files(kind, game, store.turns(game_id)[: turn.number + 1])
+    extras = extra_files(kind, game, turn,
+                         lambda: store.turns(game_id)[: turn.number + 1])
     staged = stage_reports(game, turn, output, extras)
     files = publish(staged, output, game_id, turn.number)
     store.mark_published(game_id, turn.number)

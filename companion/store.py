@@ -4,11 +4,17 @@ For each game it keeps the kind, id, seed, a per-game secret (never the seed; sa
 derived secrets come from it), options and players (name, optional email, a random secret token);
 for each processed turn the inputs (the order texts as submitted, dice supplied), the decisions
 taken with their answers, the chance outcomes, the events, the full state, the processing time,
-a SHA-256 digest of each of these columns, and a hash over the digests chained to the previous
+a SHA-256 digest of each of these columns (taken over their canonical JSON), and a hash over the digests chained to the previous
 turn's. A turn is written in one transaction: a process killed in the middle leaves the previous
 turn intact, and the turn can be run again. A turn is marked published once its reports are in
 place; a turn committed without them is found and published by the next command that looks.
 Submissions are never deleted: a replaced, withdrawn or used submission keeps its row.
+
+The JSON columns of a turn (state, inputs, decisions, chance, events) are stored as canonical
+JSON compressed with zlib (schema 3; a turn of an 8-player game takes a few kilobytes instead of
+about a hundred). A column holding plain JSON text (schema 2, or edited by hand) still reads.
+The schema is versioned in ``companion_meta``; an older store is upgraded in place when opened
+(:mod:`companion.migrations`), in one transaction.
 
 Every row read is checked: ids, names, slugs and tokens pass the checks of
 :mod:`companion.engine.identity`, every turn column must be valid JSON and match its digest, and
@@ -19,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +35,11 @@ from companion.engine.canon import GENESIS_HASH, canonical_json, sha256_hex
 from companion.engine.identity import IdentityError, check_game_id, check_players, new_token
 from companion.errors import StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+OLDER_SCHEMAS = ("1", "2")
+"""Schemas an opened store is upgraded from (in place, by :mod:`companion.migrations`)."""
+EXPORT_VERSION = 2
+"""The version of the export format (a JSON file, independent of how the store keeps it)."""
 TURN_COLUMNS = ("processed_at", "state", "inputs", "decisions", "chance", "events")
 """The columns of a turn its hash covers (besides the number and the previous hash)."""
 DEFAULT_STORE = "companion.sqlite3"
@@ -60,13 +71,13 @@ CREATE TABLE turns (
     game_id TEXT NOT NULL REFERENCES games(id),
     number INTEGER NOT NULL,
     processed_at TEXT NOT NULL,
-    state TEXT NOT NULL,
+    state BLOB NOT NULL,
     hash TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
-    inputs TEXT NOT NULL,
-    decisions TEXT NOT NULL,
-    chance TEXT NOT NULL,
-    events TEXT NOT NULL,
+    inputs BLOB NOT NULL,
+    decisions BLOB NOT NULL,
+    chance BLOB NOT NULL,
+    events BLOB NOT NULL,
     digests TEXT NOT NULL,
     published INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, number)
@@ -118,6 +129,43 @@ class Game:
         return bytes.fromhex(self.secret)
 
 
+JSON_COLUMNS = ("state", "inputs", "decisions", "chance", "events")
+"""The turn columns stored as compressed canonical JSON."""
+
+
+def pack(value: Any) -> bytes:
+    """A turn column as stored: its canonical JSON, zlib-compressed."""
+    return pack_text(canonical_json(value))
+
+
+def pack_text(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8"), 9)
+
+
+def unpack_text(stored: bytes | str) -> tuple[Any, str]:
+    """A stored turn column's value and its canonical JSON (ValueError when it is damaged).
+    A compressed column holds canonical JSON as written; plain text (an older schema, or an
+    edit by hand) is made canonical."""
+    if isinstance(stored, bytes):
+        try:
+            text = zlib.decompress(stored).decode("utf-8")
+        except (zlib.error, UnicodeDecodeError) as exc:
+            raise ValueError(str(exc)) from None
+        return json.loads(text), text
+    value = json.loads(stored)
+    return value, canonical_json(value)
+
+
+def unpack(stored: bytes | str) -> Any:
+    """A stored turn column's value (ValueError when it is damaged)."""
+    return unpack_text(stored)[0]
+
+
+def column_digests(texts: dict[str, str]) -> dict[str, str]:
+    """The digest of each column a turn's hash covers, from the columns' canonical JSON."""
+    return {c: sha256_hex(texts[c]) for c in TURN_COLUMNS}
+
+
 def turn_hash(prev_hash: str, number: int, digests: dict[str, str]) -> str:
     """A turn's hash: SHA-256 over the previous turn's hash, the turn number and the digest of
     each stored column (state, inputs, decisions, chance, events, processing time)."""
@@ -146,11 +194,16 @@ class Turn:
         turn.hash = turn.compute_hash()
         return turn
 
-    def digests(self) -> dict[str, str]:
-        return {c: sha256_hex(canonical_json(getattr(self, c))) for c in TURN_COLUMNS}
+    def texts(self) -> dict[str, str]:
+        """The canonical JSON of each column the hash covers."""
+        return {c: canonical_json(getattr(self, c)) for c in TURN_COLUMNS}
 
-    def compute_hash(self) -> str:
-        return turn_hash(self.prev_hash, self.number, self.digests())
+    def digests(self) -> dict[str, str]:
+        return column_digests(self.texts())
+
+    def compute_hash(self, digests: dict[str, str] | None = None) -> str:
+        return turn_hash(self.prev_hash, self.number,
+                         self.digests() if digests is None else digests)
 
 
 @dataclass
@@ -243,14 +296,21 @@ class Store:
             return
         row = self.db.execute("SELECT value FROM companion_meta WHERE key='schema'").fetchone()
         version = row[0] if row else "?"
-        if version == "1":
-            from companion.migrations import migrate_1_to_2
+        if version in OLDER_SCHEMAS:
+            from companion.migrations import STEPS
 
             with self.transaction() as db:
-                again = db.execute("SELECT value FROM companion_meta WHERE key='schema'"
-                                   ).fetchone()
-                if again[0] == "1":      # another process may have migrated it meanwhile
-                    self.notes.extend(migrate_1_to_2(db, self.path))
+                # read again inside the transaction: another process may have upgraded it
+                version = db.execute("SELECT value FROM companion_meta WHERE key='schema'"
+                                     ).fetchone()[0]
+                while version in STEPS:
+                    self.notes.extend(STEPS[version](db, self.path))
+                    version = db.execute("SELECT value FROM companion_meta WHERE "
+                                         "key='schema'").fetchone()[0]
+            try:
+                self.db.execute("VACUUM")     # give the space the upgrade freed back to the disk
+            except sqlite3.Error:
+                pass                          # (another connection is reading: it stays)
             return
         if version != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path} has store schema {version}; this version of "
@@ -352,13 +412,14 @@ class Store:
 
     @staticmethod
     def _insert_turn(db: sqlite3.Connection, turn: Turn, published: bool = False) -> None:
+        texts = turn.texts()
+        packed = {c: pack_text(texts[c]) for c in JSON_COLUMNS}
         db.execute("INSERT INTO turns (game_id, number, processed_at, state, hash, prev_hash, "
                    "inputs, decisions, chance, events, digests, published) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (turn.game_id, turn.number, turn.processed_at, canonical_json(turn.state),
-                    turn.hash, turn.prev_hash, canonical_json(turn.inputs),
-                    canonical_json(turn.decisions), canonical_json(turn.chance),
-                    canonical_json(turn.events), canonical_json(turn.digests()),
+                   (turn.game_id, turn.number, turn.processed_at, packed["state"],
+                    turn.hash, turn.prev_hash, packed["inputs"], packed["decisions"],
+                    packed["chance"], packed["events"], canonical_json(column_digests(texts)),
                     int(published)))
 
     # -- turns ----------------------------------------------------------------------------------
@@ -382,8 +443,8 @@ class Store:
             raise StoreError(f"game '{game_id}' has no turn {number}",
                              hint=f"turns 0 to {last} have been processed" if last is not None
                              else None)
-        turn = self._turn_from_row(row)
-        problem = verify_turn(turn, row[10])
+        turn, texts = self._turn_from_row(row)
+        problem = verify_turn(turn, row[10], texts)
         if problem is None and turn.number > 0:
             prev = self.db.execute("SELECT hash FROM turns WHERE game_id=? AND number=?",
                                    (game_id, turn.number - 1)).fetchone()
@@ -400,9 +461,9 @@ class Store:
         previous = GENESIS_HASH
         for index, row in enumerate(self.db.execute(
                 self._TURN_SELECT + "WHERE game_id=? ORDER BY number", (game_id,))):
-            turn = self._turn_from_row(row)
+            turn, texts = self._turn_from_row(row)
             if check:
-                problem = verify_turn(turn, row[10])
+                problem = verify_turn(turn, row[10], texts)
                 if problem is None and (turn.number != index or turn.prev_hash != previous):
                     problem = "its link to the previous turn (prev_hash) is broken"
                 if problem:
@@ -420,16 +481,18 @@ class Store:
             return {}
 
     @staticmethod
-    def _turn_from_row(row: tuple) -> Turn:
+    def _turn_from_row(row: tuple) -> tuple[Turn, dict[str, str]]:
+        """A turn from its row, with the canonical JSON of its columns (for its digests)."""
         values = list(row[:10])
+        texts = {"processed_at": canonical_json(values[2])}
         for index, column in ((3, "state"), (6, "inputs"), (7, "decisions"), (8, "chance"),
                               (9, "events")):
             try:
-                values[index] = json.loads(values[index])
+                values[index], texts[column] = unpack_text(values[index])
             except (TypeError, ValueError):
-                raise damaged(row[0], row[1], f"the stored '{column}' is not valid JSON"
-                              ) from None
-        return Turn(*values)
+                raise damaged(row[0], row[1], f"the stored '{column}' is not valid (compressed) "
+                                              "JSON") from None
+        return Turn(*values), texts
 
     def unpublished(self, game_id: str) -> list[int]:
         """Turns committed whose reports were never put in place (a crash between the two)."""
@@ -487,7 +550,7 @@ class Store:
         game = self.game(game_id)
         return {
             "format": EXPORT_FORMAT,
-            "version": SCHEMA_VERSION,
+            "version": EXPORT_VERSION,
             "game": {"id": game.id, "kind": game.kind, "seed": game.seed,
                      "secret": game.secret, "options": game.options,
                      "base_url": game.base_url, "created_at": game.created_at,
@@ -515,18 +578,20 @@ class Store:
         return game.id
 
 
-def verify_turn(turn: Turn, stored_digests: str | None) -> str | None:
-    """What is wrong with a stored turn record (None: it matches its digests and hash)."""
+def verify_turn(turn: Turn, stored_digests: str | None,
+                texts: dict[str, str] | None = None) -> str | None:
+    """What is wrong with a stored turn record (None: it matches its digests and hash).
+    ``texts``: the canonical JSON of its columns, when known."""
     try:
         digests = json.loads(stored_digests or "")
     except ValueError:
         digests = None
-    actual = turn.digests()
+    actual = column_digests(texts or turn.texts())
     if isinstance(digests, dict):
         for column in TURN_COLUMNS:
             if digests.get(column) != actual[column]:
                 return f"its '{column}' was changed after the turn was processed"
-    if turn.compute_hash() != turn.hash:
+    if turn.compute_hash(actual) != turn.hash:
         return "its hash (or the digests it covers) was changed after the turn was processed"
     return None
 
@@ -565,9 +630,9 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
     digests and hash chain, every submission."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("not a companion game export (missing \"format\": \"companion-game\")")
-    if data.get("version") not in (1, SCHEMA_VERSION):
+    if data.get("version") not in (1, EXPORT_VERSION):
         raise StoreError(f"export version {data.get('version')!r} is not supported "
-                         f"(this companion reads versions 1 and {SCHEMA_VERSION})")
+                         f"(this companion reads versions 1 and {EXPORT_VERSION})")
     legacy = data.get("version") == 1
     notes: list[str] = []
     try:

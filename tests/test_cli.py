@@ -7,6 +7,8 @@ import sqlite3
 
 import pytest
 
+from companion.store import pack, unpack
+
 VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
          ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
          ["import"], ["verify"], ["sheet"], ["print"], ["demo"], ["data"], ["data", "export"],
@@ -224,9 +226,9 @@ def test_replay_names_the_first_bad_turn(cli):
     for _ in range(3):
         cli.ok("turn", "g1")
     db = sqlite3.connect(cli.store)
-    state = json.loads(db.execute("SELECT state FROM turns WHERE number=2").fetchone()[0])
+    state = unpack(db.execute("SELECT state FROM turns WHERE number=2").fetchone()[0])
     state["rounds"] = 7
-    db.execute("UPDATE turns SET state=? WHERE number=2", (json.dumps(state),))
+    db.execute("UPDATE turns SET state=? WHERE number=2", (pack(state),))
     db.commit()
     db.close()
     result = cli("replay", "g1")

@@ -14,7 +14,7 @@ from companion import fairness, service
 from companion.engine.canon import canonical_json
 from companion.engine.chance import seed_key
 from companion.registry import get_kind
-from companion.store import Store
+from companion.store import Store, pack
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
@@ -60,8 +60,8 @@ def reseal(store: Store, game_id: str, number: int, change) -> None:
         turn.hash = turn.compute_hash()
         store.db.execute("UPDATE turns SET state=?, chance=?, inputs=?, digests=?, hash=?, "
                          "prev_hash=? WHERE game_id=? AND number=?",
-                         (canonical_json(turn.state), canonical_json(turn.chance),
-                          canonical_json(turn.inputs), canonical_json(turn.digests()),
+                         (pack(turn.state), pack(turn.chance), pack(turn.inputs),
+                          canonical_json(turn.digests()),
                           turn.hash, turn.prev_hash, game_id, turn.number))
 
 

@@ -23,7 +23,7 @@ from companion.engine.canon import canonical_json
 from companion.engine.chance import seed_key
 from companion.engine.identity import MAX_NAME, RESERVED_SLUGS, IdentityError, inside
 from companion.errors import CompanionError, StoreError
-from companion.store import Store
+from companion.store import Store, pack, unpack
 
 PLAYERS = {"gral": ["Anna", "Bert"], "koc": ["Anna", "Bert"], "mayhem": ["Anna", "Bert"],
            "fluxx": ["Anna", "Bert"]}
@@ -163,6 +163,53 @@ def test_store_of_schema_1_is_migrated(cli):
     assert "every hash matches" in cli.ok("replay", "g1").out
 
 
+def test_store_of_schema_2_is_upgraded_in_place(cli):
+    """tests/data/store-v2.sqlite3 was written by companion at schema 2 (before turns were
+    stored compressed): a game of each kind, three turns each, a pending submission each."""
+    shutil.copy(Path(__file__).parent / "data" / "store-v2.sqlite3", cli.store)
+    before = sqlite3.connect(cli.store)
+    hashes = before.execute("SELECT game_id, number, hash, digests FROM turns").fetchall()
+    states = {(g, n): json.loads(s) for g, n, s in
+              before.execute("SELECT game_id, number, state FROM turns")}
+    before.close()
+    result = cli.ok("show", "g1", "--player", "public")
+    assert "upgraded from schema 2 to 3" in result.err
+    assert "upgraded" not in cli.ok("show", "g1", "--player", "public").err   # only once
+    db = sqlite3.connect(cli.store)
+    assert db.execute("SELECT value FROM companion_meta WHERE key='schema'").fetchone()[0] == "3"
+    assert db.execute("SELECT game_id, number, hash, digests FROM turns").fetchall() == hashes
+    for game_id, number, state in db.execute("SELECT game_id, number, state FROM turns"):
+        assert isinstance(state, bytes) and unpack(state) == states[game_id, number]
+    assert db.execute("PRAGMA freelist_count").fetchone()[0] == 0      # vacuumed
+    db.close()
+    for game_id in ("g1", "k1", "m1", "f1"):
+        assert "every hash matches" in cli.ok("replay", game_id).out
+        assert "turn 4 processed" in cli.ok("turn", game_id).out      # the pending orders
+        assert "every hash matches" in cli.ok("replay", game_id).out
+
+
+def test_a_failed_upgrade_changes_nothing(cli):
+    shutil.copy(Path(__file__).parent / "data" / "store-v2.sqlite3", cli.store)
+    db = sqlite3.connect(cli.store)
+    db.execute("UPDATE turns SET events='{not json' WHERE game_id='m1' AND number=2")
+    db.commit()
+    db.close()
+    original = Path(cli.store).read_bytes()
+    result = no_traceback(cli("show", "g1"))
+    assert result.code == 1 and "cannot be upgraded" in result.err and "m1 turn 2" in result.err
+    assert Path(cli.store).read_bytes() == original
+
+
+def test_turns_are_stored_compressed(cli):
+    gral_game(cli)
+    cli.ok("turn", "g1")
+    db = sqlite3.connect(cli.store)
+    for column in ("state", "inputs", "decisions", "chance", "events"):
+        value = db.execute(f"SELECT {column} FROM turns WHERE number=1").fetchone()[0]
+        assert isinstance(value, bytes) and unpack(value) is not None
+    db.close()
+
+
 # ------------------------------------------------------------------------------ import
 def mutations(data: dict) -> dict[str, tuple[dict, str]]:
     """Hostile or damaged variants of an export, with a word the refusal must contain."""
@@ -278,8 +325,8 @@ def test_the_hash_chain_covers_every_stored_column(cli, column):
     db = sqlite3.connect(cli.store)
     value = db.execute(f"SELECT {column} FROM turns WHERE number=1").fetchone()[0]
     changed = ("2031-01-01 00:00 UTC" if column == "processed_at" else
-               canonical_json({"tampered": json.loads(value)}) if column in ("state", "inputs")
-               else canonical_json(json.loads(value) + [{"x": 1}]))
+               pack({"tampered": unpack(value)}) if column in ("state", "inputs")
+               else pack(unpack(value) + [{"x": 1}]))
     db.execute(f"UPDATE turns SET {column}=? WHERE number=1", (changed,))
     db.commit()
     db.close()
@@ -312,14 +359,14 @@ def test_replay_names_a_changed_shuffle(cli):
     """A changed outcome whose digest and hash were rewritten too: replay still finds it."""
     cli.ok("new", "fluxx", "f1", "--player", "Anna", "--player", "Bert", "--seed", "5")
     db = sqlite3.connect(cli.store)
-    chance = json.loads(db.execute("SELECT chance FROM turns WHERE number=0").fetchone()[0])
+    chance = unpack(db.execute("SELECT chance FROM turns WHERE number=0").fetchone()[0])
     shuffle = next(o for o in chance if o["kind"] == "shuffle")
     shuffle["value"][0], shuffle["value"][1] = shuffle["value"][1], shuffle["value"][0]
     record = Store(cli.store).turn("f1", 0)
     record.chance = chance
     record.hash = record.compute_hash()
     db.execute("UPDATE turns SET chance=?, digests=?, hash=? WHERE number=0",
-               (canonical_json(chance), canonical_json(record.digests()), record.hash))
+               (pack(chance), canonical_json(record.digests()), record.hash))
     db.commit()
     db.close()
     result = no_traceback(cli("replay", "f1"))

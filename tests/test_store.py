@@ -8,7 +8,7 @@ import pytest
 
 from companion import service
 from companion.errors import StoreError
-from companion.store import Store
+from companion.store import Store, pack, unpack
 
 
 def make_game(path, game_id="g1"):
@@ -119,9 +119,9 @@ def test_replay_detects_a_changed_record(tmp_path):
     assert service.replay(store, "g1").ok
     db = sqlite3.connect(path)
     row = db.execute("SELECT inputs FROM turns WHERE number=1").fetchone()
-    inputs = json.loads(row[0])
+    inputs = unpack(row[0])
     inputs["submissions"][0]["text"] = "assign 6 to Alberto"
-    db.execute("UPDATE turns SET inputs=? WHERE number=1", (json.dumps(inputs),))
+    db.execute("UPDATE turns SET inputs=? WHERE number=1", (pack(inputs),))
     db.commit()
     db.close()
     result = service.replay(Store(path), "g1")
