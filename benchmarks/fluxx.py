@@ -19,7 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "fluxx"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from figures import figure  # noqa: E402
 from fluxx_play import engine_game  # noqa: E402
 
 
@@ -65,6 +67,7 @@ def main() -> None:
     low, _, high = args.players.partition("-")
     players = list(range(int(low), int(high or low) + 1))
     rate, mean_turns, longest = games_per_second(args.games, players, {})
+    figure("Fluxx random whole games, engine only", rate, "games/s")
     print(f"engine only, missing=default: {rate:.2f} games/s over {args.games} games of "
           f"{args.players} players (mean {mean_turns:.0f} turns, longest {longest})")
     rate, mean_turns, longest = games_per_second(max(1, args.games // 2), players,
@@ -72,6 +75,8 @@ def main() -> None:
     print(f"engine only, missing=wait, others=wait: {rate:.2f} games/s "
           f"(mean {mean_turns:.0f} processed turns, longest {longest})")
     turn_time, render_time, reports = report_rendering()
+    figure("Fluxx 6-player turn through the service", turn_time * 1000, "ms")
+    figure(f"Fluxx 6-player turn, rendering its {reports} reports", render_time * 1000, "ms")
     print(f"one 6-player turn through the service: {turn_time * 1000:.0f} ms; rendering its "
           f"{reports} reports (PDF and text): {render_time * 1000:.0f} ms")
 

@@ -20,6 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
+
 from companion import service  # noqa: E402
 from companion.engine.canon import GENESIS_HASH, state_hash  # noqa: E402
 from companion.engine.chance import Chance, seed_key  # noqa: E402
@@ -76,6 +80,7 @@ def bench_engine(games: int) -> None:
     for seed in range(games):
         turns += engine_game(seed, 2 + seed % 7)
     elapsed = time.perf_counter() - start
+    figure("Gral random whole games, engine only", games / elapsed, "games/s")
     print(f"engine: {games} random whole games (2-8 players, {turns} turns) in {elapsed:.2f} s: "
           f"{games / elapsed:.1f} games/s, {turns / elapsed:.0f} turns/s")
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import platform
 import shutil
 import statistics
 import sys
@@ -36,6 +35,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from gral import KIND, turn_setup  # noqa: E402  (gral.py's game and random players)
+
+from figures import figure, machine  # noqa: E402
 
 from companion import service  # noqa: E402
 from companion.engine.canon import state_hash  # noqa: E402
@@ -136,18 +137,6 @@ def bare_reportlab(docs: dict) -> list[bytes]:
     return out
 
 
-def machine() -> str:
-    try:
-        from reportlab.lib import rl_accel
-        accel = "C accelerator" if not rl_accel._py_funcs else "no C accelerator"
-    except ImportError:
-        accel = "?"
-    import reportlab
-
-    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"reportlab {reportlab.Version} ({accel})")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -214,6 +203,17 @@ def main() -> None:
     print(f"  ratio turn / bare         : {statistics.median(ratios):7.2f}x  (goal <= 1.5x; "
           f"goal for the turn < 500 ms wall)")
     print(f"  byte-identical runs       : {'yes' if identical else 'NO'}")
+    first_turn = cold[0] + cold[1]
+    figure("Gral 8-player turn, first of a process", first_turn * 1000, "ms",
+           goal="< 500 ms", met=first_turn < 0.5)
+    figure("Gral 8-player turn, adjudication + 9 reports", wall * 1000, "ms",
+           ratio=statistics.median(ratios), goal="< 500 ms; <= 1.5x bare reportlab",
+           met=wall < 0.5 and statistics.median(ratios) <= 1.5)
+    two = statistics.median(r[0] + r[1] for r in parallel)
+    figure("Gral 8-player turn, COMPANION_JOBS=2", two * 1000, "ms", ratio=two / wall,
+           goal="vs serial")
+    figure("Gral turn output byte-identical", 1.0 if identical else 0.0, "yes/no",
+           met=identical)
 
 
 if __name__ == "__main__":

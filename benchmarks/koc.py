@@ -21,6 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
+
 from companion import service  # noqa: E402
 from companion.engine.chance import Chance, seed_key  # noqa: E402
 from companion.engine.game import TurnContext, resolve_options  # noqa: E402
@@ -98,6 +102,8 @@ def main() -> None:
         label = f"{players} knights" + (" " + ",".join(f"{k}={v}" for k, v in options.items())
                                         if options else "")
         total = sum(spent)
+        figure(f"KoC random games, {label}, engine only", sum(played) / total,
+               "player turns/s")
         print(f"  {label:<26} {sum(played) / total:9.0f} player turns/s   "
               f"median {statistics.median(played):.0f} player turns per game, "
               f"{1000 * total / max(1, sum(played)):.2f} ms each")

@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
 
 from companion import service  # noqa: E402
 from companion.engine.chance import Chance, seed_key  # noqa: E402
@@ -84,6 +87,7 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         label = f"{players} players" + (" " + ",".join(f"{k}={v}" for k, v in options.items())
                                         if options else "")
+        figure(f"Mayhem random whole games, {label}", args.games / elapsed, "games/s")
         print(f"  {label:<28} {args.games / elapsed:8.1f} games/s   "
               f"{sum(played) / elapsed:9.0f} player turns/s   "
               f"median {statistics.median(played):.0f} player turns, "

@@ -30,6 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
+
 from companion import service  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.registry import get_kind  # noqa: E402
@@ -178,6 +182,13 @@ def main() -> None:
         r = measure(kind_id, args.turns)
         share = ", ".join(f"{c} {v / r['turns'] / 1024:.1f}" for c, v in r["columns"].items()
                           if v and v / r["turns"] >= 100)
+        title = {"gral": "Gral 8 players", "koc": "KoC 6 knights"}[r["kind"]]
+        figure(f"store, {title}: bytes per turn over {r['turns']} turns",
+               r["per_turn"] / 1024, "KB", goal="<= 10 KB", met=r["per_turn"] <= 10 * 1024)
+        history = r["with_history"] / r["without"]
+        figure(f"{title}: turn {r['turns'] + 1} with its history vs without", 
+               r["with_history"] * 1000, "ms", ratio=history, goal="<= 1.3x",
+               met=history <= 1.3)
         print(f"{r['kind']}: {r['turns']} turns, {r['per_turn'] / 1024:.1f} KB stored per turn "
               f"(KB per turn by column: {share})")
         print(f"{r['kind']}: a turn's time outside the rules engine, first 5 turns {r['first'] * 1000:.1f} ms, last 5 turns "
