@@ -1,14 +1,18 @@
 """Benchmark: print a 100-card kit (A4, 3 mm bleed, crop marks, duplex backs) with the print
-suite, and a bare reportlab script drawing the same rectangles and text, in the same run.
+suite, and a bare reportlab script drawing the same rectangles and text, in the same run; then
+each game's real kit (default options: A4, no bleed, crop marks, backs none) against a bare
+reportlab script drawing the same number of pages and cards on the same paper (a rectangle and
+a line of text per card or chit, or per page that holds no cards).
 
-    python benchmarks/print_kit.py [--runs N] [--cards N]
+    python benchmarks/print_kit.py [--runs N] [--cards N] [--kits gral,koc,...|none]
 
-Prints the median time of each and their ratio (target: at most 2x).  No assertions: this is a
-figure for humans and CI logs.
+Prints the median CPU time of each (runs alternate between the two) and their ratio (issue 18's
+target for the game kits: at most 5x).  No assertions: this is a figure for humans and CI logs.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import statistics
 import sys
@@ -92,33 +96,110 @@ def bare_reportlab(kit, options) -> bytes:
     return buf.getvalue()
 
 
+def kit_shape(plan):
+    """What the bare script draws for a planned kit: the paper, and per page the trim rectangles
+    of its cards (None for a page without cards) and its label."""
+    return plan.options.paper, [
+        ([slot.trim for slot in page.layout.slots] if page.layout is not None else None,
+         page.label) for page in plan.pages]
+
+
+def bare_kit(shape) -> bytes:
+    """Issue 18's bare drawing script: a rectangle and a line of text per card (or per page
+    without cards), same paper, same page count."""
+    from reportlab.pdfgen import canvas
+
+    from companion.render import fonts
+
+    fonts.register_fonts()
+    paper, pages = shape
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(paper.width, paper.height), invariant=1,
+                      pageCompression=1, initialFontName=fonts.SANS)
+    for trims, label in pages:
+        c.setFont(fonts.SANS, 8)
+        if trims is None:
+            c.rect(40, 40, paper.width - 80, paper.height - 80, stroke=1, fill=0)
+            c.drawString(50, paper.height / 2, label)
+        for k, t in enumerate(trims or ()):
+            c.rect(t.x, t.y, t.w, t.h, stroke=1, fill=0)
+            c.drawString(t.x + 4, t.y + t.h / 2, f"card {k + 1}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def game_kits(kinds: list[str], runs: int) -> None:
+    """Each game's kit against the bare script, alternating runs, medians."""
+    from companion.registry import KINDS, get_kind
+    from companion.render.printkit import plan_kit
+
+    if not kinds:
+        kinds = [k.id for k in KINDS if hasattr(get_kind(k.id), "print_kit")]
+    options = PrintOptions.from_strings()
+    print(f"game kits: A4, defaults ({options.describe()}); median of {runs} alternating runs, "
+          "CPU time")
+    print(f"  {'kit':8} {'pages':>5} {'cards':>5} {'first':>8} {'ours':>8} {'bare':>8} "
+          f"{'ratio':>6} {'KiB':>6}")
+    for kind in kinds:
+        kit = get_kind(kind).print_kit()
+        t0 = time.process_time()
+        first = build_kit(kit, options)
+        cold = time.process_time() - t0
+        shape = kit_shape(plan_kit(kit, options))
+        bare_kit(shape)
+        ours, bare = [], []
+        for _ in range(runs):
+            gc.collect()  # each run starts with no garbage of the other's
+            t0 = time.process_time()
+            data = build_kit(kit, options)
+            ours.append(time.process_time() - t0)
+            gc.collect()
+            t0 = time.process_time()
+            bare_kit(shape)
+            bare.append(time.process_time() - t0)
+        assert data == first, f"{kind}: output is not byte-identical between runs"
+        cards = sum(len(trims) for trims, _ in shape[1] if trims)
+        m_ours, m_bare = statistics.median(ours), statistics.median(bare)
+        print(f"  {kind:8} {len(shape[1]):5d} {cards:5d} {cold * 1000:6.0f}ms "
+              f"{m_ours * 1000:6.0f}ms {m_bare * 1000:6.1f}ms {m_ours / m_bare:5.1f}x "
+              f"{len(data) / 1024:6.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cards", type=int, default=100)
+    parser.add_argument("--kits", default="",
+                        help="game kinds to time, comma-separated (default all; 'none' skips)")
     args = parser.parse_args()
     kit = sample_kit(cards=args.cards, parts="deck")
     options = PrintOptions.from_strings(paper="a4", bleed="3", backs="duplex-long",
                                         crop_marks=True)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     first = build_kit(kit, options)
-    cold = time.perf_counter() - t0
+    cold = time.process_time() - t0
     bare_reportlab(kit, options)  # warm reportlab's own caches too
     ours, bare = [], []
     for _ in range(args.runs):
-        t0 = time.perf_counter()
+        gc.collect()  # each run starts with no garbage of the other's
+        t0 = time.process_time()
         data = build_kit(kit, options)
-        ours.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
+        ours.append(time.process_time() - t0)
+        gc.collect()
+        t0 = time.process_time()
         plain = bare_reportlab(kit, options)
-        bare.append(time.perf_counter() - t0)
+        bare.append(time.process_time() - t0)
     assert data == first, "output is not byte-identical between runs"
     m_ours, m_bare = statistics.median(ours), statistics.median(bare)
-    print(f"print kit: {args.cards} cards, A4, bleed 3 mm, crop marks, duplex-long backs")
+    print(f"print kit: {args.cards} cards, A4, bleed 3 mm, crop marks, duplex-long backs "
+          "(CPU time)")
     print(f"  companion print suite : {m_ours * 1000:8.1f} ms  (median of {args.runs}; "
           f"first run {cold * 1000:.1f} ms; {len(data) / 1024:.0f} KiB)")
     print(f"  bare reportlab script : {m_bare * 1000:8.1f} ms  ({len(plain) / 1024:.0f} KiB)")
     print(f"  ratio                 : {m_ours / m_bare:8.2f}x  (target <= 2x)")
+    if args.kits != "none":
+        game_kits([k for k in args.kits.split(",") if k.strip()], args.runs)
 
 
 if __name__ == "__main__":

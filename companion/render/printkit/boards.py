@@ -15,10 +15,22 @@ from companion.render.printkit.model import Board
 from companion.render.printkit.units import MM, Rect, mm
 
 
-def _draw_board(c, part: Board, transform) -> None:
-    """Call the game's drawing with board millimetres mapped through ``transform``."""
+def _draw_board(c, part: Board, transform, forms=None, form_name: str = "") -> None:
+    """Call the game's drawing with board millimetres mapped through ``transform``.  With
+    ``forms`` (the kit's ``_Forms``) the board is drawn once into a PDF form and every tile and
+    the overview place that form: the same picture, drawn and stored once."""
     from companion.render.printkit.pen import Pen
 
+    def art(c):
+        c.saveState()
+        c.scale(MM, MM)
+        part.draw(Pen(c, part.width_mm, part.height_mm, 0.0, f"board '{part.title}'"))
+        c.restoreState()
+
+    if forms is not None:
+        forms.place(c, form_name, transform,
+                    Rect(0.0, 0.0, part.width_mm * MM, part.height_mm * MM), art)
+        return
     c.saveState()
     c.transform(*transform)
     c.scale(MM, MM)
@@ -44,14 +56,15 @@ def _arrow(c, x: float, y: float, direction: str, size: float = mm(2.2)) -> None
     c.drawPath(p, stroke=0, fill=1)
 
 
-def _tile_page(part: Board, bp: BoardPlan, tile: Tile) -> Callable[[object], None]:
+def _tile_page(part: Board, bp: BoardPlan, tile: Tile, forms=None,
+               form_name: str = "") -> Callable[[object], None]:
     from companion.render import fonts
     from companion.render.printkit.draw import draw_notice
 
     def draw(c):
         c.saveState()
         _clip(c, tile.place)
-        _draw_board(c, part, compose(tile.transform, bp.board_transform))
+        _draw_board(c, part, compose(tile.transform, bp.board_transform), forms, form_name)
         c.restoreState()
         # glue strips
         for neighbour, strip in tile.glue:
@@ -118,7 +131,8 @@ def _name(col: int, row: int) -> str:
     return f"{column_name(col)}{row + 1}"
 
 
-def _overview_page(part: Board, bp: BoardPlan) -> Callable[[object], None]:
+def _overview_page(part: Board, bp: BoardPlan, forms=None,
+                   form_name: str = "") -> Callable[[object], None]:
     from companion.render import fonts
     from companion.render.printkit.draw import draw_notice
     from companion.render.printkit.fit import draw_fitted, fit_text
@@ -145,7 +159,7 @@ def _overview_page(part: Board, bp: BoardPlan) -> Callable[[object], None]:
         draw_fitted(c, fitted, area.x, area.y1 - mm(8), colour=(0.1, 0.1, 0.1))
         c.saveState()
         _clip(c, Rect(ox, oy, bp.width * scale, bp.height * scale))
-        _draw_board(c, part, compose(to_page, bp.board_transform))
+        _draw_board(c, part, compose(to_page, bp.board_transform), forms, form_name)
         c.restoreState()
         c.setStrokeColorRGB(0.85, 0.1, 0.1)
         c.setLineWidth(0.8)
@@ -172,13 +186,17 @@ def _overview_page(part: Board, bp: BoardPlan) -> Callable[[object], None]:
     return draw
 
 
-def board_pages(part: Board, bp: BoardPlan) -> list[tuple[str, Callable, list]]:
-    """(label, draw, bookmarks) for each page of a board."""
+def board_pages(part: Board, bp: BoardPlan, forms=None,
+                form_name: str = "") -> list[tuple[str, Callable, list]]:
+    """(label, draw, bookmarks) for each page of a board.  With ``forms`` (the kit's ``_Forms``)
+    the board's art is one PDF form named ``form_name``, placed on every page."""
     pages = []
     single = len(bp.tiles) == 1
     if part.overview and not single:
-        pages.append((f"{part.title}: assembly", _overview_page(part, bp), [("Assembly", 1)]))
+        pages.append((f"{part.title}: assembly", _overview_page(part, bp, forms, form_name),
+                      [("Assembly", 1)]))
     for tile in bp.tiles:
         marks = [] if single else [(f"Tile {tile.name}", 1)]
-        pages.append((f"{part.title}: tile {tile.name}", _tile_page(part, bp, tile), marks))
+        pages.append((f"{part.title}: tile {tile.name}",
+                      _tile_page(part, bp, tile, forms, form_name), marks))
     return pages

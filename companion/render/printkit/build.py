@@ -315,15 +315,17 @@ def _plan_standees(part: Standees, options: PrintOptions, forms: _Forms, pi: int
     return PartPlan(part, pages, sheets=plan, backs="none")
 
 
-def _plan_board(part: Board, options: PrintOptions, pi: int) -> PartPlan:
+def _plan_board(part: Board, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
     from companion.render.printkit.boards import board_pages
 
     if part.draw is None:
         raise UsageError(f"board '{part.title}' has no drawing")
     bp = tile_board(part.width_mm, part.height_mm, options.paper, margin_mm=options.margin_mm,
                     overlap_mm=part.overlap_mm, rotate=options.rotate)
+    # a board on several pages (tiles and the overview) is drawn once, as a form placed on each
+    board_forms = forms if len(bp.tiles) > 1 else None
     pages = [PlannedPage(label, fn, "single", part, bookmarks=marks)
-             for label, fn, marks in board_pages(part, bp)]
+             for label, fn, marks in board_pages(part, bp, board_forms, f"P{pi}M")]
     if pages:
         pages[0].bookmarks.insert(0, (part.title, 0))
     return PartPlan(part, pages, board=bp)
@@ -413,8 +415,11 @@ def _blank_page(options: PrintOptions) -> PlannedPage:
 def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     """Lay out and check the whole kit without drawing it."""
     from companion.render.fonts import register_fonts
+    from companion.render.printkit import fit, flow
 
     register_fonts()
+    fit.reset_caches()
+    flow.reset_caches()
     parts = select_parts(kit, options.only)
     slugs = [p.slug for p in kit.parts]
     dupes = sorted({s for s in slugs if slugs.count(s) > 1})
@@ -431,7 +436,7 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
         elif isinstance(part, Standees):
             plans.append(_plan_standees(part, options, forms, pi))
         elif isinstance(part, Board):
-            plans.append(_plan_board(part, options, pi))
+            plans.append(_plan_board(part, options, forms, pi))
         elif isinstance(part, ReferenceSheet):
             plans.append(_plan_reference(part, options))
         elif isinstance(part, FreePages):
@@ -540,12 +545,29 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
 
 def build_kit(kit: Kit, options: PrintOptions, progress: Progress | None = None) -> bytes:
     """The kit as PDF bytes.  Same kit and options give byte-identical output."""
-    plan = plan_kit(kit, options)
-    return render_plan(plan, progress)
+    import gc
+
+    # a build makes hundreds of thousands of small objects and keeps most of them to the end:
+    # the cyclic collector would walk them again and again for nothing (7 to 14% of the time)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        plan = plan_kit(kit, options)
+        return render_plan(plan, progress)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def render_plan(plan: KitPlan, progress: Progress | None = None) -> bytes:
     """Draw a planned kit into PDF bytes."""
+    from companion.render.printkit.pdfcanvas import fast_pdfdoc_encoding
+
+    with fast_pdfdoc_encoding():
+        return _render_plan(plan, progress)
+
+
+def _render_plan(plan: KitPlan, progress: Progress | None) -> bytes:
     from companion.render.printkit.pdfcanvas import new_canvas
 
     kit, options = plan.kit, plan.options

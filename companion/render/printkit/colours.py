@@ -36,6 +36,9 @@ def rgb(value: str | RGB | None, default: RGB | None = None, *, what: str = "col
         return default
     if isinstance(value, tuple):
         return value
+    known = _PARSED.get(value) if isinstance(value, str) else None
+    if known is not None:
+        return known
     text = NAMED.get(str(value).strip().lower(), str(value).strip())
     m = re.fullmatch(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})", text)
     if not m:
@@ -44,7 +47,14 @@ def rgb(value: str | RGB | None, default: RGB | None = None, *, what: str = "col
     digits = m.group(1)
     if len(digits) == 3:
         digits = "".join(c * 2 for c in digits)
-    return tuple(int(digits[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+    parsed = tuple(int(digits[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+    if isinstance(value, str) and len(_PARSED) < 4096:
+        _PARSED[value] = parsed  # type: ignore[assignment]
+    return parsed  # type: ignore[return-value]
+
+
+_PARSED: dict[str, RGB] = {}
+"""Colours already parsed (a kit names the same few colours thousands of times)."""
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:

@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from companion.errors import CompanionError
 from companion.render.printkit.units import to_mm
@@ -70,17 +71,17 @@ class Word:
     space_before: bool
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A run of text on a line: its x offset from the line start, font and text."""
+class Piece(NamedTuple):
+    """A run of text on a line: its x offset from the line start, font and text.  (Named
+    tuples: a kit wraps tens of thousands of them, and they are made much faster than frozen
+    dataclasses.)"""
 
     x: float
     text: str
     font: str
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     pieces: tuple[Piece, ...]
     width: float
     paragraph_start: bool
@@ -116,6 +117,20 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 def parse_markup(text: str, base: str = "r") -> list[list[Word]]:
     """Paragraphs of words; ``**...**`` is bold."""
+    key = (text, base) if isinstance(text, str) else None
+    known = _PARSED.get(key) if key is not None else None
+    if known is None:
+        known = tuple(tuple(words) for words in _parse_markup(text, base))
+        if key is not None and len(_PARSED) < 50_000:
+            _PARSED[key] = known
+    return [list(words) for words in known]
+
+
+_PARSED: dict[tuple[str, str], tuple[tuple[Word, ...], ...]] = {}
+"""Texts already split into words (a kit wraps the same text at several sizes)."""
+
+
+def _parse_markup(text: str, base: str) -> list[list[Word]]:
     paragraphs = []
     for para in str(text).replace("\r\n", "\n").split("\n"):
         words: list[Word] = []
@@ -180,43 +195,67 @@ def _split_long(word: str, font: str, size: float, width: float) -> list[str]:
 def wrap(paragraphs: list[list[Word]], width: float, size: float, f: Faces) -> list[Line]:
     """Greedy line breaking at ``size``; every line is at most ``width`` wide."""
     lines: list[Line] = []
+    limit = width + 1e-9
+    spaces: dict[str, float] = {}
     for para in paragraphs:
-        pieces: list[Piece] = []
-        x = 0.0
-        start = True
         if not para:
             lines.append(Line((), 0.0, True))
             continue
+        raw: list[tuple[float, str, str, float]] = []  # x, text, font, width of each chunk
+        x = 0.0
+        start = True
         for word in para:
-            font = _font(f, word.style)
-            space = text_width(" ", font, size) if word.space_before else 0.0
-            ww = text_width(word.text, font, size)
-            chunks = [word.text] if ww <= width else _split_long(word.text, font, size, width)
+            style = word.style
+            font = f.bold if style == "b" else f.italic if style == "i" else f.regular
+            if word.space_before:
+                space = spaces.get(font)
+                if space is None:
+                    space = spaces[font] = _width1(" ", font) * size
+            else:
+                space = 0.0
+            ww = _width1(word.text, font) * size
+            if ww <= width:
+                gap = space if raw else 0.0
+                if raw and x + gap + ww > limit:
+                    lines.append(Line(_merge_raw(raw), x, start))
+                    start = False
+                    raw, x, gap = [], 0.0, 0.0
+                raw.append((x + gap, word.text, font, ww))
+                x += gap + ww
+                continue
+            chunks = _split_long(word.text, font, size, width)
             for k, chunk in enumerate(chunks):
                 cw = ww if len(chunks) == 1 else text_width(chunk, font, size)
-                gap = space if (k == 0 and pieces) else 0.0
-                if pieces and x + gap + cw > width + 1e-9:
-                    lines.append(Line(tuple(_merge(pieces, size)), x, start))
+                gap = space if (k == 0 and raw) else 0.0
+                if raw and x + gap + cw > limit:
+                    lines.append(Line(_merge_raw(raw), x, start))
                     start = False
-                    pieces, x, gap = [], 0.0, 0.0
-                pieces.append(Piece(x + gap, chunk, font))
+                    raw, x, gap = [], 0.0, 0.0
+                raw.append((x + gap, chunk, font, cw))
                 x += gap + cw
-        lines.append(Line(tuple(_merge(pieces, size)), x, start))
+        lines.append(Line(_merge_raw(raw), x, start))
     return lines
 
 
-def _merge(pieces: list[Piece], size: float) -> list[Piece]:
-    """Join consecutive pieces of the same font into one string (fewer PDF text operators)."""
-    out: list[Piece] = []
-    for p in pieces:
-        if out and out[-1].font == p.font:
-            prev = out[-1]
-            end = prev.x + text_width(prev.text, prev.font, size)
-            gap_text = " " if p.x > end + 1e-6 else ""
-            out[-1] = Piece(prev.x, prev.text + gap_text + p.text, prev.font)
+def _merge_raw(raw: list[tuple[float, str, str, float]]) -> tuple[Piece, ...]:
+    """Pieces of a line, consecutive chunks of the same font joined into one string (fewer PDF
+    text operators); a space goes between chunks that are apart."""
+    if len(raw) == 1:
+        x, text, font, _ = raw[0]
+        return (Piece(x, text, font),)
+    out: list[list] = []
+    end = 0.0
+    for x, text, font, w in raw:
+        if out and out[-1][2] == font:
+            # the previous chunk ends where its last word ends (a space is wider than 1e-6)
+            if x > end + 1e-6:
+                out[-1][1].append(" ")
+            out[-1][1].append(text)
         else:
-            out.append(p)
-    return out
+            out.append([x, [text], font])
+        end = x + w
+    return tuple(Piece(x, texts[0] if len(texts) == 1 else "".join(texts), font)
+                 for x, texts, font in out)
 
 
 def _layout(paragraphs, width, size, f, leading, para_gap) -> Fitted:
@@ -234,11 +273,31 @@ def check_glyphs(text: str, what: str) -> None:
     """Raise :class:`GlyphError` if the bundled fonts lack characters of ``text``."""
     from companion.render.fonts import missing_glyphs
 
+    if isinstance(text, str):
+        if text in _GLYPHS_OK:
+            return
+        if text.isascii() and text.translate(_LINE_BREAKS).isprintable():
+            return  # the fonts have every printable ASCII character (tests/print checks it)
     missing = missing_glyphs(plain(text))
-    if missing:
-        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
-        raise GlyphError(f"{what}: the bundled fonts have no glyph for {shown}",
-                         hint="replace these characters; the fonts cover Latin, Greek and Cyrillic")
+    if not missing:
+        if isinstance(text, str) and len(_GLYPHS_OK) < 50_000:
+            _GLYPHS_OK.add(text)
+        return
+    shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing)
+    raise GlyphError(f"{what}: the bundled fonts have no glyph for {shown}",
+                     hint="replace these characters; the fonts cover Latin, Greek and Cyrillic")
+
+
+_LINE_BREAKS = {ord("\n"): None, ord("\t"): None, ord("\r"): None}
+_GLYPHS_OK: set[str] = set()
+"""Texts already found printable with the bundled fonts."""
+
+
+def reset_caches() -> None:
+    """Forget the texts parsed and checked so far (``plan_kit`` starts each kit afresh, so that
+    a benchmark's repeated builds cost what a single ``companion print`` does)."""
+    _PARSED.clear()
+    _GLYPHS_OK.clear()
 
 
 def fit_text(text: str | list[tuple[str, str]], width: float, height: float, *, max_size: float = 9.0,

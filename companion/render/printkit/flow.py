@@ -53,7 +53,22 @@ def _lines_height(n: int, size: float, leading: float) -> float:
 
 
 def _text_lines(text: str, width: float, size: float, f: Faces, style: str = "r") -> list[Line]:
-    return wrap(parse_markup(text, style), width, size, f)
+    key = (text, width, size, f, style)
+    lines = _WRAPPED.get(key)
+    if lines is None:
+        lines = tuple(wrap(parse_markup(text, style), width, size, f))
+        if len(_WRAPPED) < 50_000:
+            _WRAPPED[key] = lines
+    return list(lines)
+
+
+_WRAPPED: dict[tuple, tuple[Line, ...]] = {}
+"""Texts already wrapped (table columns repeat short cells; lines are immutable).  Emptied
+when a kit is planned, so that each build costs what a single ``companion print`` does."""
+
+
+def reset_caches() -> None:
+    _WRAPPED.clear()
 
 
 def _draw_line(c, line: Line, x: float, baseline: float, size: float, align: str = "left",
@@ -371,12 +386,16 @@ def _place(items: list[Item], first_frames: list[Rect], later_frames: list[Rect]
             return pages + [FlowPage()]
         if header_again:
             h = item.header
-            pages[-1].ops.append(lambda c, h=h, x=frame.x, top=y, w=frame.w: h.draw(c, x, top, w))
+            if not strict:  # a strict trial only counts pages
+                pages[-1].ops.append(lambda c, h=h, x=frame.x, top=y, w=frame.w:
+                                     h.draw(c, x, top, w))
             y -= h.height
             at_top = False
         if not at_top:
             y -= item.space_before
-        pages[-1].ops.append(lambda c, it=item, x=frame.x, top=y, w=frame.w: it.draw(c, x, top, w))
+        if not strict:
+            pages[-1].ops.append(lambda c, it=item, x=frame.x, top=y, w=frame.w:
+                                 it.draw(c, x, top, w))
         y -= item.height
         at_top = False
         last_placed = item
