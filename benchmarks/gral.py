@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from figures import figure  # noqa: E402

@@ -20,6 +20,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import figure  # noqa: E402
 
 from companion.render.printkit import PrintOptions, build_kit, layout_items  # noqa: E402
 from companion.render.printkit.sample import sample_kit  # noqa: E402
@@ -161,6 +164,9 @@ def game_kits(kinds: list[str], runs: int) -> None:
         assert data == first, f"{kind}: output is not byte-identical between runs"
         cards = sum(len(trims) for trims, _ in shape[1] if trims)
         m_ours, m_bare = statistics.median(ours), statistics.median(bare)
+        figure(f"print kit {kind} ({len(shape[1])} pages), CPU", m_ours * 1000, "ms",
+               ratio=m_ours / m_bare, goal="<= 5x bare drawing script",
+               met=m_ours / m_bare <= 5)
         print(f"  {kind:8} {len(shape[1]):5d} {cards:5d} {cold * 1000:6.0f}ms "
               f"{m_ours * 1000:6.0f}ms {m_bare * 1000:6.1f}ms {m_ours / m_bare:5.1f}x "
               f"{len(data) / 1024:6.0f}")
@@ -198,6 +204,8 @@ def main() -> None:
           f"first run {cold * 1000:.1f} ms; {len(data) / 1024:.0f} KiB)")
     print(f"  bare reportlab script : {m_bare * 1000:8.1f} ms  ({len(plain) / 1024:.0f} KiB)")
     print(f"  ratio                 : {m_ours / m_bare:8.2f}x  (target <= 2x)")
+    figure(f"print suite, {args.cards}-card sample deck, CPU", m_ours * 1000, "ms",
+           ratio=m_ours / m_bare, goal="<= 2x same designs drawn bare", met=m_ours / m_bare <= 2)
     if args.kits != "none":
         game_kits([k for k in args.kits.split(",") if k.strip()], args.runs)
 
