@@ -9,7 +9,9 @@ kind (made in a temporary store first). Each command and the yardstick run in tu
 ...) after one warm-up run each; the ratio is taken pair by pair, so a machine whose speed drifts
 still gives a fair ratio. Prints the median wall and CPU seconds (min and max beside them) and
 the median ratio of each command. Commands run as ``python -m companion`` with byte-code caching
-on (as an installed package has it), whatever PYTHONDONTWRITEBYTECODE says. Asserts nothing.
+on (as an installed package has it), whatever PYTHONDONTWRITEBYTECODE says, and with the cache
+of loaded game data in the temporary folder (filled by the warm-up runs) unless
+COMPANION_CACHE_DIR is set (``off`` measures without it). Asserts nothing.
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def environment(folder: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["COMPANION_STORE"] = str(folder / "bench.sqlite3")
     env["COMPANION_OUTPUT"] = str(folder / "output")
+    # the world cache (companion/engine/cache.py) in the temporary folder, filled by the warm-up
+    # run; COMPANION_CACHE_DIR=off measures without it
+    env.setdefault("COMPANION_CACHE_DIR", str(folder / "cache"))
     return env
 
 

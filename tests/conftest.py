@@ -17,6 +17,28 @@ settings.register_profile("default", derandomize=True, database=None, deadline=N
 settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+
+def pytest_configure(config):
+    """The tests never read or write the user's cache (companion/engine/cache.py): a temporary
+    cache folder for the session (tests of the cache set their own)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="companion-test-cache-")
+    config._companion_cache = (folder, os.environ.get("COMPANION_CACHE_DIR"))
+    os.environ["COMPANION_CACHE_DIR"] = folder
+
+
+def pytest_unconfigure(config):
+    folder, before = getattr(config, "_companion_cache", (None, None))
+    if folder is None:
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+    if before is None:
+        os.environ.pop("COMPANION_CACHE_DIR", None)
+    else:
+        os.environ["COMPANION_CACHE_DIR"] = before
+
+
 EPOCH = "1798761600"  # a fixed processing date, so reports are reproducible
 ENTROPY = "tests"     # fixed tokens and game secrets (COMPANION_TEST_ENTROPY), so two runs
                       # of a test give byte-identical reports; tests of secrecy unset it

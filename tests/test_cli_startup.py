@@ -62,6 +62,20 @@ def test_options_and_show_import_only_their_game(cli):
         assert not {m for m in loaded if m.split(".")[0] in HEAVY[:-1]}
 
 
+@pytest.mark.parametrize("kind", ["gral", "koc", "mayhem", "fluxx"])
+def test_options_and_show_read_no_data_file_once_cached(cli, tmp_path, kind):
+    """A game's data comes from the cache (companion/engine/cache.py) after the first command:
+    no TOML is parsed (figures: docs/performance.md)."""
+    cli.env["COMPANION_CACHE_DIR"] = str(tmp_path / "cache")
+    cli.ok("new", kind, "g1", "--player", "Anna", "--player", "Bert", "--player", "Cora",
+           "--seed", "1")
+    for args in (["options", "g1", "Anna"], ["show", "g1"]):
+        modules_after(cli, *args)
+        loaded = modules_after(cli, *args)
+        assert f"companion.{kind}.kind" in loaded
+        assert "tomllib" not in loaded, args
+
+
 def test_every_printable_ascii_character_is_in_the_fonts():
     """Names of printable ASCII are accepted without reading the fonts (identity.py)."""
     from companion.engine.identity import unshowable

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -47,6 +46,8 @@ class DataFile:
                 raise DataError("file is not valid UTF-8 text", path=shown, line=line) from None
         else:
             text = raw
+        import tomllib      # here: a command whose data comes from the cache never parses TOML
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

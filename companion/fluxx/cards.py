@@ -865,7 +865,21 @@ def text_mismatch(card: Card, deck: Deck, text: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def default_deck() -> Deck:
-    return load_deck()
+    """The bundled deck: loaded once, then from the cache (companion/engine/cache.py)."""
+    from companion.engine import cache
+
+    return cache.cached(cache.name_for("fluxx-deck", DATA_DIR),
+                        files=[DATA_DIR / name for name, _ in FILES], code=CODE, build=load_deck,
+                        codec=cache.Codec((Tag, Card),
+                                          rebuilt={Deck: ("cards", "basic", "tags", "folder")}))
+
+
+_HERE = Path(__file__).resolve().parent
+CODE = (_HERE / "cards.py", _HERE.parent / "engine" / "datafiles.py",
+        _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "errors.py")
+"""The sources a cached deck depends on besides its data files (tests/test_cache.py checks
+that every module of the package that loading imports is here)."""
 
 
 def check_data_dir(folder: str | Path) -> list[DataError]:

@@ -93,6 +93,27 @@ def load_world(data_dir: Path | str | None = None) -> World:
 
 @lru_cache(maxsize=4)
 def _load(folder: str) -> World:
+    if Path(folder) != DATA_DIR.resolve():
+        return _read(folder)
+    from companion.engine import cache     # the bundled data: loaded once, then from the cache
+
+    return cache.cached(cache.name_for("gral-world", DATA_DIR),
+                        files=[DATA_DIR / "board.toml", DATA_DIR / "sheet.toml"], code=CODE,
+                        build=lambda: _read(folder),
+                        codec=cache.Codec((Field, Order, Initiate, Unit), rebuilt={World: (
+                            "fields", "orders", "initiates", "units", "rows", "columns",
+                            "diagonal", "grail_start")}))
+
+
+_HERE = Path(__file__).resolve().parent
+CODE = (_HERE / "world.py", _HERE.parent / "engine" / "datafiles.py",
+        _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "errors.py")
+"""The sources a cached world depends on besides its data files (tests/test_cache.py checks
+that every module of the package that loading imports is here)."""
+
+
+def _read(folder: str) -> World:
     board = DataFile.load(Path(folder) / "board.toml", display=_display(folder, "board.toml"))
     sheet = DataFile.load(Path(folder) / "sheet.toml", display=_display(folder, "sheet.toml"))
     world = _build(board, sheet)

@@ -159,7 +159,27 @@ def _builtin_path(key: str) -> str:
 @lru_cache(maxsize=None)
 def _builtin(key: str) -> tuple:
     path = _builtin_path(key)
-    return tuple(read(Path(path).read_text(encoding="utf-8"), path).items())
+
+    def build() -> tuple:
+        return tuple(read(Path(path).read_text(encoding="utf-8"), path).items())
+
+    if key not in BUILTIN:
+        return build()
+    from companion.engine import cache     # read once, then from the cache (plain data)
+
+    return cache.cached(cache.name_for(f"koc-scenario-{key}", FOLDER), files=[Path(path)],
+                        code=code(), build=build, codec=cache.Codec(()))
+
+
+def code() -> tuple[Path, ...]:
+    """The sources the terms of a rulebook scenario depend on besides its file (tests/
+    test_cache.py checks that every module of the package that reading imports is here)."""
+    from companion.koc.world import CODE
+
+    here = Path(__file__).resolve().parent
+    return (*CODE, *(here / name for name in ("scenarios.py", "kind.py", "position.py",
+                                              "engine/knight.py")),
+            *(here.parent / "engine" / name for name in ("chance.py", "game.py", "orders.py")))
 
 
 def builtin(key: str) -> dict:

@@ -551,9 +551,35 @@ def _kingdom_rolls(world: World) -> dict[str, str]:
 
 # =========================================================================== loading
 
-def load_world(data_dir: Path | str | None = None) -> World:
-    """Read and validate the data files; raise ``DataErrors`` (or one ``DataError``)."""
-    return _Loader(Path(data_dir) if data_dir is not None else DATA_DIR).run()
+def load_world(data_dir: Path | str | None = None, *, cache: bool = False) -> World:
+    """Read and validate the data files; raise ``DataErrors`` (or one ``DataError``).
+
+    With ``cache``, a world loaded before from the same files by the same code is taken from
+    the user's cache folder instead (companion/engine/cache.py); the result is the same."""
+    folder = Path(data_dir) if data_dir is not None else DATA_DIR
+    if not cache:
+        return _Loader(folder).run()
+    from companion.engine import cache as _cache
+
+    return _cache.cached(_cache.name_for("koc-world", folder),
+                         files=[folder / name for name in FILES], code=CODE,
+                         build=lambda: _Loader(folder).run(), codec=_codec())
+
+
+def _codec():
+    from companion.engine.cache import Codec
+
+    return Codec((Kingdom, Castellany, Area, Knight, King, Lady, ChitKind, Chit, PlayerColour,
+                  WarExit, WarStep, RequestKind, Person, World, Die, Span, Entry, Modifier,
+                  Chart))
+
+
+_PACKAGE = Path(__file__).resolve().parent
+CODE = tuple(_PACKAGE / name for name in ("world.py", "charts.py", "_source.py")) + tuple(
+    _PACKAGE.parent / name for name in ("engine/datafiles.py", "engine/names.py",
+                                        "engine/cache.py", "errors.py"))
+"""The sources a cached world depends on besides its data files (a test checks that every
+module of the package that loading imports is here)."""
 
 
 def check_data_dir(path: Path | str) -> list[DataError]:
@@ -578,7 +604,7 @@ def default_world() -> World:
     """The bundled world, loaded once."""
     global _default_world
     if _default_world is None:
-        _default_world = load_world()
+        _default_world = load_world(cache=True)
     return _default_world
 
 

@@ -121,7 +121,25 @@ def load_catalogue(folder: Path | str | None = None) -> Catalogue:
 
 @lru_cache(maxsize=4)
 def _load(folder: str) -> Catalogue:
-    return _Loader(Path(folder)).run()
+    if Path(folder) != DATA_DIR.resolve():
+        return _Loader(Path(folder)).run()
+    from companion.engine import cache     # the bundled data: loaded once, then from the cache
+    from companion.mayhem.effects import Filter, Place, Spec, Step
+
+    return cache.cached(cache.name_for("mayhem-cards", DATA_DIR),
+                        files=[DATA_DIR / name for name in FILES], code=CODE,
+                        build=lambda: _Loader(Path(folder)).run(),
+                        codec=cache.Codec((Card, Character, Effect, Bonus, Spec, Filter, Place,
+                                           Step),
+                                          rebuilt={Catalogue: ("cards", "characters", "source")}))
+
+
+_HERE = Path(__file__).resolve().parent
+CODE = (_HERE / "cards.py", _HERE / "effects.py", _HERE.parent / "engine" / "datafiles.py",
+        _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "errors.py")
+"""The sources a cached catalogue depends on besides its data files (tests/test_cache.py
+checks that every module of the package that loading imports is here)."""
 
 
 def check_data_dir(folder: Path | str) -> list[DataError]:
