@@ -81,6 +81,9 @@ def main() -> None:
     parser.add_argument("--kinds", default="", help="only these kinds, comma-separated")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from figures import figure
+
     from companion.registry import KINDS
 
     kinds = [k.id for k in KINDS]
@@ -109,6 +112,10 @@ def main() -> None:
             ratio = statistics.median(figures["ratio_wall"])
             worst = max(worst, ratio)
             ratio_cpu = statistics.median(figures["ratio_cpu"]) if figures["ratio_cpu"] else 0.0
+            label = " ".join(a.removeprefix("bench-") for a in argv if a != PLAYERS[0])
+            figure(f"companion {label}, CPU", statistics.median(figures["cpu"]) * 1000, "ms",
+                   ratio=ratio_cpu, goal=f"<= {GOAL}x python -c 'import typer'",
+                   met=ratio_cpu <= GOAL)
             print(f"{' '.join(argv):28} {spread(figures['wall']):>26} "
                   f"{statistics.median(figures['cpu']):13.3f} "
                   f"{statistics.median(figures['base_wall']):13.3f} {ratio:10.2f}x "
