@@ -5,10 +5,11 @@ against a bare reportlab script laying out the same pages, in the same run.
 
 Prints (nothing is asserted; figures for humans and CI logs):
 
-* the first turn of this process: what ``companion run`` pays, with reportlab's import, the
-  fonts and the templates loaded for the first time;
-* the median of N further turns (wall and CPU seconds: CPU above wall means the reports were
-  rendered in parallel), split into adjudication and reports;
+* the first turn of this process: what ``companion turn`` pays, with reportlab's import, the
+  fonts and the templates loaded for the first time (rendering as configured: two processes
+  by default, ``COMPANION_JOBS``);
+* the median of N further turns in one process (``COMPANION_JOBS=1``; wall and CPU seconds),
+  split into adjudication and reports;
 * the median of N runs of the bare script, and the ratio of the two medians (taken turn by
   turn, run alternately with ours so a drifting machine moves both);
 * the median of N turns with the reports shared among two processes (``COMPANION_JOBS=2``).
@@ -154,6 +155,8 @@ def main() -> None:
         docs = service.report_documents(game, turn)
         bare_reportlab(docs)                     # warm reportlab's own caches too
         ours, bare, ratios, identical = [], [], [], True
+        previous = os.environ.get("COMPANION_JOBS")
+        os.environ["COMPANION_JOBS"] = "1"       # one process: the baseline of the ratio
         for _ in range(args.runs):
             run = our_turn(game, last, submissions, folder / "out")
             identical &= run[3] == first
@@ -162,7 +165,7 @@ def main() -> None:
             pages = bare_reportlab(docs)
             bare.append(time.perf_counter() - t0)
             ratios.append((run[0] + run[1]) / bare[-1])
-        parallel, previous = [], os.environ.get("COMPANION_JOBS")
+        parallel = []
         os.environ["COMPANION_JOBS"] = "2"       # the reports shared among two processes
         try:
             for _ in range(args.runs):
@@ -193,7 +196,7 @@ def main() -> None:
     print(f"  first turn of the process : {ms(cold[0] + cold[1])} wall "
           f"(adjudication {ms(cold[0]).strip()}, reports {ms(cold[1]).strip()}; imports, fonts "
           f"and templates loaded)")
-    print(f"  turn (median of {args.runs:2d})      : {ms(wall)} wall, {ms(cpu)} CPU "
+    print(f"  turn, one process (med {args.runs:2d}): {ms(wall)} wall, {ms(cpu)} CPU "
           f"(adjudication {ms(adj).strip()}, reports {ms(rep).strip()})")
     print(f"  with COMPANION_JOBS=2     : "
           f"{ms(statistics.median(r[0] + r[1] for r in parallel))} wall, "

@@ -75,11 +75,14 @@ def test_companion_jobs_one_renders_here(monkeypatch):
     assert parallel.fork_map(lambda _: os.getpid(), range(6)) == [os.getpid()] * 6
 
 
-def test_one_process_unless_asked(monkeypatch):
+def test_two_processes_unless_told_otherwise(monkeypatch):
+    cpus = len(os.sched_getaffinity(0))
     monkeypatch.delenv(parallel.JOBS_VARIABLE, raising=False)
-    assert parallel.default_jobs() == 1
-    monkeypatch.setenv(parallel.JOBS_VARIABLE, "2")
-    assert parallel.default_jobs() == min(2, len(os.sched_getaffinity(0)))
+    assert parallel.default_jobs() == min(parallel.DEFAULT_JOBS, cpus)
+    monkeypatch.setenv(parallel.JOBS_VARIABLE, "3")
+    assert parallel.default_jobs() == min(3, cpus)
+    monkeypatch.setenv(parallel.JOBS_VARIABLE, "many")
+    assert parallel.default_jobs() == min(parallel.DEFAULT_JOBS, cpus)
 
 
 @forking
