@@ -97,7 +97,8 @@ def main() -> None:
         for kind in kinds:
             game = f"bench-{kind}"
             new = [*companion, "new", kind, game, "--seed", "1"]
-            for name in PLAYERS:
+            entry = next(k for k in KINDS if k.id == kind)
+            for name in PLAYERS[:entry.max_players]:
                 new += ["--player", name]
             subprocess.run(new, env=env, stdout=subprocess.DEVNULL, check=True)
             commands += [["options", game, PLAYERS[0]], ["show", game]]
