@@ -31,12 +31,14 @@ from figures import machine  # noqa: E402
 SCRIPTS: list[tuple[str, list[str], list[str]]] = [
     ("gral_turn.py", [], ["--runs", "3"]),
     ("store_size.py", [], []),
+    ("web_load.py", [], ["--seconds", "3"]),
     ("cli_startup.py", [], ["--runs", "3"]),
     ("print_kit.py", [], ["--runs", "2"]),
     ("gral.py", [], ["--games", "20"]),
     ("koc.py", [], ["--games", "4", "--turns", "20"]),
     ("mayhem.py", [], ["--games", "10"]),
     ("fluxx.py", [], ["--games", "10"]),
+    ("grailccg.py", [], ["--games", "5"]),
 ]
 
 

@@ -28,6 +28,119 @@ def _usage_name(argument) -> str:
     return name + ("..." if argument.nargs != 1 else "")
 
 
+# ------------------------------------------------------------------- the kinds' own commands
+# A kind may contribute sub-commands (registry: KindInfo.commands, .verbs, .aliases,
+# .kind_aliases), mounted as 'companion KIND VERB ...'. Click's lazy-loading pattern: the names
+# and one-line help come from the registry, and the kind's commands module is imported only
+# when one of its commands runs or shows its own help, so '--help', 'KIND --help' and 'games'
+# load no game.
+
+def kind_group(kind_id: str):
+    """The click group of a kind's own commands (imports the kind's commands module)."""
+    import typer.main
+
+    from companion.registry import commands_module, info
+
+    entry = info(kind_id)
+    if entry.id not in _KIND_GROUPS:
+        attribute = entry.commands.partition(":")[2] or "app"
+        _KIND_GROUPS[entry.id] = typer.main.get_group(
+            getattr(commands_module(entry.id), attribute))
+    return _KIND_GROUPS[entry.id]
+
+
+_KIND_GROUPS: dict = {}
+
+
+def _static_rows(formatter, rows: list[tuple[str, str]]) -> None:
+    if rows:
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+class KindCommands(typer.core.TyperGroup):
+    """``companion KIND ...``: the kind's own commands, listed from the registry."""
+
+    def __init__(self, entry) -> None:
+        self.entry = entry
+        super().__init__(name=entry.id, help=f"{entry.title}: its own commands (the shared ones "
+                                             "are in 'companion --help').",
+                         short_help=f"{entry.title}: {', '.join(v for v, _ in entry.verbs)}",
+                         no_args_is_help=True, rich_markup_mode=None)
+
+    def list_commands(self, ctx) -> list[str]:
+        return [verb for verb, _ in self.entry.verbs]
+
+    def get_command(self, ctx, name: str):
+        if name not in self.list_commands(ctx):
+            return None
+        return kind_group(self.entry.id).commands.get(name)
+
+    def format_commands(self, ctx, formatter) -> None:
+        _static_rows(formatter, list(self.entry.verbs))
+
+
+class VerbByKind(typer.core.TyperGroup):
+    """``companion VERB KIND ...``: an older spelling of ``companion KIND VERB ...`` (hidden)."""
+
+    def __init__(self, verb: str) -> None:
+        self.verb = verb
+        super().__init__(name=verb, help=f"The older spelling of 'companion KIND {verb} ...', "
+                                         "kept for compatibility.",
+                         subcommand_metavar="KIND [ARGS]...", hidden=True,
+                         no_args_is_help=True, rich_markup_mode=None)
+
+    def _entries(self) -> list:
+        from companion.registry import KINDS
+
+        return [k for k in KINDS if self.verb in k.kind_aliases]
+
+    def list_commands(self, ctx) -> list[str]:
+        return [k.id for k in self._entries()]
+
+    def get_command(self, ctx, name: str):
+        from companion.registry import info
+
+        try:
+            entry = info(name)
+            if self.verb not in [v for v, _ in entry.verbs]:
+                raise CompanionError(f"{entry.title} has no '{self.verb}' command",
+                                     hint=f"'companion {entry.id} --help' lists its own "
+                                          "commands")
+        except CompanionError as exc:
+            fail(exc)
+        return kind_group(entry.id).commands.get(self.verb)
+
+    def format_commands(self, ctx, formatter) -> None:
+        _static_rows(formatter, [(k.id, dict(k.verbs)[self.verb]) for k in self._entries()])
+
+
+class CompanionGroup(typer.core.TyperGroup):
+    """The top level: the shared commands, then one group per kind with commands of its own;
+    the kinds' older spellings are answered but not listed."""
+
+    def list_commands(self, ctx) -> list[str]:
+        from companion.registry import KINDS
+
+        return super().list_commands(ctx) + [k.id for k in KINDS if k.commands]
+
+    def get_command(self, ctx, name: str):
+        found = super().get_command(ctx, name)
+        if found is not None:
+            return found
+        from companion.registry import KINDS
+
+        for entry in KINDS:
+            if entry.commands and name == entry.id:
+                return KindCommands(entry)
+        for entry in KINDS:
+            if entry.commands and name in entry.aliases:
+                return kind_group(entry.id).commands.get(name)
+        if any(name in entry.kind_aliases for entry in KINDS if entry.commands):
+            return VerbByKind(name)
+        return None
+
+
 if hasattr(getattr(typer, "core", None), "TyperArgument") and \
         hasattr(typer.core.TyperArgument, "_usage_display_name"):
     typer.core.TyperArgument._usage_display_name = _usage_name
@@ -42,6 +155,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings=HELP,
+    cls=CompanionGroup,
 )
 orders_app = typer.Typer(help="Check or submit a player's orders.", no_args_is_help=True,
                          rich_markup_mode=None, context_settings=HELP)
@@ -229,6 +343,14 @@ def new(
         echo(f"orders are now needed from: {', '.join(outcome.asked)}")
 
 
+def orders_of_message(text: str) -> str:
+    """A whole saved email (headers, MIME, quoted-printable...) gives its order text; a bare
+    body is returned as it is (companion/mail/parse.py)."""
+    from companion.mail.parse import orders_from_text
+
+    return orders_from_text(text)
+
+
 @orders_app.command("check")
 @handles_errors
 def orders_check(
@@ -242,6 +364,7 @@ def orders_check(
 
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
+    text = orders_of_message(text)
     result = service.check_orders(open_store(), game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
@@ -265,6 +388,7 @@ def orders_submit(
 
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
+    text = orders_of_message(text)
     result = service.submit_orders(open_store(), game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
@@ -494,8 +618,8 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
                                              help="a report (.txt) whose printed turn hash is "
                                                   "checked too; repeat for several"),
            json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Check a game's chance (re-run from its seed: every die and shuffle as committed) and a
-    game's own sealed records (Gral's influence sheets); or a published disclosure file."""
+    """Check a game's chance (re-run from its seed: every die and shuffle as committed) and,
+    for a kind that seals records of its own, those records; or a published disclosure file."""
     from companion import fairness
     from companion.registry import KINDS, get_kind
 
@@ -510,49 +634,35 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
         if isinstance(data, dict) and data.get("format") == fairness.FORMAT:
             verify_chance(data, disclosure, report, json_out)
             return
-        owners = [get_kind(k.id) for k in KINDS
-                  if isinstance(data, dict) and data.get("format") ==
-                  getattr(get_kind(k.id), "disclosure_format", None)]
+        sealing = [k for k in KINDS if getattr(get_kind(k.id), "disclosure_format", None)]
+        owners = [k for k in sealing if isinstance(data, dict) and data.get("format") ==
+                  get_kind(k.id).disclosure_format and sealed_check(k.id)]
         if not owners or not isinstance(data.get("turns", []), list):
             raise CompanionError(f"{disclosure} is not a disclosure file",
                                  hint="give a chance-disclosure.json, or the disclosure.json "
-                                      "of a finished Gral game")
-        verify_sealed(owners[0], data, None, disclosure, json_out)
+                                      "of a finished game of " + " or ".join(
+                                          k.title for k in sealing))
+        sealed_check(owners[0].id)(get_kind(owners[0].id), data, None, disclosure, json_out)
         return
     store = open_store()
     game = store.game(game_id)
     kind = get_kind(game.kind)
     turns = store.turns(game_id)
-    if hasattr(kind, "moderator_disclosure"):
-        verify_sealed(kind, kind.moderator_disclosure(game, turns), game_id, None, json_out,
-                      then_chance=fairness.disclosure(game, turns))
+    check = sealed_check(game.kind) if hasattr(kind, "moderator_disclosure") else None
+    if check is not None:
+        chance = fairness.disclosure(game, turns)
+        check(kind, kind.moderator_disclosure(game, turns), game_id, None, json_out,
+              then=lambda: verify_chance(chance, None, report, json_out))
     else:
         verify_chance(fairness.disclosure(game, turns), None, report, json_out)
 
 
-def verify_sealed(kind, data: dict, game_id: str | None, path: Path | None, json_out: bool,
-                  then_chance: dict | None = None) -> None:
-    """Check a game's own sealed records (the Gral sheets); then, for a stored game, its
-    chance."""
-    problems = kind.verify_disclosure(data)
-    if json_out and (then_chance is None or problems):
-        as_json({"ok": not problems, "game": game_id, "disclosure": str(path) if path else None,
-                 "problems": problems,
-                 "turns": [{"turn": e.get("turn"), "commitments": e.get("commitments")}
-                           for e in data.get("turns", []) if isinstance(e, dict)]})
-        raise typer.Exit(1 if problems else 0)
-    if not json_out:
-        for entry in data.get("turns", []):
-            echo(f"turn {entry['turn']}: " + ", ".join(
-                f"{p} {c[:16]}" for p, c in entry["commitments"].items()))
-    if problems:
-        for p in problems:
-            typer.echo(f"problem: {p}", err=True)
-        raise typer.Exit(1)
-    if not json_out:
-        echo("every sheet matches its commitments and changed only as the orders said")
-    if then_chance is not None:
-        verify_chance(then_chance, None, [], json_out)
+def sealed_check(kind_id: str):
+    """A kind's check of its own sealed records, ``verify_sealed(kind, data, game_id, path,
+    json_out, then=None)`` in its commands module, or None."""
+    from companion.registry import commands_module
+
+    return getattr(commands_module(kind_id), "verify_sealed", None)
 
 
 @app.command()
@@ -618,72 +728,6 @@ def verify_chance(data: dict, path: Path | None, reports: List[Path], json_out: 
             typer.echo(f"problem: {problem}", err=True)
         raise typer.Exit(1)
     echo("every turn matches: the dice and shuffles are those committed at the start")
-
-
-@app.command()
-@handles_errors
-def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
-          player: str = typer.Argument(..., metavar="PLAYER"),
-          out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
-                                             help="default OUTPUT/GAME_ID/<player>-sheet.pdf")) -> None:
-    """Write PLAYER's filled-in influence sheet as a PDF (Gral)."""
-    from companion import service
-    from companion.gral.printables import filled_sheet_pdf
-
-    store = open_store()
-    game = store.game(game_id)
-    if game.kind != "gral":
-        raise CompanionError(f"game {game_id} is a {game.kind} game; sheets belong to gral")
-    name = service.resolve_player(game, player)
-    turn_rec = store.turn(game_id)
-    target = out or service.inside(service.game_folder(SETTINGS.output, game),
-                                   f"{game.player(name).slug}-sheet.pdf")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(filled_sheet_pdf(game, turn_rec, name))
-    echo(str(target))
-
-
-@app.command()
-@handles_errors
-def journal(game_id: str = typer.Argument(..., metavar="GAME_ID"),
-            player: str = typer.Argument(..., metavar="PLAYER"),
-            turn_number: Optional[int] = typer.Option(None, "--turn", metavar="N",
-                                                      help="default: the latest turn"),
-            paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
-            text: bool = typer.Option(False, "--text",
-                                      help="print the journal as text instead of writing a PDF"),
-            out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
-                                               help="default OUTPUT/GAME_ID/<player>-journal"
-                                                    "-turn-NNN.pdf")) -> None:
-    """Write PLAYER's Adventure Journal, filled from the saved game, as a PDF (Knights of
-    Camelot; his own view only)."""
-    from companion import service
-    from companion.koc.journal import journal_data, journal_text
-    from companion.koc.journal_pdf import journal_pdf
-    from companion.render.printkit import parse_paper
-
-    paper_name = parse_paper(paper).name
-    store = open_store()
-    game = store.game(game_id)
-    if game.kind != "koc":
-        raise CompanionError(f"game {game_id} is a {game.kind} game; Adventure Journals "
-                             "belong to koc", hint="for a gral game see 'companion sheet'")
-    name = service.resolve_player(game, player)
-    turn_rec = store.turn(game_id, turn_number)
-    view = service.player_view(game, turn_rec, name)
-    data = journal_data(view, view.get("terms"))
-    if text:
-        echo(journal_text(data).rstrip("\n"))
-        return
-    target = out or service.inside(service.game_folder(SETTINGS.output, game),
-                                   f"{game.player(name).slug}-journal-turn-"
-                                   f"{turn_rec.number:03d}.pdf")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(journal_pdf(data, view.get("terms"), paper_name))
-    except OSError as exc:
-        raise os_failure(exc) from None
-    echo(str(target))
 
 
 @app.command("print")
@@ -777,45 +821,146 @@ def data_check(kind: str = typer.Argument(..., help="game kind id"),
 
 @app.command()
 @handles_errors
-def roll(kind: str = typer.Argument(..., help="game kind id"),
-         chart: str = typer.Argument(..., help="the chart's name (any unambiguous beginning)"),
-         dice: Optional[str] = typer.Option(None, "--dice", metavar="3,4,...",
-                                            help="resolve these dice instead of rolling")) -> None:
-    """Roll on one of a game's charts (or resolve given dice) and print the dice and result."""
-    import secrets
+def demo(ctx: typer.Context) -> None:
+    """Run a demo: a whole game in the store, every turn adjudicated from bundled sample
+    orders, reports written to the output folder (the demo of the first kind in 'companion
+    games' that has one; 'companion KIND demo' runs another's)."""
+    from companion.registry import KINDS
 
-    from companion.engine.chance import Chance, parse_dice, seed_key
-    from companion.registry import get_kind, info
+    entry = next((k for k in KINDS if "demo" in dict(k.verbs)), None)
+    if entry is None:
+        raise CompanionError("no game kind of this installation has a demo")
+    command = kind_group(entry.id).commands["demo"]
+    with command.make_context(ctx.info_name, [], parent=ctx.parent) as sub:
+        command.invoke(sub)
 
-    game_kind = get_kind(info(kind).id)
-    chance = Chance(seed_key(str(secrets.randbits(128))), 0)
-    echo(game_kind.roll(chart, parse_dice(dice) or None, chance))
+
+# ------------------------------------------------------------------------------- the web view
+# 'companion serve' and its helpers (docs/web.md); the web package is imported only when one of
+# them runs.
+game_app = typer.Typer(help="Change a stored game's settings.", no_args_is_help=True,
+                       rich_markup_mode=None, context_settings=HELP)
+app.add_typer(game_app, name="game")
+web_app = typer.Typer(help="Helpers of the web view ('companion serve'; docs/web.md).",
+                      no_args_is_help=True, rich_markup_mode=None, context_settings=HELP)
+app.add_typer(web_app, name="web")
+
+
+@game_app.command("set")
+@handles_errors
+def game_set(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+             setting: str = typer.Argument(..., metavar="SETTING", help="base-url"),
+             value: str = typer.Argument(..., metavar="VALUE")) -> None:
+    """Change a game's setting: 'base-url URL' (the start of the links in the QR codes of the
+    reports written from now on; 'companion report GAME_ID' writes the latest again)."""
+    from companion import service
+
+    if setting.strip().lower().replace("_", "-") != "base-url":
+        raise CompanionError(f"unknown setting '{setting}'", hint="settings: base-url")
+    url = service.set_base_url(open_store(), game_id, value)
+    echo(f"game {game_id}: base URL {url}")
+    echo(f"reports written from now on link to it; 'companion report {game_id}' writes the "
+         "latest turn's again")
 
 
 @app.command()
 @handles_errors
-def route(kind: str = typer.Argument(..., help="game kind id"),
-          start: str = typer.Argument(..., metavar="FROM"),
-          goal: str = typer.Argument(..., metavar="TO"),
-          by: str = typer.Option("direct", "--by",
-                                 help="land, ship, or direct (the rules' most direct route, in "
-                                      "turns)")) -> None:
-    """The shortest route between two areas of a game's map."""
-    from companion.registry import get_kind, info
+def serve(host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS",
+                                help="address to listen on"),
+          port: int = typer.Option(8000, "--port", metavar="PORT", help="port to listen on"),
+          proxy_headers: bool = typer.Option(
+              False, "--proxy-headers", help="trust X-Forwarded-For/-Proto from a reverse "
+              "proxy on this machine (127.0.0.1)"),
+          root_path: str = typer.Option("", "--root-path", metavar="PREFIX",
+                                        help="the path prefix a proxy serves the app under"),
+          config: Optional[Path] = typer.Option(
+              None, "--config", metavar="FILE",
+              help="configuration file (default: companion.toml next to the store)")) -> None:
+    """Serve the web view of the store's games: the pages behind the QR codes, the order form
+    and the moderator's page (docs/web.md)."""
+    from companion.web.config import config_path, read_config
+    from companion.web.server import announce, server
 
-    if by not in ("land", "ship", "direct"):
-        raise CompanionError(f"--by {by!r}: use land, ship or direct")
-    echo(get_kind(info(kind).id).route(start, goal, by))
+    store = open_store()
+    store.close()
+    config_file = config or config_path(SETTINGS.store)
+    settings = read_config(config_file)
+    url = announce(host, port, root_path)
+    typer.echo(f"give games this base URL (as seen by the players, e.g. behind your TLS "
+               f"proxy): companion new ... --base-url {url}  or  companion game set GAME_ID "
+               f"base-url {url}", err=True)
+    if not settings.moderator_password_hash:
+        typer.echo(f"note: no moderator password in {config_file}: the moderator's page is "
+                   "closed ('companion web hash-password')", err=True)
+    server(SETTINGS.store, SETTINGS.output, settings, config_file, host=host, port=port,
+           proxy_headers=proxy_headers, root_path=root_path).run()
 
 
-@app.command()
+@web_app.command("hash-password")
 @handles_errors
-def demo() -> None:
-    """Run a demo: a whole Gral game in the store, every turn adjudicated from bundled sample
-    orders, reports written to the output folder."""
-    from companion.gral.demo import run_demo
+def web_hash_password(stdin: bool = typer.Option(False, "--stdin",
+                                                 help="read the password from standard input "
+                                                      "(one line) instead of asking")) -> None:
+    """Hash a moderator password for companion.toml ([web] moderator_password_hash)."""
+    from companion.web.config import hash_password
 
-    run_demo(open_store(create=True), SETTINGS.output, echo)
+    if stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        import getpass
+
+        password = getpass.getpass("moderator password: ")
+        if getpass.getpass("again: ") != password:
+            raise CompanionError("the two passwords differ; nothing was made")
+    echo("[web]")
+    echo(f'moderator_password_hash = "{hash_password(password)}"')
+
+
+# ----------------------------------------------------------------------------- play by email
+# 'companion mail ...' and 'companion deadline' (docs/mail.md): companion/mail/ is imported only
+# when one of them runs.
+class MailCommands(typer.core.TyperGroup):
+    """``companion mail ...``: its commands come from companion.mail.commands, imported when
+    one of them (or its help) is asked for."""
+
+    def _real(self):
+        import typer.main
+
+        from companion.mail.commands import app as mail_commands
+
+        return typer.main.get_group(mail_commands)
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(self._real().commands)
+
+    def get_command(self, ctx, name: str):
+        return self._real().commands.get(name)
+
+
+app.add_typer(typer.Typer(cls=MailCommands, no_args_is_help=True, rich_markup_mode=None,
+                          context_settings=HELP,
+                          help="Play by email: fetch orders from a mailbox, answer them, run "
+                               "turns when due, mail the reports (docs/mail.md)."), name="mail")
+
+
+@app.command("deadline")
+@handles_errors
+def deadline(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+             when: Optional[str] = typer.Argument(None, metavar="[WHEN]",
+                                                  help="2026-12-01 18:00 (UTC), +2d, 36h, or "
+                                                       "none; omit to show the deadline"),
+             period: Optional[str] = typer.Option(None, "--period", metavar="DURATION",
+                                                  help="later turns' deadline: this long after "
+                                                       "each turn (none: off)"),
+             remind: Optional[str] = typer.Option(None, "--remind", metavar="DURATION",
+                                                  help="remind players with missing orders "
+                                                       "this long before"),
+             hold: bool = typer.Option(False, "--hold", help="run no turn until released"),
+             release: bool = typer.Option(False, "--release", help="end a hold")) -> None:
+    """Set, extend or show a game's deadline for play by email (docs/mail.md)."""
+    from companion.mail.commands import deadline as set_deadline
+
+    set_deadline(game_id, when, period, remind, hold, release)
 
 
 def main() -> None:

@@ -137,5 +137,17 @@ def migrate_2_to_3(db: sqlite3.Connection, path: Path) -> list[str]:
     return [f"the store {path} was upgraded from schema 2 to 3 (turns stored compressed)"]
 
 
-STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3}
+def migrate_3_to_4(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 4: the tables of play by email (incoming and outgoing messages, deadlines and
+    holds, address changes; :data:`companion.store.MAIL_SCHEMA`). Nothing else changes."""
+    from companion.store import MAIL_SCHEMA
+
+    for statement in MAIL_SCHEMA.strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("UPDATE companion_meta SET value='4' WHERE key='schema'")
+    return [f"the store {path} was upgraded from schema 3 to 4 (tables for play by email)"]
+
+
+STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4}
 """The upgrade from each older schema to the next."""

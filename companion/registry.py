@@ -1,6 +1,7 @@
 """The game kinds. Each is registered once here, with its metadata (id, title, player range,
-summary, whether it is playable); its module is imported only when the kind is used, so
-``companion games`` and the command line's start import no game's module or data."""
+summary, whether it is playable, the names of its own commands); its module is imported only
+when the kind is used, so ``companion games`` and the command line's start import no game's
+module or data."""
 from __future__ import annotations
 
 import difflib
@@ -24,6 +25,18 @@ class KindInfo:
     playable: bool = True
     """False for a kind whose data, charts and printables exist but whose rules engine does not
     yet (``companion games`` says so without importing the kind)."""
+    commands: str | None = None
+    """``module:attribute`` of the kind's own sub-commands (a typer app), which the command line
+    mounts as ``companion <id> VERB ...``; the module is imported only when one of them runs."""
+    verbs: tuple[tuple[str, str], ...] = ()
+    """Those sub-commands' names and one-line help, in the order ``--help`` lists them (read
+    without importing the module; a test checks them against it)."""
+    aliases: tuple[str, ...] = ()
+    """Verbs also answered under an older spelling ``companion VERB ...`` (hidden from
+    ``--help``; kept for compatibility)."""
+    kind_aliases: tuple[str, ...] = ()
+    """Verbs also answered under an older spelling ``companion VERB KIND ...`` (hidden; kept
+    for compatibility)."""
 
     @property
     def available(self) -> bool:
@@ -42,13 +55,26 @@ class KindInfo:
 
 _ALL: tuple[KindInfo, ...] = (
     KindInfo("gral", "Die Jagd nach dem Gral", 2, 8, "companion.gral.kind",
-             "hidden influence on eight initiates racing the grail home"),
+             "hidden influence on eight initiates racing the grail home",
+             commands="companion.gral.commands:app",
+             verbs=(("sheet", "Write a player's filled-in influence sheet as a PDF."),
+                    ("verify", "Check the sealed influence sheets of a game or disclosure."),
+                    ("demo", "Run a whole demo game from bundled sample orders.")),
+             aliases=("sheet",)),
     KindInfo("koc", "Knights of Camelot", 1, 8, "companion.koc.kind",
-             "Arthurian knights errant: map, encounters, combat, adventures"),
+             "Arthurian knights errant: map, encounters, combat, adventures",
+             commands="companion.koc.commands:app",
+             verbs=(("roll", "Roll on one of the charts (or resolve given dice)."),
+                    ("route", "The shortest route between two areas of the map."),
+                    ("journal", "Write a knight's Adventure Journal as a PDF (or text).")),
+             aliases=("journal",), kind_aliases=("roll", "route")),
     KindInfo("mayhem", "Medieval Mayhem", 2, 6, "companion.mayhem.kind",
              "set collection with take-that effects and hidden characters"),
     KindInfo("fluxx", "Monty Python Fluxx", 2, 6, "companion.fluxx.kind",
              "the card game whose rules change as it is played"),
+    KindInfo("grailccg", "Monty Python and the Holy Grail CCG", 2, 2,
+             "companion.grailccg.kind",
+             "two decks, two Englands, one Avalon: the grail found on a search"),
 )
 KINDS: tuple[KindInfo, ...] = tuple(k for k in _ALL if k.available)
 
@@ -64,6 +90,14 @@ def info(kind_id: str) -> KindInfo:
     close = difflib.get_close_matches(kind_id.lower(), kind_ids(), n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known kinds: {', '.join(kind_ids())}"
     raise CompanionError(f"unknown game kind '{kind_id}'", hint=hint)
+
+
+def commands_module(kind_id: str):
+    """The module of a kind's own sub-commands (imported now), or None if it has none."""
+    entry = info(kind_id)
+    if not entry.commands:
+        return None
+    return importlib.import_module(entry.commands.partition(":")[0])
 
 
 @lru_cache(maxsize=None)

@@ -432,14 +432,16 @@ def viewers(game: Game) -> list[str]:
     return [PUBLIC] + [p.name for p in game.players]
 
 
-def report_documents(game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
-    """The report document of every viewer of a turn, each built from that viewer's view."""
+def report_documents(game: Game, turn: Turn, only: str | None = None
+                     ) -> dict[str, dict[str, Any]]:
+    """The report document of every viewer of a turn (or of the viewer ``only``), each built
+    from that viewer's view."""
     from companion.fairness import chance_commitment
 
     kind = get_kind(game.kind)
     commitment = chance_commitment(game)
     docs = {}
-    for viewer in viewers(game):
+    for viewer in ([only] if only is not None else viewers(game)):
         view = kind.view(turn.state, viewer)
         view["envelope"] = {
             "game_id": game.id, "turn": turn.number, "date": turn.processed_at,
@@ -623,6 +625,25 @@ def render_reports(store: Store, game_id: str, number: int | None, output: Path)
     files = publish(staged, output, game_id, turn.number)
     store.mark_published(game_id, turn.number)
     return files
+
+
+def set_base_url(store: Store, game_id: str, url: str) -> str:
+    """Change the start of a game's links (``companion game set GAME base-url URL``): the
+    reports written from now on carry it (the latest turn's reports are not rewritten here)."""
+    from companion.store import check_game
+
+    game = store.game(game_id)
+    game.base_url = url.strip()
+    try:
+        if not game.base_url:
+            raise IdentityError("the base URL is empty")
+        check_game(game, f"game {game_id}")
+    except IdentityError as exc:
+        raise CompanionError(exc.message, hint="give a URL such as https://pbem.example.org "
+                             "(no spaces, no '?' or '#')") from None
+    with store.transaction() as db:
+        db.execute("UPDATE games SET base_url=? WHERE id=?", (game.base_url, game_id))
+    return game.base_url
 
 
 def reissue_token(store: Store, game_id: str, player_typed: str,

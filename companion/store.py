@@ -13,6 +13,7 @@ Submissions are never deleted: a replaced, withdrawn or used submission keeps it
 The JSON columns of a turn (state, inputs, decisions, chance, events) are stored as canonical
 JSON compressed with zlib (schema 3; a turn of an 8-player game takes a few kilobytes instead of
 about a hundred). A column holding plain JSON text (schema 2, or edited by hand) still reads.
+Schema 4 adds the tables of play by email (``MAIL_SCHEMA``).
 The schema is versioned in ``companion_meta``; an older store is upgraded in place when opened
 (:mod:`companion.migrations`), in one transaction.
 
@@ -35,8 +36,8 @@ from companion.engine.canon import GENESIS_HASH, canonical_json, sha256_hex
 from companion.engine.identity import IdentityError, check_game_id, check_players, new_token
 from companion.errors import StoreError
 
-SCHEMA_VERSION = 3
-OLDER_SCHEMAS = ("1", "2")
+SCHEMA_VERSION = 4
+OLDER_SCHEMAS = ("1", "2", "3")
 """Schemas an opened store is upgraded from (in place, by :mod:`companion.migrations`)."""
 EXPORT_VERSION = 2
 """The version of the export format (a JSON file, independent of how the store keeps it)."""
@@ -94,6 +95,64 @@ CREATE TABLE submissions (
 );
 CREATE INDEX submissions_pending ON submissions (game_id, status);
 """
+
+MAIL_SCHEMA = """
+CREATE TABLE mail_in (
+    message_id TEXT PRIMARY KEY,
+    received_at TEXT NOT NULL,
+    source TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    sender TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('new', 'done', 'refused', 'review', 'ignored')),
+    game_id TEXT,
+    player TEXT,
+    outcome TEXT NOT NULL DEFAULT '',
+    processed_at TEXT
+);
+CREATE INDEX mail_in_state ON mail_in (state);
+CREATE TABLE mail_out (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    game_id TEXT,
+    player TEXT,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    answer TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    sent_at TEXT
+);
+CREATE INDEX mail_out_state ON mail_out (state);
+CREATE TABLE mail_games (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    deadline TEXT,
+    deadline_turn INTEGER,
+    period INTEGER,
+    remind_before INTEGER,
+    held INTEGER NOT NULL DEFAULT 0,
+    reminded_turn INTEGER NOT NULL DEFAULT -1,
+    mailed_turn INTEGER NOT NULL DEFAULT -1
+);
+CREATE TABLE mail_address_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    old_email TEXT,
+    new_email TEXT NOT NULL,
+    changed_at TEXT NOT NULL,
+    message_id TEXT NOT NULL
+);
+"""
+"""Schema 4: play by email (:mod:`companion.mail`). ``mail_in`` every incoming message, raw,
+keyed by its Message-ID, with its processing state; ``mail_out`` every outgoing message with
+its state (queued, sending, sent, failed) and the server's last answer; ``mail_games`` a game's
+deadline (and the turn it is for), default period, reminder time, hold, and the turns already reminded and mailed;
+``mail_address_changes`` every change of a player's address made by mail."""
+_SCHEMA += MAIL_SCHEMA
 
 
 @dataclass
@@ -391,7 +450,8 @@ class Store:
 
     def delete_game(self, game_id: str) -> None:
         with self.transaction() as db:
-            for table in ("submissions", "turns", "players"):
+            for table in ("mail_games", "mail_address_changes", "submissions", "turns",
+                          "players"):
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
 
@@ -526,13 +586,20 @@ class Store:
         """Store a player's orders (replacing their pending ones); with ``withdraw`` the row
         records the withdrawal and nothing stays pending."""
         with self.transaction() as db:
-            db.execute("UPDATE submissions SET status='replaced' WHERE game_id=? AND player=? "
-                       "AND status='pending'", (game_id, player))
-            cur = db.execute("INSERT INTO submissions (game_id, player, for_turn, text, "
-                             "submitted_at, status) VALUES (?,?,?,?,?,?)",
-                             (game_id, player, for_turn, text, at,
-                              "withdrawn" if withdraw else "pending"))
-            return int(cur.lastrowid)
+            return self.submit_in(db, game_id, player, for_turn, text, at, withdraw=withdraw)
+
+    @staticmethod
+    def submit_in(db: sqlite3.Connection, game_id: str, player: str, for_turn: int, text: str,
+                  at: str, *, withdraw: bool = False) -> int:
+        """``submit`` inside a transaction the caller holds (the mail reader stores orders,
+        the message's state and the reply in one)."""
+        db.execute("UPDATE submissions SET status='replaced' WHERE game_id=? AND player=? "
+                   "AND status='pending'", (game_id, player))
+        cur = db.execute("INSERT INTO submissions (game_id, player, for_turn, text, "
+                         "submitted_at, status) VALUES (?,?,?,?,?,?)",
+                         (game_id, player, for_turn, text, at,
+                          "withdrawn" if withdraw else "pending"))
+        return int(cur.lastrowid)
 
     def pending(self, game_id: str) -> dict[str, Submission]:
         rows = self.db.execute("SELECT id, player, for_turn, text, submitted_at, status, used_in "

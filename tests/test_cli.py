@@ -1,4 +1,8 @@
-"""The installed command line, end to end: every verb, exit statuses, bad input changing nothing."""
+"""The installed command line, end to end: every verb, exit statuses, bad input changing nothing.
+
+The tests taking ``kind`` run over every playable kind in the registry (a new kind is covered
+as soon as it is registered); the others are Gral-specific by nature (Gral's order texts,
+messages, sheets or demo) and say so."""
 from __future__ import annotations
 
 import json
@@ -7,12 +11,19 @@ import sqlite3
 
 import pytest
 
+from companion.registry import KINDS
 from companion.store import pack, unpack
 
+PLAYABLE = [k.id for k in KINDS if k.playable]
+WITH_COMMANDS = [k for k in KINDS if k.commands]
 VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
          ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
          ["import"], ["verify"], ["sheet"], ["print"], ["demo"], ["data"], ["data", "export"],
          ["data", "check"], ["roll"], ["route"], ["token"], ["disclose"]]
+# each kind's own commands ('companion KIND VERB'; 'companion KIND --help' is checked below),
+# and their older spellings
+VERBS += [[k.id, v] for k in WITH_COMMANDS for v, _ in k.verbs]
+VERBS += [[a] for k in WITH_COMMANDS for a in k.aliases if [a] not in VERBS]
 
 
 @pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v) or "companion")
@@ -38,12 +49,81 @@ def test_usage_errors_exit_2(cli):
     assert cli("no-such-verb").code == 2
 
 
+def modules_after(cli, *args: str) -> set[str]:
+    """The modules a run of the command line loads (in a child process, as the script)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, atexit\n"
+            "atexit.register(lambda: print('\\nMODULES ' + ' '.join(sorted(sys.modules))))\n"
+            f"sys.argv = ['companion', *{list(args)!r}]\n"
+            "from companion.cli import main\n"
+            "main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=cli.root, env=cli.env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.rsplit("MODULES ", 1)[1].split())
+
+
+def test_each_kind_mounts_its_own_commands_without_loading_a_game(cli):
+    """'companion KIND VERB': listed in '--help' and 'KIND --help' from the registry alone (no
+    game module imported); the registry's names are the commands module's own."""
+    import typer.main
+
+    from companion.registry import commands_module
+
+    top = cli.ok("--help").out
+    games = tuple(f"companion.{k.id}" for k in KINDS)
+    for args in (["--help"],) + tuple([k.id, "--help"] for k in WITH_COMMANDS):
+        loaded = modules_after(cli, *args)
+        assert not {m for m in loaded if m.startswith(games)}, args
+    for entry in WITH_COMMANDS:
+        assert re.search(rf"^  {entry.id} +{re.escape(entry.title[:20])}", top, re.M), entry.id
+        own = cli.ok(entry.id, "--help").out
+        for verb, short in entry.verbs:
+            assert re.search(rf"^  {verb} +{re.escape(short[:20])}", own, re.M), (entry.id, verb)
+        group = typer.main.get_group(getattr(commands_module(entry.id),
+                                             entry.commands.partition(":")[2]))
+        assert list(group.commands) == [v for v, _ in entry.verbs]
+        assert set(entry.aliases) | set(entry.kind_aliases) <= set(group.commands)
+        for alias in entry.aliases:          # older spellings: answered, not listed
+            assert not re.search(rf"^  {alias} ", top, re.M)
+    assert cli("gral", "no-such-verb").code == 2
+
+
 def new_game(cli, *extra):
+    """A Gral game (for the tests that are Gral-specific by nature)."""
     return cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert <bert@example.org>",
                   "--player", "Cora", "--seed", "11", "--option", "first=Anna", *extra)
 
 
+def three_or_fewer(kind: str) -> list[str]:
+    """Anna, Bert and Cora, or as many of them as the kind seats."""
+    from companion.registry import info
+
+    return ["Anna", "Bert", "Cora"][:info(kind).max_players]
+
+
+def new_any(cli, kind: str, *extra: str):
+    """A game of any kind: Anna, Bert with an email address, and Cora where the kind seats
+    three."""
+    players = [p if p != "Bert" else "Bert <bert@example.org>" for p in three_or_fewer(kind)]
+    args = [a for p in players for a in ("--player", p)]
+    return cli.ok("new", kind, "g1", *args, "--seed", "11", *extra)
+
+
+def submit_listed(cli, game: str = "g1", kind: str = "gral") -> str:
+    """Submit the first order line 'options' lists, for the first player who has one."""
+    for player in three_or_fewer(kind):
+        lines = cli.ok("options", game, player).out.splitlines()
+        if lines:
+            cli.ok("orders", "submit", game, player, "-", input=lines[0] + "\n")
+            return player
+    raise AssertionError("nobody has an order to give")
+
+
 def test_a_game_through_the_command_line(cli):
+    """Gral-specific by nature (its orders and messages); every kind: the tests below."""
     out = new_game(cli).out
     assert "created game g1" in out and "Anna, Bert, Cora" in out
     assert (cli.output / "g1" / "turn-000" / "anna.pdf").exists()
@@ -82,41 +162,89 @@ def test_a_game_through_the_command_line(cli):
     assert "phase: opening" in old
 
 
-def test_report_renders_byte_identical(cli):
-    new_game(cli)
-    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
-    cli.ok("turn", "g1")
-    folder = cli.output / "g1" / "turn-001"
-    before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    cli.ok("report", "g1")
-    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
-    cli.ok("report", "g1", "--turn", "0")
-    assert (cli.output / "g1" / "turn-000" / "cora.txt").exists()
-
-
-def test_open_resolves_links(cli):
-    new_game(cli)
-    text = (cli.output / "g1" / "turn-000" / "bert.txt").read_text()
-    lines = text.splitlines()
+@pytest.mark.parametrize("kind", PLAYABLE)
+def test_a_turn_of_every_kind_through_the_command_line(cli, kind):
+    """Bad orders change nothing, links open, a crash while committing leaves the previous
+    turn, reports render again byte-identical, views are the reports' text."""
+    new_any(cli, kind)
+    before = cli.store.read_bytes()
+    path = cli.write("bad.txt", "mvoe x\n\u00a7\u00a7 not an order\n")
+    for verb in ("check", "submit"):
+        result = cli("orders", verb, "g1", "Anna", path)
+        assert result.code == 1 and "bad.txt:1:" in result.err, result.err
+        assert "Traceback" not in result.err
+    assert cli.store.read_bytes() == before
+    # the links in turn 0's reports
+    lines = (cli.output / "g1" / "turn-000" / "bert.txt").read_text().splitlines()
     link = next(lines[i + 1].strip() for i, line in enumerate(lines)
                 if line == "Your private link:")
     out = cli.ok("open", link).out
     assert "game:  g1" in out and "view:  Bert" in out and "matches the link" in out
-    public = (cli.output / "g1" / "turn-000" / "public.txt").read_text()
-    lines = public.splitlines()
+    lines = (cli.output / "g1" / "turn-000" / "public.txt").read_text().splitlines()
     public_link = next(lines[i + 1].strip() for i, line in enumerate(lines)
                        if line == "Public link:")
     assert "view:  public" in cli.ok("open", public_link).out
     forged = link.replace(link.split("/")[-1].split("?")[0], "bert.0000000000000000")
     result = cli("open", forged)
     assert result.code == 1 and "token does not match" in result.err
-    stale = link[:-4] + "0000"
-    result = cli("open", stale)
+    result = cli("open", link[:-4] + "0000")
     assert result.code == 1 and "does NOT match" in result.out
-    assert cli("open", "http://example.org/nonsense").code == 1
+    # a crash while committing a turn leaves the previous one
+    submit_listed(cli, kind=kind)
+    shown = cli.ok("show", "g1").out
+    result = cli("turn", "g1", env={"COMPANION_TEST_CRASH": "commit"})
+    assert result.code == 137
+    assert cli.ok("show", "g1").out == shown
+    assert not (cli.output / "g1" / "turn-001").exists()
+    assert "turn 1 processed" in cli.ok("turn", "g1").out
+    # reports rendered again are the same bytes; a player's view is their report's text
+    folder = cli.output / "g1" / "turn-001"
+    rendered = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert {"anna.pdf", "anna.txt", "bert.pdf", "public.pdf", "public.txt"} <= set(rendered)
+    cli.ok("report", "g1")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == rendered
+    assert cli.ok("show", "g1", "--player", "anna").out.strip() in \
+        (folder / "anna.txt").read_text()
+    public = json.loads(cli.ok("show", "g1", "--player", "public", "--json").out)
+    assert public["viewer"] == "public"
+
+
+@pytest.mark.parametrize("kind", PLAYABLE)
+def test_every_kind_exports_imports_replays_and_verifies(cli, kind):
+    """Export and import, replay (naming the first bad turn of a tampered store), verify."""
+    new_any(cli, kind)
+    for _ in range(3):
+        cli.ok("turn", "g1")
+    export = cli.root / "g1.json"
+    cli.ok("export", "g1", str(export))
+    other = dict(COMPANION_STORE=str(cli.root / "other.sqlite3"))
+    assert "imported game g1" in cli.ok("import", str(export), env=other).out
+    assert "every hash matches" in cli.ok("replay", "g1", env=other).out
+    assert "imported game g2" in cli.ok("import", str(export), "--as", "g2", env=other).out
+    assert cli("import", str(export), env=other).code == 1
+    assert "every turn matches" in cli.ok("verify", "g1").out
+    assert cli("verify").code == 1
+    data = json.loads(export.read_text())
+    data["turns"][1]["state"]["tampered"] = 99
+    export.write_text(json.dumps(data))
+    result = cli("import", str(export), "--as", "g3", env=other)
+    assert result.code == 1 and "does not match its hash" in result.err
+    db = sqlite3.connect(cli.store)
+    state = unpack(db.execute("SELECT state FROM turns WHERE number=2").fetchone()[0])
+    state["tampered"] = 7
+    db.execute("UPDATE turns SET state=? WHERE number=2", (pack(state),))
+    db.commit()
+    db.close()
+    result = cli("replay", "g1")
+    assert result.code == 1 and "turn 2:" in result.err
+    too_many = next(k for k in KINDS if k.id == kind).max_players + 1
+    result = cli("new", kind, "g9", *[a for i in range(too_many) for a in ("--player", f"P{i}")])
+    assert result.code == 1 and " players" in result.err
 
 
 def test_rejected_orders_change_nothing(cli):
+    """Gral-specific by nature (its order grammar's messages); every kind:
+    test_a_turn_of_every_kind_through_the_command_line."""
     new_game(cli)
     before = cli.store.read_bytes()
     path = cli.write("bad.txt", "assign 10 to Albrto\nmvoe x\nassign 11 to Mansur\n")
@@ -141,6 +269,7 @@ def test_rejected_orders_change_nothing(cli):
 
 
 def test_bad_new_game_input(cli):
+    """Gral-specific by nature (its player range, options and position)."""
     assert "no store at" in cli("show", "g1").err
     result = cli("new", "gral", "g1", "--player", "Anna")
     assert result.code == 1 and "2 to 8 players" in result.err
@@ -168,6 +297,7 @@ def test_bad_new_game_input(cli):
 
 
 def test_gral_data_export_and_check(cli, tmp_path):
+    """Gral-specific by nature (its data files); the other kinds' tests check theirs."""
     import shutil
 
     from companion.gral.world import DATA_DIR
@@ -194,6 +324,7 @@ def test_corrupt_store(cli):
 
 
 def test_dice_option_is_validated(cli):
+    """Gral-specific by nature (a Gral opening uses no dice)."""
     new_game(cli)
     result = cli("turn", "g1", "--dice", "3,x")
     assert result.code == 1 and "item 2" in result.err
@@ -201,65 +332,29 @@ def test_dice_option_is_validated(cli):
     assert "2 supplied dice were not needed" in out
 
 
-def test_export_import_verify(cli, tmp_path):
-    new_game(cli)
-    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
-    cli.ok("turn", "g1")
-    export = cli.root / "g1.json"
-    cli.ok("export", "g1", str(export))
-    other = dict(COMPANION_STORE=str(cli.root / "other.sqlite3"))
-    assert "imported game g1" in cli.ok("import", str(export), env=other).out
-    assert "every hash matches" in cli.ok("replay", "g1", env=other).out
-    assert "imported game g2" in cli.ok("import", str(export), "--as", "g2", env=other).out
-    assert cli("import", str(export), env=other).code == 1
-    assert "changed only as the orders said" in cli.ok("verify", "g1").out
-    assert cli("verify").code == 1
-    data = json.loads(export.read_text())
-    data["turns"][1]["state"]["rounds"] = 99
-    export.write_text(json.dumps(data))
-    result = cli("import", str(export), "--as", "g3", env=other)
-    assert result.code == 1 and "does not match its hash" in result.err
-
-
-def test_replay_names_the_first_bad_turn(cli):
-    new_game(cli)
-    for _ in range(3):
-        cli.ok("turn", "g1")
-    db = sqlite3.connect(cli.store)
-    state = unpack(db.execute("SELECT state FROM turns WHERE number=2").fetchone()[0])
-    state["rounds"] = 7
-    db.execute("UPDATE turns SET state=? WHERE number=2", (pack(state),))
-    db.commit()
-    db.close()
-    result = cli("replay", "g1")
-    assert result.code == 1 and "turn 2:" in result.err
-
-
-def test_crash_during_commit_leaves_previous_turn(cli):
-    new_game(cli)
-    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
-    result = cli("turn", "g1", env={"COMPANION_TEST_CRASH": "commit"})
-    assert result.code == 137
-    assert "phase: opening" in cli.ok("show", "g1").out
-    assert not (cli.output / "g1" / "turn-001").exists()
-    out = cli.ok("turn", "g1").out
-    assert "turn 1 processed" in out
-    assert "sheet: Anna: Adam zu Weisenheim = 3" in cli.ok("show", "g1").out
-    assert "every hash matches" in cli.ok("replay", "g1").out
-
-
 def test_wait_mode_refuses_an_empty_turn(cli):
+    """Gral-specific: both players are awaited at once (every kind: the last test)."""
     cli.ok("new", "gral", "w", "--player", "A", "--player", "B", "--option", "missing=wait")
     result = cli("turn", "w")
     assert result.code == 1 and "waits for orders from A, B" in result.err
 
 
 def test_sheet_and_print(cli):
+    """Gral-specific by nature: Gral's sheets and its own verify (the kit: every kind's own
+    tests print it)."""
     new_game(cli)
     cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
     cli.ok("turn", "g1")
-    path = cli.ok("sheet", "g1", "anna").out.strip()
+    path = cli.ok("gral", "sheet", "g1", "anna").out.strip()
     assert path.endswith("anna-sheet.pdf") and (cli.root / path).read_bytes().startswith(b"%PDF")
+    old = cli.ok("sheet", "g1", "anna", "--out", "old.pdf").out.strip()    # the older spelling
+    assert (cli.root / old).read_bytes() == (cli.root / path).read_bytes()
+    own = cli.ok("gral", "verify", "g1").out
+    assert own.endswith("every sheet matches its commitments and changed only as the orders "
+                        "said\n") and own in cli.ok("verify", "g1").out
+    assert json.loads(cli.ok("gral", "verify", "g1", "--json").out)["ok"] is True
+    result = cli("gral", "verify")
+    assert result.code == 1 and "give either GAME_ID or --disclosure FILE" in result.err
     kit = cli.ok("print", "gral", "--paper", "letter", "--backs", "duplex-long").out.strip()
     assert (cli.root / kit).read_bytes().startswith(b"%PDF")
     result = cli("print", "gral", "--paper", "a3")
@@ -275,11 +370,13 @@ def test_sheet_and_print(cli):
 
 
 def test_demo_runs_twice_byte_identical(cli, tmp_path):
+    """Gral-specific by nature: the demo is a Gral game ('companion demo' runs the first
+    kind's demo; 'companion gral demo' is the same)."""
     out = cli.ok("demo").out
     assert "Winner: Gregor" in out
     first = {p.relative_to(cli.output / "demo"): p.read_bytes()
              for p in (cli.output / "demo").rglob("*") if p.is_file()}
-    out = cli.ok("demo").out
+    out = cli.ok("gral", "demo").out
     assert "created game demo-2" in out
     second = {p.relative_to(cli.output / "demo-2"): p.read_bytes()
               for p in (cli.output / "demo-2").rglob("*") if p.is_file()}
@@ -287,9 +384,10 @@ def test_demo_runs_twice_byte_identical(cli, tmp_path):
     differing = [k for k in first if first[k] != second[k]]
     # only the game id differs between the two, which appears in every report
     assert all(k.suffix in (".pdf", ".txt", ".json") for k in differing)
-    assert "every sheet matches" in cli.ok("verify", "--disclosure",
-                                           str(cli.output / "demo" / "turn-006" /
-                                               "disclosure.json")).out
+    sheets = str(cli.output / "demo" / "turn-006" / "disclosure.json")
+    assert "every sheet matches" in cli.ok("verify", "--disclosure", sheets).out
+    assert cli.ok("gral", "verify", "--disclosure", sheets).out == \
+        cli.ok("verify", "--disclosure", sheets).out
 
 
 def test_reports_rendered_again_are_the_same_files_whatever_the_environment(cli):
@@ -304,7 +402,7 @@ def test_reports_rendered_again_are_the_same_files_whatever_the_environment(cli)
         assert after == before, [name for name in before if after.get(name) != before[name]]
 
 
-@pytest.mark.parametrize("kind", ["gral", "koc", "mayhem", "fluxx"])
+@pytest.mark.parametrize("kind", PLAYABLE)
 def test_a_waiting_game_names_whom_it_waits_for(cli, kind):
     cli.ok("new", kind, "w", "--player", "Anna", "--player", "Bert", "--seed", "3",
            "--option", "missing=wait")

@@ -3,11 +3,11 @@ the installed command line, is refused with exit status 1, a located message and
 and leaves the store byte for byte as it was.
 
 Setup files run as ``companion new KIND corpus --setup FILE``; order files as ``companion orders
-submit corpus Anna FILE`` against a fresh game of three players (Anna, Bert, Cora, seed 1);
-import files as ``companion import FILE``. Messages about setup and order files carry
-FILE:LINE:COL; import files are JSON, located by line and column when the JSON itself is broken
-and by the JSON path (players[0].token) otherwise. The import files are written by
-tests/corpus/make_imports.py.
+submit corpus Anna FILE`` against a fresh game of three players (Anna, Bert, Cora, or as many as
+the kind seats; seed 1); import files as ``companion import FILE``. Messages about setup and
+order files carry FILE:LINE:COL; import files are JSON, located by line and column when the JSON
+itself is broken and by the JSON path (players[0].token) otherwise. The import files are written
+by tests/corpus/make_imports.py.
 """
 from __future__ import annotations
 
@@ -38,8 +38,11 @@ def test_the_corpus_covers_every_game():
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_malformed_input_is_refused_with_its_place(cli, kind):
-    cli.ok("new", kind, "corpus", "--player", "Anna", "--player", "Bert", "--player", "Cora",
-           "--seed", "1", *OPTIONS.get(kind, []))
+    from companion.registry import info
+
+    seats = [arg for name in ("Anna", "Bert", "Cora")[: info(kind).max_players]
+             for arg in ("--player", name)]
+    cli.ok("new", kind, "corpus", *seats, "--seed", "1", *OPTIONS.get(kind, []))
     before = cli.store.read_bytes()
     runs = []
     for path in files(kind, "setup"):

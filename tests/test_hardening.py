@@ -23,7 +23,7 @@ from companion.engine.canon import canonical_json
 from companion.engine.chance import seed_key
 from companion.engine.identity import MAX_NAME, RESERVED_SLUGS, IdentityError, inside
 from companion.errors import CompanionError, StoreError
-from companion.store import Store, pack, unpack
+from companion.store import SCHEMA_VERSION, Store, pack, unpack
 
 PLAYERS = {"gral": ["Anna", "Bert"], "koc": ["Anna", "Bert"], "mayhem": ["Anna", "Bert"],
            "fluxx": ["Anna", "Bert"]}
@@ -174,9 +174,11 @@ def test_store_of_schema_2_is_upgraded_in_place(cli):
     before.close()
     result = cli.ok("show", "g1", "--player", "public")
     assert "upgraded from schema 2 to 3" in result.err
+    assert "upgraded from schema 3 to 4" in result.err      # and on (companion/mail/)
     assert "upgraded" not in cli.ok("show", "g1", "--player", "public").err   # only once
     db = sqlite3.connect(cli.store)
-    assert db.execute("SELECT value FROM companion_meta WHERE key='schema'").fetchone()[0] == "3"
+    assert db.execute("SELECT value FROM companion_meta WHERE key='schema'"
+                      ).fetchone()[0] == str(SCHEMA_VERSION)
     assert db.execute("SELECT game_id, number, hash, digests FROM turns").fetchall() == hashes
     for game_id, number, state in db.execute("SELECT game_id, number, state FROM turns"):
         assert isinstance(state, bytes) and unpack(state) == states[game_id, number]

@@ -1,40 +1,69 @@
-"""Turn reports: fonts embedded, names printed exactly, QR codes readable, secrets kept.
+"""Turn reports of every registered kind: fonts embedded, names printed exactly, QR codes
+readable, secrets kept.
 
-Secrecy is tested by non-interference: changing another player's secrets (their sheet, their
-standing orders, their private events) must not change a single byte of this player's PDF or
-text report, nor of the public report.
+Secrecy is tested by non-interference: changing another player's secrets (their sheet or hand,
+their standing orders, their private events: tests/every_kind.py) must not change a single byte
+of this player's PDF or text report, nor of the public report. Each test runs over every
+playable kind in the registry, on a game played a few turns with orders from the kind's own
+``options_for``; a new kind is covered as soon as it is registered.
 """
 from __future__ import annotations
 
 import copy
-import io
 
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
 from companion import service
+from companion.registry import get_kind
 from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
 from companion.store import Store
+from tests.every_kind import AWKWARD, PLAYABLE, SECRETS, play, players_for, scrambled
 
-AWKWARD = ['<b>Bo & "Jo"</b>', "Jörg Ünal", "Борис Годунов", "Σωκράτης"]
+EPOCH, ENTROPY = "1798761600", "tests"   # as tests/conftest.py's fixed_date and fixed_entropy
 
 
-@pytest.fixture
-def game(tmp_path, fixed_date):
-    store = Store(tmp_path / "s.sqlite3", create=True)
-    service.new_game(store, "gral", "g", AWKWARD, seed="5", option_args=["first=Jörg"],
-                     output=tmp_path / "out")
-    service.submit_orders(store, "g", AWKWARD[0], "assign 10+4 to Alberto\nobject Alberto up to all",
-                          "a")
-    service.submit_orders(store, "g", AWKWARD[1], "assign 9 to Mansur\nassign 2 to Kaspar", "b")
-    service.submit_orders(store, "g", AWKWARD[2], "assign 8+1 to Tobias", "c")
-    service.run_turn(store, "g", output=tmp_path / "out")
-    service.submit_orders(store, "g", AWKWARD[1], "move Alberto to Chartres insist 3", "b")
-    service.submit_orders(store, "g", AWKWARD[3], "assign 7 to Adam\nobject any up to 2", "d")
-    service.run_turn(store, "g", output=tmp_path / "out")
-    return store, tmp_path / "out" / "g" / "turn-002"
+@pytest.fixture(scope="module", params=PLAYABLE)
+def game(request, tmp_path_factory):
+    """(kind id, store, the latest turn's report folder) of game "g" with four awkward names."""
+    kind_id = request.param
+    folder = tmp_path_factory.mktemp(f"reports-{kind_id}")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        env.setenv("COMPANION_TEST_ENTROPY", ENTROPY)
+        store = Store(folder / "s.sqlite3", create=True)
+        play(store, kind_id, "g", players_for(kind_id, 4), output=folder / "out")
+    turn = store.turn("g")
+    assert turn.number >= 1, f"{kind_id}: no turn was played"
+    yield kind_id, store, folder / "out" / "g" / f"turn-{turn.number:03d}"
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def gral_game(tmp_path_factory):
+    """A Gral game with hand-written orders (for the Gral-specific test below)."""
+    folder = tmp_path_factory.mktemp("reports-gral-orders")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        env.setenv("COMPANION_TEST_ENTROPY", ENTROPY)
+        store = Store(folder / "s.sqlite3", create=True)
+        out = folder / "out"
+        service.new_game(store, "gral", "g", AWKWARD, seed="5", option_args=["first=Jörg"],
+                         output=out)
+        service.submit_orders(store, "g", AWKWARD[0],
+                              "assign 10+4 to Alberto\nobject Alberto up to all", "a")
+        service.submit_orders(store, "g", AWKWARD[1], "assign 9 to Mansur\nassign 2 to Kaspar",
+                              "b")
+        service.submit_orders(store, "g", AWKWARD[2], "assign 8+1 to Tobias", "c")
+        service.run_turn(store, "g", output=out)
+        service.submit_orders(store, "g", AWKWARD[1], "move Alberto to Chartres insist 3", "b")
+        service.submit_orders(store, "g", AWKWARD[3], "assign 7 to Adam\nobject any up to 2",
+                              "d")
+        service.run_turn(store, "g", output=out)
+    yield store
+    store.close()
 
 
 def pdf_text(data: bytes) -> str:
@@ -43,7 +72,8 @@ def pdf_text(data: bytes) -> str:
 
 
 def test_every_font_is_embedded_and_pages_are_a4(game):
-    _, folder = game
+    _, _, folder = game
+    assert sorted(folder.glob("*.pdf"))
     for path in folder.glob("*.pdf"):
         reader = PdfReader(path)
         assert reader.metadata.title and reader.metadata.creator.startswith("companion")
@@ -61,7 +91,7 @@ def test_every_font_is_embedded_and_pages_are_a4(game):
 def test_reports_pass_qpdf_check(game):
     import pikepdf
 
-    _, folder = game
+    _, _, folder = game
     for path in sorted(folder.glob("*.pdf")):
         job = pikepdf.Job(["qpdf", "--check", str(path)])
         job.run()
@@ -69,21 +99,21 @@ def test_reports_pass_qpdf_check(game):
 
 
 def test_names_print_exactly_as_typed(game):
-    _, folder = game
+    kind_id, _, folder = game
     text = pdf_text((folder / "public.pdf").read_bytes())
     compact = text.replace("\r", "")
-    for name in AWKWARD:
+    for name in players_for(kind_id, 4):
         assert name in compact, name
     assert "\ufffd" not in compact
     txt = (folder / "public.txt").read_text()
-    for name in AWKWARD:
+    for name in players_for(kind_id, 4):
         assert name in txt
 
 
 def test_qr_codes_decode_to_each_viewers_own_link(game):
     import zxingcpp
 
-    store, folder = game
+    _, store, folder = game
     g = store.game("g")
     turn = store.turn("g")
     for viewer, filename in [("public", "public.pdf")] + [(p.name, p.slug + ".pdf")
@@ -98,7 +128,7 @@ def test_qr_codes_decode_to_each_viewers_own_link(game):
 
 
 def test_links_never_appear_in_other_reports(game):
-    store, folder = game
+    _, store, folder = game
     g = store.game("g")
     tokens = {p.name: p.token for p in g.players}
     for p in g.players:
@@ -111,34 +141,19 @@ def test_links_never_appear_in_other_reports(game):
     assert not any(t in public for t in tokens.values())
 
 
-def scrambled(state: dict, owner: str) -> dict:
-    """The same position, with every secret of ``owner`` changed."""
-    other = copy.deepcopy(state)
-    other["sheets"][owner] = {"units": {"A1": "yusuf-ibn-tariq", "B9": "elias-rosenthal"},
-                              "paid": other["sheets"][owner]["paid"]}
-    other["standing"][owner] = [{"initiate": None, "to": "paris", "from": None, "grail": True,
-                                 "blowing": None, "by": None, "except_by": None, "ending": False,
-                                 "limit": 77}]
-    other["events"] = [dict(e, text=e["text"] + " (secret detail)") if e["to"] == [owner] else e
-                       for e in other["events"]]
-    other["events"].append({"kind": "assign", "text": "A private note for the owner only.",
-                            "to": [owner]})
-    return other
-
-
 def render_all(game_record, turn) -> dict[str, bytes]:
     docs = service.report_documents(game_record, turn)
     return {v: render_pdf(doc) + render_text(doc).encode() for v, doc in docs.items()}
 
 
 def test_non_interference_of_secrets(game):
-    store, _ = game
+    kind_id, store, _ = game
     g = store.game("g")
     turn = store.turn("g")
     base = render_all(g, turn)
     for owner in [p.name for p in g.players]:
         changed = copy.copy(turn)
-        changed.state = scrambled(turn.state, owner)
+        changed.state = scrambled(kind_id, turn.state, owner)
         after = render_all(g, changed)
         for viewer, data in base.items():
             if viewer == owner:
@@ -147,11 +162,31 @@ def test_non_interference_of_secrets(game):
                 assert after[viewer] == data, f"{viewer}'s report depends on {owner}'s secrets"
 
 
-def test_views_hold_only_the_viewers_secrets(game):
-    from companion.registry import get_kind
-
-    store, _ = game
+def test_views_depend_only_on_the_viewers_own_secrets(game):
+    """The view (from which the report is built) of another player or the public is unchanged
+    when a player's secrets change, and that player's own view shows the change."""
+    kind_id, store, _ = game
+    kind = get_kind(kind_id)
     state = store.turn("g").state
+    players = [p.name for p in store.game("g").players]
+    for owner in players:
+        other = scrambled(kind_id, state, owner)
+        assert kind.view(other, owner) != kind.view(state, owner)
+        for viewer in players + ["public"]:
+            if viewer != owner:
+                assert kind.view(other, viewer) == kind.view(state, viewer), (viewer, owner)
+
+
+@pytest.mark.parametrize("kind_id", PLAYABLE)
+def test_every_playable_kind_names_its_secrets(kind_id):
+    """Besides private events, each kind says which parts of its state are a player's secrets
+    (hands, sheets, standing orders...) so that the tests above change them too."""
+    assert kind_id in SECRETS, f"add the secrets of '{kind_id}' to SECRETS in tests/every_kind.py"
+
+
+def test_views_hold_only_the_viewers_secrets(gral_game):
+    """Gral-specific by nature: the shape of a Gral view (one sheet, the viewer's own)."""
+    state = gral_game.turn("g").state
     kind = get_kind("gral")
     for name in AWKWARD:
         view = kind.view(state, name)
@@ -162,7 +197,7 @@ def test_views_hold_only_the_viewers_secrets(game):
 
 
 def test_same_state_same_bytes(game):
-    store, folder = game
+    _, store, folder = game
     g = store.game("g")
     turn = store.turn("g")
     docs = service.report_documents(g, turn)

@@ -237,3 +237,79 @@ def board_flowable(data: dict[str, Any], width: float):
                                                          else ""))
 
     return Board()
+
+
+def board_svg(data: dict[str, Any]) -> str:
+    """The board as SVG for the web view (the twin of :func:`board_flowable`, found by
+    companion/render/report_html.py): fields, headquarters, initiates and the grail. Every text
+    is escaped here; colours come from the game's data and are checked as #rrggbb."""
+    import re
+    from html import escape
+
+    def colour(rgb) -> str:
+        return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
+
+    def checked(value: str) -> str:
+        return value if re.fullmatch(r"#[0-9a-fA-F]{6}", value or "") else "#777777"
+
+    rows, cols = int(data["rows"]), int(data["columns"])
+    cell = 100
+    orders = {o["name"]: o for o in data["orders"]}
+    ink = colour(LINE)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {cols * cell} {rows * cell}" '
+           f'role="img" aria-label="the board" class="gral-board" font-family="DejaVu Sans, '
+           f'sans-serif">']
+    for f in data["fields"]:
+        x, y = (int(f["column"]) - 1) * cell, (int(f["row"]) - 1) * cell
+        fill = colour(PARCHMENT)
+        if f["hq"]:
+            fill = colour(tint(hex_rgb(checked(orders[f["hq"]]["colour"])), 0.78))
+        out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
+                   f'stroke="{ink}" stroke-width="1.5"/>')
+        words, lines = str(f.get("short") or f["name"]).split(), []
+        for word in words:
+            if lines and len(lines[-1]) + 1 + len(word) <= 12:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        for k, line in enumerate(lines[:2]):
+            out.append(f'<text x="{x + cell / 2}" y="{y + 15 + k * 13}" font-size="12" '
+                       f'font-weight="bold" text-anchor="middle" fill="{ink}">'
+                       f'{escape(line)}</text>')
+        if f["hq"]:
+            out.append(f'<title>{escape(f["name"])}: headquarters of '
+                       f'{escape(f["hq"])}</title>')
+    positions = {f["name"]: f for f in data["fields"]}
+    by_field: dict[str, list[dict]] = {}
+    for p in data["pieces"]:
+        if p["field"]:
+            by_field.setdefault(p["field"], []).append(p)
+    grail = data["grail"]
+    for field_name, pieces in by_field.items():
+        f = positions[field_name]
+        x, y = (int(f["column"]) - 1) * cell, (int(f["row"]) - 1) * cell
+        per_row = 4 if len(pieces) > 4 else max(2, len(pieces))
+        step = (cell - 8) / per_row
+        radius = min(step * 0.46, cell * 0.11)
+        for k, p in enumerate(pieces):
+            cx = x + 4 + step * (k % per_row) + step / 2
+            cy = y + cell * 0.55 + (k // per_row) * (radius * 2.3)
+            r = radius if p["size"] == "tall" else radius * 0.78
+            if grail["holder"] == p["initiate"]:
+                out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r + 3:.1f}" '
+                           f'fill="{colour(GOLD)}"/>')
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" '
+                       f'fill="{checked(orders[p["order"]]["colour"])}" stroke="#ffffff">'
+                       f'<title>{escape(p["initiate"])} ({escape(p["order"])}, '
+                       f'{escape(p["size"])})</title></circle>')
+            out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.35:.1f}" font-size="{r * 0.9:.1f}" '
+                       f'font-weight="bold" text-anchor="middle" fill="#ffffff">'
+                       f'{escape(p["code"])}</text>')
+    if grail["holder"] is None and grail.get("field") in positions:
+        f = positions[grail["field"]]
+        x, y = (int(f["column"]) - 1) * cell, (int(f["row"]) - 1) * cell
+        gx, gy = x + cell * 0.16, y + cell * 0.84
+        out.append(f'<path d="M{gx - 8},{gy - 12} h16 q0,10 -8,12 v5 h5 v3 h-14 v-3 h5 v-5 '
+                   f'q-8,-2 -8,-12 z" fill="{colour(GOLD)}"><title>the grail</title></path>')
+    out.append("</svg>")
+    return "".join(out)

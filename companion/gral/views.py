@@ -260,7 +260,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                  "Pawns step to a field sharing an edge (no diagonal steps).")
     sections.append(d.section(
         "The board",
-        d.figure("gral-board", v["board"], board_text(v)),
+        d.figure("companion.gral.render:board_flowable", v["board"], board_text(v)),
         d.para(grail_text + " " + adjacency),
         d.table(["", "Initiate", "Order", "Figure", "Field"], pieces_rows, [0.6, 3, 2, 1, 3.4]),
     ))

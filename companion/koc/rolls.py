@@ -1,6 +1,6 @@
 """The moderator's chart roller: resolve given dice on a named chart, or roll with a callable.
 
-The command line (``companion roll koc CHART [--dice 3,4,...]``) calls ``roll_chart`` with
+The command line (``companion koc roll CHART [--dice 3,4,...]``) calls ``roll_chart`` with
 the typed chart name and either the dice (parsed by ``companion.engine.chance.parse_dice``) or
 the engine's ``roll(sides)`` function.
 """

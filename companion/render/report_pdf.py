@@ -15,9 +15,9 @@ from typing import Any
 from companion import __version__
 from companion.render.fonts import MONO, SANS, SANS_BOLD, register_fonts
 
-FIGURES = {
-    "gral-board": "companion.gral.render:board_flowable",
-}
+FIGURES: dict[str, str] = {}
+"""Short names of shared figures (``name: "module:function"``); none yet. A game's own figure
+is named by its ``module:function`` in the figure block, so this module names no game."""
 
 # the fonts of the report's own text (a figure registers those it draws with)
 REPORT_FONTS = (SANS, SANS_BOLD, MONO)

@@ -1,7 +1,8 @@
 """Writes the malformed import files of the corpus (tests/corpus/<kind>/import/*.json): a real
 export of a fresh game of each kind, damaged or made hostile in the ways of issue 13.
 
-Run from the project folder: .venv/bin/python tests/corpus/make_imports.py
+Run from the project folder: .venv/bin/python tests/corpus/make_imports.py [KIND ...]
+(no kinds: every kind of KINDS).
 """
 from __future__ import annotations
 
@@ -20,16 +21,20 @@ from companion import service  # noqa: E402
 from companion.store import Store  # noqa: E402
 from test_hardening import mutations  # noqa: E402
 
-KINDS = {"gral": ["first=Anna"], "koc": [], "mayhem": [], "fluxx": []}
+KINDS = {"gral": ["first=Anna"], "koc": [], "mayhem": [], "fluxx": [], "grailccg": []}
 CHOSEN = ("dotdot-id", "empty-token", "duplicate-token", "newline-name", "reserved-name",
           "slug-escape", "long-name", "seat-gap", "unknown-kind", "state-changed",
           "events-changed", "time-changed", "stranger-submission")
 
 
-def main() -> None:
+def main(kinds: list[str]) -> None:
+    unknown = [kind for kind in kinds if kind not in KINDS]
+    if unknown:
+        sys.exit(f"unknown kinds: {', '.join(unknown)}; known: {', '.join(KINDS)}")
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "s.sqlite3", create=True)
-        for kind, options in KINDS.items():
+        for kind in kinds or list(KINDS):
+            options = KINDS[kind]
             service.new_game(store, kind, "corpus", ["Anna", "Bert"], seed="1",
                              option_args=options)
             data = store.export_game("corpus")
@@ -49,4 +54,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

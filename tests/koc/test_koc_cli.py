@@ -1,4 +1,5 @@
-"""The Knights of Camelot verbs of the installed command line: data, roll, route."""
+"""The Knights of Camelot verbs of the installed command line: data, and its own commands
+'companion koc roll|route' (and their older spellings 'companion roll|route koc')."""
 from __future__ import annotations
 
 import json
@@ -36,8 +37,16 @@ def test_data_check(cli, tmp_path):
 
 
 def test_roll(cli):
+    assert cli.ok("koc", "roll", "countryside", "--dice", "3,4").out.strip() == \
+        "Countryside encounters: 3+4 = 7 -> Knights riding (1-6) [knights]"
     assert cli.ok("roll", "koc", "countryside", "--dice", "3,4").out.strip() == \
         "Countryside encounters: 3+4 = 7 -> Knights riding (1-6) [knights]"
+    bad, old = cli("koc", "roll", "nosuchchart"), cli("roll", "koc", "nosuchchart")
+    assert (bad.code, bad.err) == (old.code, old.err)
+    result = cli("roll", "gral", "board")
+    assert result.code == 1 and "has no 'roll' command" in result.err
+    result = cli("roll", "chess", "board")
+    assert result.code == 1 and "unknown game kind 'chess'" in result.err
     out = cli.ok("roll", "koc", "knight").out
     assert re.match(r"Knight reactions: \d\+\d = \d+ -> ", out)
     result = cli("roll", "koc", "countrysid", "--dice", "3,x")
@@ -47,7 +56,8 @@ def test_roll(cli):
 
 
 def test_route(cli):
-    out = cli.ok("route", "koc", "camelot", "york").out
+    out = cli.ok("koc", "route", "camelot", "york").out
+    assert cli.ok("route", "koc", "camelot", "york").out == out
     assert out.startswith("Camelot Castle -> ") and out.rstrip().endswith("turns at 3 areas a turn)")
     assert "ship moves" in cli.ok("route", "koc", "Camelot", "St. Andrew", "--by", "ship").out
     assert " -> " in cli.ok("route", "koc", "Tintagel", "Carbonek", "--by", "land").out

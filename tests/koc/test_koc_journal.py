@@ -145,6 +145,7 @@ def test_every_field_is_filled_from_a_position(cli, tmp_path):
                   "OFFICE", "FRIENDLYCASTLES", "horse", "fulfilled"):
         assert label in text
     as_text = cli.ok("journal", "j1", "Anna", "--text").out
+    assert cli.ok("koc", "journal", "j1", "Anna", "--text").out == as_text   # the new spelling
     for what, value in expected.items():
         if what not in ("CP", "VP", "KVP", "SP", "held", "poison"):
             assert value in as_text, f"{what} ({value!r}) is not in the text"

@@ -1,0 +1,447 @@
+"""Monty Python and the Holy Grail CCG as a game kind of the shared engine.
+
+Play by email: one processed turn is one player's turn (see :mod:`companion.grailccg.rules`).
+The state holds:
+
+* ``game``: the position (every card instance and where it is: decks, hands, dead carts, Round
+  Tables, each player's England, Avalon, the ante; whose turn; the dispute in progress; the
+  counters of the turn; the result). Card instances are ``"<seat>-<nn>"`` (the owner's seat and
+  the place in their deck list); ``game["cards"]`` maps each to its card id. Private things are
+  keyed per player (``decks``, ``hands``) or are face-down area cards (``up: false``);
+* ``standing``: each player's standing orders;
+* ``pending``: when a turn is paused, the position at its start, the answers and chance outcomes
+  so far, each player's unused order lines, and the question asked;
+* ``events``: what happened in the last processed turn, each with who may see it.
+
+Views, reports and the position text are left to :mod:`companion.grailccg.views` and
+:mod:`companion.grailccg.position`.
+"""
+from __future__ import annotations
+
+import copy
+from functools import cached_property
+from typing import Any, Sequence
+
+from companion.engine.chance import Chance
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.names import match_name
+from companion.engine.orders import OrderError, OrdersRejected
+from companion.errors import CompanionError
+from companion.grailccg import england as E
+from companion.grailccg import orders as grammar
+from companion.grailccg.orders import GrailOrders, illegal, line_text
+from companion.grailccg.rules import (
+    AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, Pause, Run, ekey, new_game_state, type_of,
+)
+
+DEFAULT_DECKS = "starter-arthur,starter-french"
+
+
+def _first(value: str, players: Sequence[str]) -> str:
+    if value.lower() == "random":
+        return "random"
+    found = match_name(value, players)
+    if not found.ok:
+        raise ValueError(f"'{value}' is not a player of this game (players: {', '.join(players)})")
+    return found.name
+
+
+def _limit(value: str, players: Sequence[str]) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"'{value}' is not a whole number of at least 1")
+    return int(value)
+
+
+def _decks(value: str, players: Sequence[str]) -> list[str]:
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise ValueError("name a deck list for each player, separated by commas")
+    return names
+
+
+def empty_standing() -> dict[str, Any]:
+    return {"dispute": [], "play": [], "invite": [], "double": None, "retreat": [],
+            "defend": [], "reveal": None}
+
+
+class GrailKind(GameKind):
+    id = "grailccg"
+    title = "Monty Python and the Holy Grail CCG"
+    min_players = 2
+    max_players = 2
+    option_specs = COMMON_OPTIONS + (
+        OptionSpec("first", "who takes the first turn (2.6: the player who owns the most cards "
+                   "of the game, which the engine cannot know): a player's name, or 'random' (a "
+                   "draw recorded in the game's history)", "random", parse=_first),
+        OptionSpec("decks", "the deck lists in seat order, comma-separated: shipped deck names "
+                   "or deck files", DEFAULT_DECKS, parse=_decks),
+        OptionSpec("grail-draw", "where the card turned over for a grail number goes: 'discard' "
+                   "(its owner's dead cart: grail draws wear the deck down) or 'bottom' (under "
+                   "the deck)", "discard", ("discard", "bottom")),
+        OptionSpec("hand-limit", "the most cards a player may hold at the end of their turn",
+                   "7", parse=_limit),
+        OptionSpec("doubling", "doubling the ante (16.2): 'on' or 'off'", "on", ("on", "off")),
+        OptionSpec("after-defeat", "when a player is out before the Grail is found: 'end' (the "
+                   "game ends; the other wins the game, nobody the ante) or 'search' (the other "
+                   "goes on alone to try for the ante, 15.3)", "end", ("end", "search")),
+    )
+
+    def __init__(self, cards=None, decks: dict[str, list[str]] | None = None):
+        if cards is not None:
+            self.__dict__["cards"] = cards
+        self._decks = dict(decks or {})
+
+    @cached_property
+    def cards(self):
+        from companion.grailccg.cards import load_cards
+
+        return load_cards()
+
+    @cached_property
+    def effect_parsers(self):
+        try:
+            from companion.grailccg.cards import parse_effect, parse_village_result
+        except ImportError:      # a stand-in card set in tests
+            return None, None
+        return parse_effect, parse_village_result
+
+    def deck_list(self, name: str) -> list[str]:
+        if name in self._decks:
+            return list(self._decks[name])
+        from companion.grailccg.cards import load_deck
+
+        return list(load_deck(name, self.cards).cards)
+
+    def run(self, g, standing, options, chance, **kw) -> Run:
+        pe, pv = self.effect_parsers
+        return Run(self.cards, g, standing, options, chance, parse_effect=pe, parse_village=pv,
+                   **kw)
+
+    # -- creation and positions -------------------------------------------------------------------
+    def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:
+        if len(players) != 2:
+            raise CompanionError("this engine plays the two-player game; 16.3 (three or more "
+                                 "players) is not implemented yet", hint="name two players")
+        names = options.get("decks") or DEFAULT_DECKS.split(",")
+        if isinstance(names, str):
+            names = _decks(names, players)
+        if len(names) < len(players):
+            raise CompanionError(f"option decks names {len(names)} deck(s) for {len(players)} "
+                                 "players", hint=f"for example decks={DEFAULT_DECKS}")
+        decks = {p: self.deck_list(names[i]) for i, p in enumerate(players)}
+        first = options.get("first", "random")
+        if first == "random":
+            first = players[chance.choice(len(players), "first player")]
+        g = new_game_state(players)
+        standing = {p: empty_standing() for p in players}
+        run = self.run(g, standing, options, chance)
+        try:
+            run.setup(decks, first)
+        except ValueError as exc:
+            raise CompanionError(str(exc)) from None
+        return {"kind": "grailccg", "players": list(players), "game": g, "standing": standing,
+                "pending": None, "events": [], "setup_events": run.events,
+                "decks": list(names[:len(players)]), "rules": rule_options(options)}
+
+    def read_position(self, text: str, filename: str, options: dict[str, Any]) -> dict:
+        from companion.grailccg.position import read_position
+
+        return read_position(self, text, filename, options)
+
+    def write_position(self, state: dict, viewer: str = "moderator") -> str:
+        from companion.grailccg.position import write_position
+
+        return write_position(self, state, viewer)
+
+    # -- orders -----------------------------------------------------------------------------------
+    def parse_orders(self, state: dict, player: str, text: str, filename: str) -> GrailOrders:
+        return grammar.parse_orders(self.cards, state["players"], text, filename)
+
+    def asked(self, state: dict) -> str | None:
+        pending = state.get("pending")
+        return pending["question"]["player"] if pending else None
+
+    def check_orders(self, state: dict, player: str, orders: GrailOrders, filename: str) -> None:
+        g = state["game"]
+        errors: list[OrderError] = []
+        if g["stage"] == "over":
+            if orders.src:
+                raise OrdersRejected([illegal(orders.src[0], "the game is over; no more orders "
+                                              "are taken")], filename)
+            return
+        active = g["active"] == player
+        asked = self.asked(state) == player
+        for entry, line in zip(orders.lines, orders.src):
+            kind = entry["kind"]
+            if kind == "on":
+                continue
+            if kind in ("accept", "concede", "retreat", "defend", "respond", "reveal"):
+                if not asked:
+                    errors.append(illegal(line, "nothing is asked of you now",
+                                          "to answer in advance, write a standing order such "
+                                          f"as 'on {_trigger(kind)}: ...'"))
+                continue
+            waiting_for = self.asked(state)
+            if active and waiting_for and waiting_for != player:
+                errors.append(illegal(line, f"your turn waits for {waiting_for}'s answer; the "
+                                      "orders you sent for it are kept",
+                                      "send only standing orders until it goes on"))
+                continue
+            if not active:
+                errors.append(illegal(line, f"it is {g['active']}'s turn, not yours",
+                                      "between your turns send standing orders ('on dispute: "
+                                      "play <card>', 'on double: accept', ...)"))
+                continue
+            if kind == "play":
+                card = self.cards.get(entry["card"])
+                t = type_of(card)
+                target = entry.get("target") or {}
+                if t in HOSTILE + AREA_TYPES and target.get("member"):
+                    errors.append(illegal(line, f"{card.name} is played on an area, not on a "
+                                          "character"))
+                if t in ("page", "item") and target.get("area"):
+                    errors.append(illegal(line, f"{card.name} is played on "
+                                          f"{'a knight' if t == 'page' else 'a page'}, not on "
+                                          "an area"))
+                if t in CHARACTERS and target:
+                    errors.append(illegal(line, f"{card.name} simply joins your Round Table; "
+                                          "it takes no target"))
+                effects = [ekey(e) for e in card.primary or ()]
+                if t in ONE_SHOT and effects and all(k in ("join",) for k in effects):
+                    errors.append(illegal(line, f"{card.name} only works when turned up"))
+            if kind == "double" and state.get("rules", {}).get("doubling", "on") != "on":
+                errors.append(illegal(line, "this game is played without doubling the ante "
+                                      "(option doubling=off, 16.1-16.2)"))
+        if errors:
+            raise OrdersRejected(errors, filename)
+
+    def acknowledge(self, state: dict, player: str, orders: GrailOrders) -> list[str]:
+        g = state["game"]
+        hand = {g["cards"][i] for i in g["hands"].get(player, [])}
+        out = []
+        for entry in orders.lines:
+            text = line_text(self.cards, entry)
+            kind = entry["kind"]
+            if kind == "play" and entry["card"] not in hand:
+                text += " (not in your hand now: played if you get it in time)"
+            elif kind == "on":
+                text += " (standing: replaces your earlier one)"
+            elif kind in ("accept", "concede", "retreat", "defend", "respond", "reveal"):
+                text = f"answer: {text}"
+            out.append(text)
+        if not orders.lines:
+            out.append("no orders")
+        return out
+
+    def options_for(self, state: dict, player: str) -> list[str]:
+        g = state["game"]
+        if g["stage"] == "over":
+            return []
+        pending = state.get("pending")
+        if pending:
+            q = pending["question"]
+            if q["player"] != player:
+                return []
+            return list(q["options"])
+        if g["active"] != player:
+            return []
+        return legal_lines(self, state, player)
+
+    # -- turns ------------------------------------------------------------------------------------
+    def process(self, state: dict, ctx: TurnContext) -> None:
+        state["events"] = []
+        g = state["game"]
+        if g["stage"] == "over":
+            return
+        orders: dict[str, GrailOrders] = ctx.orders
+        for p in state["players"]:
+            o = orders.get(p)
+            if o is None:
+                continue
+            mine = state["standing"][p]
+            for entry in o.standing:
+                trig = entry["trigger"]
+                value = entry.get("value")
+                if value is None:
+                    value = [] if isinstance(empty_standing()[trig], list) else None
+                mine[trig] = value
+                ctx.event(f"Your standing order is noted: {line_text(self.cards, entry)}.",
+                          to=[p], kind="standing")
+        pending = state.get("pending")
+        asked = pending["question"]["player"] if pending else None
+        active = g["active"]
+        cursors = copy.deepcopy(pending["cursors"]) if pending else {}
+        for p in state["players"]:
+            o = orders.get(p)
+            if o is None:
+                continue
+            if p == active or p == asked:
+                gen = cursors.get(p, {}).get("gen", 0) + 1
+                lines = copy.deepcopy(o.turn_lines)
+                cursors[p] = {"gen": gen, "lines": lines, "used": [False] * len(lines)}
+                ctx.use_orders(p)
+            elif o.standing_only:
+                ctx.use_orders(p)
+        snapshot = copy.deepcopy(pending["snapshot"]) if pending else copy.deepcopy(g)
+        base = copy.deepcopy(snapshot)
+        run = self.run(base, state["standing"], dict(ctx.options), ctx.chance,
+                       log=pending["log"] if pending else None,
+                       chance_log=pending["chance"] if pending else None, cursors=cursors)
+        done = pending["events_done"] if pending else 0
+        try:
+            run.play_turn()
+            state["pending"] = None
+        except Pause as pause:
+            state["pending"] = {"snapshot": snapshot, "log": run.log, "chance": run.chance_log,
+                                "events_done": len(run.events), "cursors": run.cursors,
+                                "question": pause.question}
+            ctx.await_orders(pause.question["player"])
+        state["game"] = run.g
+        for e in run.events[done:]:
+            ctx.event(e["text"], to=e["to"], kind=e["kind"], **e["data"])
+        for player, kind, answer, source in run.fresh:
+            ctx.decided(player, kind, answer, source)
+
+    def finish_turn(self, state: dict, ctx: TurnContext) -> None:
+        for e in state.pop("setup_events", []):
+            ctx.event(e["text"], to=e["to"], kind=e["kind"], **e["data"])
+        state["events"] = ctx.events
+
+    def is_over(self, state: dict) -> bool:
+        return state["game"]["stage"] == "over"
+
+    def result_lines(self, state: dict) -> list[str]:
+        r = state["game"].get("result")
+        if not r:
+            return []
+        if r.get("draw"):
+            return [f"A draw: {r['reason']}."]
+        return [f"{r['winner']} wins: {r['reason']}."]
+
+    def awaited(self, state: dict) -> list[str]:
+        g = state["game"]
+        if g["stage"] == "over":
+            return []
+        if state.get("pending"):
+            return [state["pending"]["question"]["player"]]
+        return [g["active"]]
+
+    # -- views ------------------------------------------------------------------------------------
+    def view(self, state: dict, viewer: str) -> dict:
+        from companion.grailccg.views import view
+
+        return view(self, state, viewer)
+
+    def report(self, view: dict) -> dict:
+        from companion.grailccg.views import report
+
+        return report(self, view)
+
+    def setup_players(self, text: str) -> list[str]:
+        from companion.grailccg.position import setup_players
+
+        return setup_players(text)
+
+    # -- data and printables ----------------------------------------------------------------------
+    def data_export(self) -> dict:
+        from companion.grailccg.cards import export
+
+        return export(self.cards)
+
+    def data_check(self, folder) -> list:
+        from companion.grailccg.cards import check_data_dir
+
+        return check_data_dir(folder)
+
+    def print_kit(self):
+        from companion.grailccg.printables import kit
+
+        return kit(self.cards)
+
+
+def rule_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options the rules and the legal lines read, kept in the state."""
+    return {"doubling": options.get("doubling", "on"),
+            "hand-limit": int(options.get("hand-limit", 7) or 7),
+            "grail-draw": options.get("grail-draw", "discard"),
+            "after-defeat": options.get("after-defeat", "end")}
+
+
+def _trigger(kind: str) -> str:
+    return {"accept": "double", "concede": "double", "respond": "dispute"}.get(kind, kind)
+
+
+def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
+    """The order lines that make sense for ``p`` now (each valid input for orders submit)."""
+    g = state["game"]
+    run = kind.run(copy.deepcopy(g), state["standing"], {}, None)
+    out: list[str] = []
+    d = g["dispute"]
+    at = g["table"][p]["at"]
+    if d and d["player"] == p:
+        if not d.get("tied") or d["tied"] < g["turn"]:
+            for method in d["methods"]:
+                word = "fight" if method == "combat" else "outwit"
+                leads = run.leads(p, method)
+                if leads:
+                    out.append(word)
+                for lead in leads:
+                    out.append(f"{word} with {run.n(lead)}")
+            if run.retreats(p):
+                out.append("run away")
+                out += [f"run away to {a}" for a in run.retreats(p)]
+    else:
+        if run.moves_left(p) > 0:
+            out += [f"move {a}" for a in run.move_targets(p)]
+        if at != E.HOME:
+            a = run.area(p, at)
+            if a["card"] is not None and a["up"] and run.ctype(a["card"]) == "castle" \
+                    and a["occupants"]:
+                out += ["consult", "stay outside"]
+                cs = a["castle"] or {}
+                if (cs.get("consulted") or {}).get(p):
+                    out.append("assault")
+            if at.startswith("av") and not a["searched"]:
+                out.append("search")
+    hand = g["hands"][p]
+    for inst in hand:
+        card = run.card(inst)
+        t = type_of(card)
+        name = card.name
+        keys = [ekey(e) for e in card.primary or ()]
+        if t in CHARACTERS:
+            out.append(f"play {name}")
+        elif t == "page":
+            for k in run.knights(p)[:3]:
+                out.append(f"play {name} on {run.n(k)}")
+        elif t == "item":
+            for page in list(g["table"][p]["pages"])[:3]:
+                out.append(f"give {name} to {run.n(page)}")
+        elif t in HOSTILE or t in AREA_TYPES:
+            for area in run.area_targets(p, t)[:4]:
+                out.append(f"play {name} on {area}")
+        elif t in ONE_SHOT:
+            if keys and all(k in ("combat", "wits", "slay_adversary", "run_away",
+                                  "return_to_hand") for k in keys) and not d:
+                continue
+            if keys and all(k in ("cancel", "join") for k in keys):
+                continue
+            out.append(f"play {name}")
+    for page, info in g["table"][p]["pages"].items():
+        for item in info["items"]:
+            keys = [ekey(e) for e in run.card(item).primary or ()]
+            if any(k not in ("combat", "wits", "none") for k in keys):
+                out.append(f"use {run.n(item)}")
+    if g.get("defeated"):
+        out.append("give up")
+    elif state.get("rules", {}).get("doubling", "on") == "on" and g["ante"]["last"] != p:
+        out.append("double")
+    out.append("end")
+    seen = []
+    for line in out:
+        if line not in seen:
+            seen.append(line)
+    return seen
+
+
+KIND = GrailKind()

@@ -1,0 +1,783 @@
+"""What each viewer may see of a Holy Grail CCG game, and the report built from a view alone.
+
+``view(kind, state, viewer)`` is pure. The secrets and who knows them (docs/grailccg-views.md):
+
+* a hand is seen by its holder only; everyone else sees how many cards it holds;
+* the order of a deck is seen by nobody (a count only), not even by its owner;
+* a face-down area card is seen by nobody: the owner dealt it blind and the explorer has not
+  turned it up yet. A player's view and the public view show such an area as "unexplored" in
+  both Englands and in Avalon (only the moderator's view names the card);
+* standing orders and the question put to a player are seen by that player only;
+* everything face up is public: the Round Tables (members, pages and the items they carry),
+  cards face up in England and Avalon, adversaries played onto areas, castle occupants, the
+  ante, the dead carts (contents and order), the dispute in progress with all its numbers.
+
+The public view holds no hand, no standing orders and no question at all.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.game import MODERATOR, visible
+from companion.grailccg import england as E
+from companion.render import document as d
+
+FIGURE = "companion.grailccg.views:england_flowable"
+
+ORDER_HELP = [
+    "play <card> [on <area|character>]  a card from your hand",
+    "give <item> to <page>              an item for one of your pages",
+    "pass <item> from <page> to <page>  hand an item on to another page",
+    "use <item> [at <area>]             an item a page carries (not the turn given)",
+    "move <area>                        one area: 1a..4b, av1..av4, home",
+    "lead <knight>                      who leads the dispute",
+    "fight [with <knight>]              settle the dispute by combat",
+    "outwit [with <knight>]             settle it by wits",
+    "run away [to <area>]               leave it (the opponent picks where)",
+    "consult | assault | stay outside   at a castle",
+    "search                             look for the Grail (Avalon)",
+    "discard <card>, <card>             what goes when over the hand limit",
+    "double                             double the ante after this turn",
+    "end                                nothing more this turn",
+    "standing orders, kept until replaced ('none' clears one):",
+    "on dispute: play <card>, <card>    cards for the opponent's disputes",
+    "on double: accept | concede        your answer to a doubled ante",
+    "on retreat: <area>, <area>         where the opponent runs to",
+    "on defend: <card>                  who holds your castles",
+    "on reveal: apply | ignore          a turned-up card's primary property",
+]
+
+STATE_WORDS = {"down": "unexplored (face down)", "up": "face up", "open": "open land",
+               "empty": "empty"}
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _cards(kind):
+    return kind.cards
+
+
+def _card(kind, g: dict, inst: str) -> dict[str, Any]:
+    """Everything printed on a card (public once the card is face up)."""
+    card = kind.cards.get(g["cards"][inst])
+    out: dict[str, Any] = {"name": card.name, "type": _type_name(card), "grail": card.grail,
+                           "combat": card.combat, "wits": card.wits,
+                           "icons": list(card.icons or ()), "text": _text(card)}
+    if card.type == "page":
+        out["capacity"] = card.capacity or 1
+    return out
+
+
+def _type_name(card) -> str:
+    return getattr(card, "type_name", None) or str(card.type).replace("-", " ").title()
+
+
+def _text(card) -> str:
+    parts = []
+    primary = getattr(card, "primary_text", "")
+    secondary = getattr(card, "secondary_text", "")
+    if primary:
+        parts.append(f"Played: {primary}")
+    if secondary:
+        parts.append(f"Turned up: {secondary}")
+    outwits = getattr(card, "outwits_text", "")
+    if outwits:
+        parts.append(f"Wins at wits: {outwits}")
+    if getattr(card, "defence", None) is not None:
+        parts.append(f"Defence {card.defence}.")
+    if getattr(card, "occupant", None):
+        from companion.grailccg.printables import occupant_words
+
+        parts.append(f"Held by {occupant_words(card.occupant)}.")
+    if getattr(card, "castle_table", None):
+        from companion.grailccg.printables import range_text
+
+        parts.append("Castle table: " + "; ".join(
+            f"{range_text(lo, hi)} {res.replace('-', ' ')}" for lo, hi, res in card.castle_table)
+            + ".")
+    if getattr(card, "village_table", None):
+        from companion.grailccg.printables import table_runs
+
+        parts.append("Village table: " + "; ".join(
+            f"{lo if lo == hi else f'{lo}-{hi}'} {res.replace('-', ' ')}"
+            for lo, hi, res in table_runs(card.village_table)) + ".")
+    if getattr(card, "capacity", None):
+        parts.append(f"Carries {card.capacity}.")
+    if getattr(card, "draws", 0):
+        parts.append(f"Draws +{card.draws}.")
+    return " ".join(parts)
+
+
+def _name(kind, g: dict, inst: str | None) -> str | None:
+    if inst is None:
+        return None
+    return kind.cards.get(g["cards"][inst]).name
+
+
+def _stats(c: dict[str, Any]) -> str:
+    bits = []
+    if c.get("combat") is not None:
+        bits.append(f"combat {c['combat']}")
+    if c.get("wits") is not None:
+        bits.append(f"wits {c['wits']}")
+    if c.get("icons"):
+        bits.append("icons " + "+".join(c["icons"]))
+    return ", ".join(bits)
+
+
+def _other(g: dict, p: str) -> str:
+    players = g["players"]
+    return players[(players.index(p) + 1) % len(players)]
+
+
+def _area(kind, g: dict, area: dict, name: str, viewer: str, holders: list[str]) -> dict:
+    inst = area["card"]
+    if inst is None:
+        state = "open" if area["up"] else "empty"
+    else:
+        state = "up" if area["up"] else "down"
+    out: dict[str, Any] = {
+        "name": name, "state": state,
+        "card": _card(kind, g, inst) if state == "up" else None,
+        "foes": [_card(kind, g, f) for f in area["foes"]],
+        "occupants": [_card(kind, g, f) for f in area["occupants"]],
+        "outwitted": {p: [_name(kind, g, f) for f in fs]
+                      for p, fs in sorted(area["outwitted"].items()) if fs},
+        "searched": bool(area.get("searched")),
+        "here": list(holders),
+    }
+    cs = area.get("castle")
+    if cs:
+        out["castle"] = {
+            "outside": list(cs.get("outside", [])), "passage": list(cs.get("passage", [])),
+            "breached": sorted(cs.get("breached", {})),
+            "consulted": {p: n for p, n in sorted(cs.get("consulted", {}).items())},
+            "assaulted": bool(cs.get("assaulted")),
+            "held": [_name(kind, g, x) for x in cs.get("trapped", [])]}
+    if viewer == MODERATOR and state == "down":
+        out["hidden"] = _card(kind, g, inst)
+    return out
+
+
+def _table(kind, g: dict, p: str) -> dict[str, Any]:
+    t = g["table"][p]
+    pages = []
+    for page, info in t["pages"].items():
+        pages.append({"card": _card(kind, g, page), "serves": _name(kind, g, info["knight"]),
+                      "items": [dict(_card(kind, g, i), usable=True) for i in info["items"]] +
+                               [dict(_card(kind, g, i), usable=False) for i in info["new"]]})
+    return {"at": t["at"], "from": t["from"],
+            "members": [_card(kind, g, m) for m in t["members"]], "pages": pages}
+
+
+def _dispute(kind, g: dict) -> dict[str, Any] | None:
+    dsp = g.get("dispute")
+    if not dsp:
+        return None
+    foe = kind.cards.get(g["cards"][dsp["foe"]])
+    out = {"player": dsp["player"], "opponent": _other(g, dsp["player"]),
+           "foe": _card(kind, g, dsp["foe"]), "area": dsp["area"], "kind": dsp["kind"],
+           "methods": list(dsp["methods"]), "lead": _name(kind, g, dsp.get("lead")),
+           "method": dsp.get("method"), "tied": dsp.get("tied") or 0,
+           "rounds": dsp.get("rounds", 0),
+           "mods": [{"side": m["side"], "what": m["what"], "value": m["value"], "by": m["by"],
+                     "card": _name(kind, g, m.get("entry")) if m.get("entry") in g["cards"]
+                     else None, "cancelled": bool(m.get("cancelled"))}
+                    for m in dsp.get("mods", [])]}
+    if dsp["kind"] == "assault":
+        a = g["england"][dsp["player"]].get(dsp["area"]) if not dsp["area"].startswith("av") \
+            else g["avalon"].get(dsp["area"])
+        castle = a and a["card"]
+        if castle:
+            out["defence"] = kind.cards.get(g["cards"][castle]).defence or 0
+    out["foe_type"] = _type_name(foe)
+    return out
+
+
+def _numbers(kind, g: dict) -> dict[str, Any] | None:
+    last = g.get("last_dispute")
+    if not last:
+        return None
+    out = {}
+    for key, value in last.items():
+        if key in ("lead", "foe") and isinstance(value, str) and value in g["cards"]:
+            out[key] = _name(kind, g, value)
+        else:
+            out[key] = list(value) if isinstance(value, list) else value
+    return out
+
+
+def _standing_lines(kind, mine: dict) -> list[str]:
+    out = []
+    names = kind.cards.name
+    for trig in ("dispute", "play", "invite"):
+        cards = mine.get(trig) or []
+        if cards:
+            out.append(f"on {trig}: play " + ", ".join(names(c) for c in cards))
+    for trig in ("double", "reveal"):
+        if mine.get(trig):
+            out.append(f"on {trig}: {mine[trig]}")
+    if mine.get("retreat"):
+        out.append("on retreat: " + ", ".join(mine["retreat"]))
+    if mine.get("defend"):
+        out.append("on defend: " + ", ".join(names(c) for c in mine["defend"]))
+    return out
+
+
+# --------------------------------------------------------------------------------------- view
+def view(kind, state: dict, viewer: str) -> dict[str, Any]:
+    g = state["game"]
+    players = list(g["players"])
+    pending = state.get("pending")
+    c = g["counters"]
+    holders: dict[str, list[str]] = {}
+    for p in players:
+        at = g["table"][p]["at"]
+        holders.setdefault(at if at.startswith("av") else f"{p}:{at}", []).append(p)
+    sides = []
+    for p in players:
+        o = _other(g, p)
+        sides.append({
+            "player": p, "builder": o,
+            "hand": len(g["hands"][p]), "deck": len(g["decks"][p]),
+            "dead": [_name(kind, g, x) for x in g["dead"][p]],
+            "ante": [_name(kind, g, x) for x in g["ante"]["cards"][p]],
+            "table": _table(kind, g, p),
+            "england": {name: _area(kind, g, g["england"][p][name], name, viewer,
+                                    holders.get(f"{p}:{name}", []))
+                        for name in E.AREAS if name in g["england"][p]},
+            "skips_draw": p in c.get("skip_draw", []),
+        })
+    rules = state.get("rules") or {}
+    no_join = c.get("no_join")
+    v: dict[str, Any] = {
+        "viewer": viewer, "players": players, "active": g["active"], "turn": g["turn"],
+        "stage": g["stage"], "result": dict(g["result"]) if g.get("result") else None,
+        "rules": {"hand_limit": rules.get("hand-limit", 7),
+                  "doubling": rules.get("doubling", "on"),
+                  "grail_draw": rules.get("grail-draw", "discard")},
+        "sides": sides,
+        "avalon": {name: _area(kind, g, a, name, viewer, holders.get(name, []))
+                   for name, a in sorted(g["avalon"].items(), key=lambda x: E.order_key(x[0]))},
+        "search_bonus": c.get("search_bonus", 0),
+        "ante": {"share": g["ante"]["share"], "doubled": list(g["ante"]["doubled"]),
+                 "last": g["ante"]["last"]},
+        "dispute": _dispute(kind, g),
+        "numbers": _numbers(kind, g),
+        "no_join": {"until": no_join["until"]} if no_join else None,
+        "defeated": list(g.get("defeated") or []),
+        "events": [e["text"] for e in state.get("events", []) if visible(e, viewer)],
+        "awaited": kind.awaited(state),
+        "paused_for": pending["question"]["player"] if pending else None,
+    }
+    if viewer in players:
+        v["hand"] = [_card(kind, g, x) for x in g["hands"][viewer]]
+        v["standing"] = _standing_lines(kind, state["standing"].get(viewer, {}))
+        v["asks"] = _asks(kind, state, viewer)
+    if viewer == MODERATOR:
+        v["hands"] = {p: [_name(kind, g, x) for x in g["hands"][p]] for p in players}
+        v["deck_tops"] = {p: [_name(kind, g, x) for x in g["decks"][p][:5]] for p in players}
+        v["question"] = dict(pending["question"]) if pending else None
+        v["standing_all"] = {p: _standing_lines(kind, state["standing"].get(p, {}))
+                             for p in players}
+    return v
+
+
+def option_groups(lines: list[str]) -> list[tuple[str, list[str]]]:
+    groups = [("Settle the dispute", ("fight", "outwit", "run away", "lead")),
+              ("Cards from your hand and items", ("play ", "give ", "pass ", "use ")),
+              ("Move the Round Table", ("move ",)),
+              ("Castle and Avalon", ("consult", "assault", "stay outside", "search")),
+              ("After your turn", ("discard", "double", "end"))]
+    out: list[tuple[str, list[str]]] = []
+    taken: set[int] = set()
+    for title, heads in groups:
+        mine = []
+        for i, line in enumerate(lines):
+            if i not in taken and line.startswith(heads):
+                mine.append(line)
+                taken.add(i)
+        if mine:
+            out.append((title, mine))
+    rest = [line for i, line in enumerate(lines) if i not in taken]
+    if rest:
+        out.append(("Other lines", rest))
+    return out
+
+
+def _asks(kind, state: dict, player: str) -> dict[str, Any]:
+    g = state["game"]
+    pending = state.get("pending")
+    lines = kind.options_for(state, player)
+    if g["stage"] == "over":
+        return {"expects": "nothing", "prompt": "Nothing: the game is over.", "groups": []}
+    if pending and pending["question"]["player"] == player:
+        q = pending["question"]
+        return {"expects": "answer",
+                "prompt": "The game waits for your answer: " + q["prompt"] + " Send one of "
+                          "the lines below (you may add orders for the rest of your turn).",
+                "groups": [{"title": "Answer with one of these lines", "lines": lines}]}
+    if pending:
+        return {"expects": "nothing",
+                "prompt": f"Nothing now: the game waits for {pending['question']['player']}'s "
+                          "answer. You may send standing orders.", "groups": []}
+    if g["active"] == player:
+        return {"expects": "turn",
+                "prompt": f"It is your turn ({g['turn']}). Your orders are carried out from "
+                          "the top; a line that cannot be carried out when its turn comes is "
+                          "left out, and the report says why.",
+                "groups": [{"title": t, "lines": ls} for t, ls in option_groups(lines)]}
+    return {"expects": "nothing",
+            "prompt": f"Nothing now: it is {g['active']}'s turn. You may send standing orders "
+                      "(cards to play in their disputes, your answer to a doubled ante, where "
+                      "they run to, who holds your castles); orders for your own turn may be "
+                      "sent early.", "groups": []}
+
+
+# ------------------------------------------------------------------------------------- report
+def _card_row(c: dict[str, Any]) -> list[str]:
+    return [c["name"], c["type"], str(c["grail"]),
+            "-" if c["combat"] is None else str(c["combat"]),
+            "-" if c["wits"] is None else str(c["wits"]),
+            "+".join(c["icons"]) or "-", c["text"] or "-"]
+
+
+CARD_COLUMNS = ["Card", "Type", "Grail", "Combat", "Wits", "Icons", "Text"]
+CARD_WIDTHS = [2.2, 1.2, 0.6, 0.8, 0.6, 1.1, 4.2]
+
+
+def card_line(c: dict[str, Any]) -> str:
+    """A card on one line: name, type, grail number, stats and text."""
+    stats = _stats(c)
+    line = f"{c['name']} ({c['type']}, grail {c['grail']}" + (f", {stats}" if stats else "") + ")"
+    return line + (f": {c['text']}" if c["text"] else "")
+
+
+def _area_lines(areas: dict[str, dict[str, Any]]) -> list[str]:
+    """One line per area worth a line; the plain unexplored ones together."""
+    out = []
+    blank = []
+    for n, a in areas.items():
+        cell = _area_cell(a)
+        if cell == "unexplored":
+            blank.append(n)
+        else:
+            out.append(f"{n}: {cell}")
+    if blank:
+        out.append("unexplored, nothing known: " + ", ".join(blank))
+    return out
+
+
+def _with_stats(c: dict[str, Any]) -> str:
+    stats = ", ".join(f"{k} {c[k]}" for k in ("combat", "wits") if c.get(k) is not None)
+    return f"{c['name']} ({stats})" if stats else c["name"]
+
+
+def _area_cell(a: dict[str, Any]) -> str:
+    if a["state"] == "down":
+        base = "unexplored"
+    elif a["state"] == "up":
+        base = a["card"]["name"]
+        if a["card"]["type"] in ("Castle", "Village", "Land") and a["card"]["text"]:
+            base += f" ({a['card']['type'].lower()}: {a['card']['text'].rstrip('.')})"
+    else:
+        base = STATE_WORDS[a["state"]]
+    if a["foes"]:
+        base += "; waiting there: " + ", ".join(_with_stats(f) for f in a["foes"])
+    if a["occupants"]:
+        base += "; held by " + ", ".join(_with_stats(f) for f in a["occupants"])
+    for p, names in a["outwitted"].items():
+        base += f"; outwitted by {p}: " + ", ".join(names)
+    cs = a.get("castle")
+    if cs:
+        if cs["consulted"]:
+            base += "; table consulted by " + ", ".join(f"{p} ({n}x)" for p, n in
+                                                          cs["consulted"].items())
+        if cs["passage"]:
+            base += "; lets pass " + ", ".join(cs["passage"])
+        if cs["breached"]:
+            base += "; breached by " + ", ".join(cs["breached"])
+        if cs["outside"]:
+            base += "; staying outside: " + ", ".join(cs["outside"])
+        if cs["held"]:
+            base += "; holding " + ", ".join(cs["held"])
+    if a["searched"]:
+        base += "; searched"
+    if a["here"]:
+        base += " [Round Table of " + ", ".join(a["here"]) + "]"
+    if a.get("hidden"):
+        base += f" (moderator: {a['hidden']['name']})"
+    return base
+
+
+def _short(a: dict[str, Any], width: int = 12) -> str:
+    if a["state"] == "down":
+        text = "?"
+    elif a["state"] == "up":
+        text = a["card"]["name"]
+    else:
+        text = "open"
+    if a["foes"] or a["occupants"]:
+        text = "!" + text
+    if len(text) > width:
+        text = text[:width - 1] + "."
+    if a["here"]:
+        text = "*" + text
+    return text
+
+
+def layout_text(v: dict[str, Any]) -> list[str]:
+    """The email's picture of England and Avalon: '?' unexplored, '!' an adversary waits,
+    '*' a Round Table stands there."""
+    out = []
+    cells = " ".join(f"[{n} {_short(a)}]" for n, a in v["avalon"].items())
+    out.append(f"Avalon (shared; search bonus +{v['search_bonus']}): {cells}")
+    for side in v["sides"]:
+        out.append("")
+        out.append(f"England explored by {side['player']} (laid from {side['builder']}'s cards):")
+        home = side["table"]["at"] == E.HOME
+        rows = [(f"row {row[0][0]}", " ".join(f"[{n} {_short(side['england'][n])}]"
+                                               for n in row)) for row in reversed(E.ROWS)]
+        rows.append(("home", "[" + ("*" if home else "") + f"{side['player']}'s Round Table]"))
+        width = max(len(cells) for _, cells in rows)
+        for label, cells in rows:
+            pad = " " * ((width - len(cells)) // 2)
+            out.append(f"  {label + ':':<7}" + pad + cells)
+    out.append("")
+    out.append("? unexplored  ! an adversary waits there  * a Round Table stands there")
+    return out
+
+
+def _figure_data(v: dict[str, Any]) -> dict[str, Any]:
+    def cell(a):
+        label = {"down": "unexplored", "open": "open land", "empty": "empty"}.get(a["state"]) \
+            if a["state"] != "up" else a["card"]["name"]
+        return {"label": label, "state": a["state"], "foes": [f["name"] for f in
+                                                               a["foes"] + a["occupants"]],
+                "here": list(a["here"]), "searched": a["searched"]}
+    return {"avalon": {n: cell(a) for n, a in v["avalon"].items()},
+            "search_bonus": v["search_bonus"],
+            "boards": [{"player": s["player"], "builder": s["builder"],
+                        "home": s["table"]["at"] == E.HOME,
+                        "areas": {n: cell(a) for n, a in s["england"].items()}}
+                       for s in v["sides"]]}
+
+
+def report(kind, v: dict[str, Any]) -> dict[str, Any]:
+    env = v["envelope"]
+    viewer = v["viewer"]
+    is_player = viewer in v["players"]
+    header = [["Game", env["game_id"]], ["Turn", str(env["turn"])],
+              ["Report for", viewer if is_player else
+               ("the moderator" if viewer == MODERATOR else "everybody (public report)")],
+              ["Processed", env["date"]],
+              ["Players", ", ".join(v["players"]) + " (seat order)"]]
+    if v["stage"] == "over":
+        stage = "the game is over"
+    elif v["paused_for"]:
+        stage = f"{v['active']}'s turn {v['turn']}, paused: waiting for {v['paused_for']}"
+    else:
+        stage = f"{v['active']}'s turn {v['turn']}"
+    header.append(["Stage", stage])
+    sections = [d.section("What happened", d.bullet_list(v["events"] or
+                                                         ["Nothing has happened yet."]))]
+    if v["result"]:
+        r = v["result"]
+        text = (f"A draw: {r['reason']}." if r.get("draw") or not r.get("winner") else
+                f"{r['winner']} wins: {r['reason']}.")
+        sections.append(d.section("Result", d.para(text)))
+
+    if is_player:
+        rows = [card_line(c) for c in v["hand"]]
+        blocks = [d.para(f"Private: only you see your hand ({len(rows)} "
+                         f"card{'s' if len(rows) != 1 else ''}, in the order you got them).")]
+        if rows:
+            blocks.append(d.bullet_list(rows))
+        sections.append(d.section("Your hand", *blocks))
+
+    blocks = [d.figure(FIGURE, _figure_data(v), "\n".join(layout_text(v))),
+              d.para("Each player explores an England laid face down from the opponent's "
+                     "cards. Nobody knows a face-down card until it is turned up, not even "
+                     "the player who dealt it, so unexplored areas are shown blank in every "
+                     "report.")]
+    for side in v["sides"]:
+        where = side["table"]["at"]
+        blocks.append(d.para(f"England explored by {side['player']}: the Round Table is at "
+                             f"{'home (the Round Table area)' if where == E.HOME else where}."))
+        blocks.append(d.bullet_list(_area_lines(side["england"])))
+    blocks.append(d.para(f"Avalon (shared, reached from 4a or 4b): a search adds "
+                         f"+{v['search_bonus']} for the earlier searches that failed; 6 or "
+                         "more finds the Grail."))
+    blocks.append(d.bullet_list(_area_lines(v["avalon"])))
+    sections.append(d.section("England and Avalon", *blocks))
+
+    blocks = []
+    for side in v["sides"]:
+        t = side["table"]
+        members = [_card_row(c)[:6] for c in t["members"]]
+        blocks.append(d.para(f"{side['player']}'s Round Table "
+                             f"({'at home' if t['at'] == E.HOME else 'in ' + t['at']}"
+                             + (f", came from {t['from']}" if t["from"] else "") + "):"))
+        if members:
+            blocks.append(d.table(CARD_COLUMNS[:6], members, CARD_WIDTHS[:6]))
+        else:
+            blocks.append(d.para("No knights or personas."))
+        pages = []
+        for pg in t["pages"]:
+            items = "; ".join(f"{i['name']} ("
+                              f"{'usable' if i['usable'] else 'usable from next turn'})"
+                              for i in pg["items"]) or "nothing"
+            room = pg["card"].get("capacity") or 1
+            pages.append(f"Page {pg['card']['name']}, serving "
+                         f"{pg['serves'] or 'no knight'}, carries {items} (room for {room}).")
+        if pages:
+            blocks.append(d.bullet_list(pages))
+    sections.append(d.section("The Round Tables", *blocks))
+
+    rows = []
+    for side in v["sides"]:
+        rows.append([side["player"], str(side["deck"]), str(side["hand"]),
+                     str(len(side["dead"])), "; ".join(side["ante"]) or "-"])
+    ante = v["ante"]
+    blocks = [d.table(["Player", "Deck", "Hand", "Dead cart", "Ante (face up)"], rows,
+                      [1.6, 0.8, 0.8, 1, 4]),
+              d.para(f"Each player has {ante['share']} card{'s' if ante['share'] != 1 else ''} "
+                     "in the ante" + (f"; doubled by {', '.join(ante['doubled'])}"
+                                      if ante["doubled"] else "")
+                     + ". Deck order is secret to everybody; the dead carts are open to all.")]
+    notes = []
+    for side in v["sides"]:
+        if side["skips_draw"]:
+            notes.append(f"{side['player']} misses the next draw phase.")
+    for p in v.get("defeated", []):
+        notes.append(f"{p} is out of the game; the other player searches on alone for the "
+                     "Grail and the ante (15.3).")
+    if v["no_join"]:
+        notes.append(f"Nobody joins a Round Table until the end of turn {v['no_join']['until']}.")
+    if notes:
+        blocks.append(d.bullet_list(notes))
+    for side in v["sides"]:
+        if side["dead"]:
+            blocks.append(d.para(f"{side['player']}'s dead cart (oldest first): "
+                                 + "; ".join(side["dead"]) + "."))
+    sections.append(d.section("Decks, dead carts and the ante", *blocks))
+
+    sections.append(d.section("Disputes", *_dispute_blocks(v)))
+
+    if is_player and v["stage"] == "over":
+        sections.append(d.section("What is asked of you",
+                                  d.para("Nothing: the game is over; thank you for playing.")))
+    elif is_player:
+        asks = v["asks"]
+        blocks = [d.para(asks["prompt"])]
+        if asks["groups"]:
+            blocks.append(d.options([(g["title"], g["lines"]) for g in asks["groups"]]))
+        blocks.append(d.para("Your standing orders: " + ("; ".join(v["standing"]) or
+                                                         "none (the defaults apply).")))
+        sections.append(d.section("What is asked of you", *blocks))
+        sections.append(d.section(
+            "Order form", d.code(ORDER_HELP),
+            d.form(8, "Write one order per line and send it to the moderator. Names may be "
+                      "shortened to any beginning that is not ambiguous; case, accents and "
+                      "punctuation do not matter. '#' starts a comment.")))
+    else:
+        if v["awaited"]:
+            sections.append(d.section("Orders awaited", d.para(
+                "Orders are now needed from: " + ", ".join(v["awaited"]) + ".")))
+        if viewer == MODERATOR:
+            rows = [[p, "; ".join(h) or "-", "; ".join(v["deck_tops"][p]) or "-",
+                     "; ".join(v["standing_all"][p]) or "-"] for p, h in v["hands"].items()]
+            sections.append(d.section("Secrets (moderator only)",
+                                      d.table(["Player", "Hand", "Deck top", "Standing"], rows,
+                                              [1, 3, 3, 3])))
+    footer = (f"Holy Grail CCG - game {env['game_id']} - turn {env['turn']} - "
+              + (f"private report for {viewer}" if is_player else "public report"))
+    return {"title": "Monty Python and the Holy Grail CCG",
+            "pdf_title": f"{env['game_id']} turn {env['turn']} - "
+                         f"{viewer if is_player else 'public'}",
+            "subject": "turn report", "header": header, "qr": env["link"],
+            "qr_label": env["link_label"], "footer": footer, "sections": sections}
+
+
+def _dispute_blocks(v: dict[str, Any]) -> list[dict[str, Any]]:
+    blocks = []
+    dsp = v["dispute"]
+    if dsp:
+        foe = dsp["foe"]
+        what = "an assault on a castle held by" if dsp["kind"] == "assault" else "a dispute with"
+        text = (f"In progress: {dsp['player']}'s Round Table is in {what} {foe['name']} "
+                f"({dsp['foe_type']}, {_stats(foe) or 'no stats'}) in {dsp['area']}. It may be "
+                "met by " + " or ".join("combat" if m == "combat" else "wits"
+                                        for m in dsp["methods"]) + ".")
+        if dsp.get("defence"):
+            text += f" The castle adds its defence {dsp['defence']} to the defender's combat."
+        if dsp["lead"]:
+            text += f" Lead: {dsp['lead']}" + (f" by {dsp['method']}" if dsp["method"] else "") \
+                + "."
+        if dsp["tied"]:
+            text += f" It was tied on turn {dsp['tied']} and goes on the turn after."
+        blocks.append(d.para(text))
+        if dsp["mods"]:
+            rows = [[m["card"] or "-", m["by"], f"{m['value']:+d} {m['what']}",
+                     dsp["player"] + "'s side" if m["side"] == "player" else foe["name"],
+                     "cancelled" if m["cancelled"] else "counts"] for m in dsp["mods"]]
+            blocks.append(d.table(["Card", "Played by", "Change", "For", "Status"], rows,
+                                  [2, 1.4, 1, 2, 1]))
+        else:
+            blocks.append(d.para("No cards have been played on it yet."))
+    else:
+        blocks.append(d.para("No dispute is in progress."))
+    n = v["numbers"]
+    if n:
+        blocks.append(d.para("The last numbers drawn:"))
+        blocks.append(d.table(["What", "Value"], _number_rows(n), [2.5, 4]))
+    return blocks
+
+
+def _number_rows(n: dict[str, Any]) -> list[list[str]]:
+    kind = n.get("kind")
+    if kind == "castle table":
+        g1, g2 = (list(n.get("grail") or [0, 0]) + [0, 0])[:2]
+        return [["Castle table consulted by", f"{n.get('player')} with {n.get('lead')}"],
+                ["Grail numbers", f"{g1} + {g2}"],
+                ["Wits of the consultant", f"+{n.get('lead_value')}"],
+                ["Wits of the inhabitant", f"-{n.get('foe_value')} ({n.get('foe')})"],
+                ["Total", str(n.get("total"))], ["Result", str(n.get("result"))]]
+    if kind == "village table":
+        return [["Village table for", str(n.get("player"))],
+                ["Grail number", str(n.get("grail"))], ["Result", str(n.get("result"))]]
+    if kind == "search":
+        return [["Search by", f"{n.get('player')} in {n.get('area')}"],
+                ["Grail number", str(n.get("grail"))],
+                ["Earlier failed searches", f"+{n.get('bonus')}"],
+                ["Total (6+ finds the Grail)", str(n.get("total"))]]
+    rows = [["Dispute", f"{n.get('player')} ({n.get('kind')}, by {n.get('method')})"],
+            ["Lead", f"{n.get('lead')}: {n.get('lead_value')}"]]
+    if n.get("assist"):
+        rows.append(["Other knights", f"+{n['assist']}"])
+    if n.get("cards"):
+        rows.append(["Cards played", f"{n['cards']:+d}"])
+    if n.get("items"):
+        rows.append(["Items", f"{n['items']:+d}"])
+    rows.append(["Grail number", str(n.get("grail"))])
+    rows.append(["Total", str(n.get("total"))])
+    rows.append(["Adversary", f"{n.get('foe')}: {n.get('foe_value')}"])
+    if n.get("defence"):
+        rows.append(["Castle defence", f"+{n['defence']}"])
+    if n.get("foe_cards"):
+        rows.append(["Cards played against", f"{n['foe_cards']:+d}"])
+    rows.append(["Its grail number (opponent's deck)", str(n.get("foe_grail"))])
+    rows.append(["Adversary's total", str(n.get("foe_total"))])
+    return rows
+
+
+# ------------------------------------------------------------------------------------- figure
+AREA_FILL = {"down": (0.80, 0.76, 0.66), "up": (0.97, 0.95, 0.89), "open": (0.90, 0.94, 0.86),
+             "empty": (0.93, 0.93, 0.93)}
+INK = (0.25, 0.22, 0.18)
+RED = (0.70, 0.12, 0.10)
+GOLD = (0.85, 0.65, 0.13)
+
+
+def _fit(c, text: str, font: str, size: float, width: float) -> tuple[str, float]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    while size > 4.5 and stringWidth(text, font, size) > width:
+        size -= 0.25
+    while len(text) > 3 and stringWidth(text, font, size) > width:
+        text = text[:-2] + "."
+    return text, size
+
+
+def draw_cell(c, x: float, y: float, w: float, h: float, name: str, cell: dict | None,
+              fonts) -> None:
+    """One area: its name small at the top, the card (or 'unexplored') in the middle, the
+    adversaries waiting there in red, a gold ring where a Round Table stands."""
+    state = cell["state"] if cell else "empty"
+    c.setFillColorRGB(*AREA_FILL.get(state, AREA_FILL["empty"]))
+    c.setStrokeColorRGB(*INK)
+    c.setLineWidth(0.6)
+    c.roundRect(x, y, w, h, 3, stroke=1, fill=1)
+    c.setFillColorRGB(*INK)
+    c.setFont(fonts.SANS_BOLD, 5.5)
+    c.drawString(x + 2.5, y + h - 7, name)
+    if cell:
+        label, size = _fit(c, cell["label"], fonts.SANS, 6.5, w - 5)
+        c.setFont(fonts.SANS, size)
+        c.drawCentredString(x + w / 2, y + h / 2 - 1, label)
+        if cell["foes"]:
+            text, size = _fit(c, "! " + ", ".join(cell["foes"]), fonts.SANS_BOLD, 5.5, w - 5)
+            c.setFillColorRGB(*RED)
+            c.setFont(fonts.SANS_BOLD, size)
+            c.drawCentredString(x + w / 2, y + 3, text)
+        if cell.get("searched"):
+            c.setFillColorRGB(*INK)
+            c.setFont(fonts.SANS, 5)
+            c.drawRightString(x + w - 2.5, y + h - 7, "searched")
+        if cell["here"]:
+            c.setStrokeColorRGB(*GOLD)
+            c.setLineWidth(2)
+            c.roundRect(x + 1.5, y + 1.5, w - 3, h - 3, 2.5, stroke=1, fill=0)
+            c.setFillColorRGB(*GOLD)
+            c.setFont(fonts.SANS_BOLD, 5.5)
+            c.drawRightString(x + w - 3, y + h - 7, ", ".join(cell["here"])[:18])
+
+
+def draw_layout(c, data: dict[str, Any], x0: float, y0: float, width: float, fonts) -> float:
+    """England and Avalon as in the report; returns the height used (drawn downwards from
+    y0, the top edge)."""
+    boards = data["boards"]
+    gap = 14
+    bw = (width - gap * (len(boards) - 1)) / max(1, len(boards))
+    cw = bw / 4.3
+    ch = 28
+    top = y0
+    # Avalon, shared, centred
+    names = list(data["avalon"])
+    aw = min(cw * 1.1, (width - 20) / max(1, len(names)))
+    ax = x0 + (width - aw * len(names)) / 2
+    c.setFillColorRGB(*INK)
+    c.setFont(fonts.SANS_BOLD, 7.5)
+    c.drawCentredString(x0 + width / 2, top - 8,
+                        f"Avalon (shared) - search bonus +{data['search_bonus']}")
+    for i, n in enumerate(names):
+        draw_cell(c, ax + i * aw + 1, top - 12 - ch, aw - 2, ch, n, data["avalon"][n], fonts)
+    top -= 12 + ch + 12
+    for b, board in enumerate(boards):
+        bx = x0 + b * (bw + gap)
+        c.setFillColorRGB(*INK)
+        c.setFont(fonts.SANS_BOLD, 7)
+        title, size = _fit(c, f"{board['player']}'s England (from {board['builder']}'s cards)",
+                           fonts.SANS_BOLD, 7, bw)
+        c.setFont(fonts.SANS_BOLD, size)
+        c.drawCentredString(bx + bw / 2, top - 7, title)
+        y = top - 10
+        for row in reversed(E.ROWS):
+            y -= ch + 2
+            rx = bx + (bw - cw * len(row)) / 2
+            for i, n in enumerate(row):
+                draw_cell(c, rx + i * cw + 1, y, cw - 2, ch, n, board["areas"].get(n), fonts)
+        y -= 18 + 2
+        home = {"label": "Round Table area", "state": "open", "foes": [],
+                "here": [board["player"]] if board["home"] else [], "searched": False}
+        draw_cell(c, bx + (bw - cw * 2) / 2 + 1, y, cw * 2 - 2, 18, "home", home, fonts)
+        height = top - y
+    return (y0 - top) + height
+
+
+def england_flowable(data: dict[str, Any], width: float):
+    """A platypus flowable for the report: both Englands with the shared Avalon above."""
+    from reportlab.platypus import Flowable
+
+    from companion.render import fonts
+
+    fonts.register_fonts()
+    rows_height = 12 + 28 + 12 + 10 + 4 * 30 + 20 + 6
+
+    class Layout(Flowable):
+        def wrap(self, avail_width, avail_height):
+            return width, rows_height
+
+        def draw(self):
+            draw_layout(self.canv, data, 0, rows_height, width, fonts)
+
+    return Layout()

@@ -1,0 +1,265 @@
+"""``companion mail ...`` and ``companion deadline``: the command line of play by email
+(docs/mail.md). Mounted lazily by companion/cli.py: nothing here is imported until a mail
+command runs."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from companion.cli import SETTINGS, as_json, echo, handles_errors, open_store
+from companion.errors import CompanionError
+
+app = typer.Typer(help="Play by email: read orders from a mailbox, answer them, run turns when "
+                       "due, mail the reports (docs/mail.md).", no_args_is_help=True,
+                  rich_markup_mode=None, context_settings={"help_option_names": ["-h", "--help"]})
+
+CONFIG_HELP = "the mail configuration (default: $COMPANION_CONFIG, else companion.toml next to " \
+              "the store)"
+
+
+def load_config(path: Optional[Path]):
+    from companion.mail import config
+
+    return config.load(config.find_config(path, SETTINGS.store))
+
+
+def progress(line: str) -> None:
+    from companion.mail.deadlines import format_time, now
+
+    typer.echo(f"{format_time(now())[:-4]} {line}")
+
+
+@app.command()
+@handles_errors
+def fetch(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
+                                                help=CONFIG_HELP)) -> None:
+    """Store the mailbox's new messages (raw, keyed by Message-ID); answer nothing yet."""
+    from companion.mail.run import fetch as fetch_mail
+
+    settings = load_config(config)
+    count = fetch_mail(open_store(), settings, progress)
+    echo(f"{count} new message(s) stored; 'companion mail run' answers them")
+
+
+@app.command()
+@handles_errors
+def run(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
+                                              help=CONFIG_HELP),
+        watch: Optional[int] = typer.Option(None, "--watch", metavar="SECONDS",
+                                            help="repeat every SECONDS until stopped (0: the "
+                                                 "'watch' of companion.toml, default 300)")
+        ) -> None:
+    """One pass: fetch new mail, answer every message, run the turns that are due, send
+    replies and reports. With --watch, repeat until stopped (Ctrl-C or SIGTERM)."""
+    import signal
+    import sqlite3
+
+    from companion.mail.run import one_pass
+
+    settings = load_config(config)
+    store = open_store()
+    if watch is None:
+        summary(one_pass(store, settings, SETTINGS.output, progress))
+        return
+    interval = watch or settings.watch
+    if interval < 1:
+        raise CompanionError("--watch needs at least 1 second between passes")
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    progress(f"watching every {interval} s; Ctrl-C or SIGTERM stops")
+    try:
+        while True:
+            try:
+                summary(one_pass(store, settings, SETTINGS.output, progress))
+            except CompanionError as exc:
+                # a server down or a full disk: said, and tried again next time
+                progress(f"this pass stopped: {exc.message}" +
+                         (f" ({exc.hint})" if exc.hint else ""))
+            except (OSError, sqlite3.Error) as exc:
+                progress(f"this pass stopped: {type(exc).__name__}: {exc} (tried again next "
+                         "time)")
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        progress("stopped")
+
+
+def summary(result) -> None:
+    progress(f"pass done: {result.fetched} message(s) received, {result.processed} answered, "
+             f"{len(result.turns)} turn(s) run, {result.sent} mail(s) sent"
+             + (f", {result.failed} failed (tried again next run)" if result.failed else ""))
+
+
+@app.command()
+@handles_errors
+def inbox(all_messages: bool = typer.Option(False, "--all", help="every message, not only "
+                                            "those for review"),
+          show: Optional[str] = typer.Option(None, "--show", metavar="MESSAGE_ID",
+                                             help="print one stored message, raw"),
+          json_out: bool = typer.Option(False, "--json", help="as JSON")) -> None:
+    """The moderator's review list: messages refused, ignored (bounces, auto-replies) or not
+    understood, with why. Codes are masked."""
+    from companion.mail.identity import masked
+
+    SETTINGS.json = json_out
+    store = open_store()
+    if show:
+        row = store.db.execute("SELECT raw FROM mail_in WHERE message_id=?",
+                               (show,)).fetchone()
+        if row is None:
+            raise CompanionError(f"no stored message {show}",
+                                 hint="'companion mail inbox --all' lists them")
+        typer.echo(bytes(row[0]).decode("utf-8", "replace"))
+        return
+    where = "" if all_messages else "WHERE state IN ('refused', 'review', 'ignored', 'new')"
+    rows = store.db.execute("SELECT message_id, received_at, sender, subject, state, game_id, "
+                            f"player, outcome FROM mail_in {where} ORDER BY rowid").fetchall()
+    items = [{"message_id": r[0], "received": r[1], "from": r[2], "subject": masked(r[3]),
+              "state": r[4], "game": r[5], "player": r[6], "outcome": r[7]} for r in rows]
+    if json_out:
+        as_json(items)
+        return
+    if not items:
+        echo("nothing to review" if not all_messages else "no messages stored")
+        return
+    for item in items:
+        echo(f"{item['received']}  {item['state']:8} {item['from'] or '(no sender)'}  "
+             f"{item['subject']!r}")
+        echo(f"    {item['message_id']}: {item['outcome'] or 'not processed yet'}")
+
+
+@app.command("outbox")
+@handles_errors
+def outbox_list(all_messages: bool = typer.Option(False, "--all",
+                                                  help="sent messages too"),
+                json_out: bool = typer.Option(False, "--json", help="as JSON")) -> None:
+    """Outgoing mail: queued, being sent, failed (with the server's answer); --all: sent too."""
+    SETTINGS.json = json_out
+    store = open_store()
+    where = "" if all_messages else "WHERE state != 'sent'"
+    rows = store.db.execute("SELECT id, state, attempts, recipient, subject, answer, "
+                            f"created_at, sent_at FROM mail_out {where} ORDER BY id").fetchall()
+    items = [{"id": r[0], "state": r[1], "attempts": r[2], "to": r[3], "subject": r[4],
+              "answer": r[5], "created": r[6], "sent": r[7]} for r in rows]
+    if json_out:
+        as_json(items)
+        return
+    if not items:
+        echo("nothing waiting to be sent")
+    for item in items:
+        echo(f"#{item['id']:<5} {item['state']:7} {item['to']}  {item['subject']}"
+             + (f"  [{item['answer']}]" if item["answer"] else ""))
+
+
+@app.command()
+@handles_errors
+def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
+                                                help=CONFIG_HELP)) -> None:
+    """Check companion.toml and the connection to both servers; say exactly what fails."""
+    from companion.mail import outbox
+    from companion.mail.mailbox import source
+
+    settings = load_config(config)
+    echo(f"{settings.path}: the configuration is valid")
+    failures = 0
+    box = source(settings)
+    try:
+        box.open()
+        count = sum(1 for _ in box.messages())
+        box.close()
+        echo(f"mailbox: {box.describe()}: ok, {count} new message(s)")
+    except CompanionError as exc:
+        failures += 1
+        typer.echo(f"mailbox: FAILED: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
+                                                        else ""), err=True)
+    if settings.smtp:
+        try:
+            echo(f"smtp: {outbox.check_smtp(settings)}")
+        except CompanionError as exc:
+            failures += 1
+            typer.echo(f"smtp: FAILED: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
+                                                         else ""), err=True)
+    else:
+        folder = settings.outbox
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            probe = folder / ".companion-check"
+            probe.write_bytes(b"")
+            probe.unlink()
+            echo(f"outbox: no [smtp] configured: messages are written as .eml files to {folder}")
+        except OSError as exc:
+            failures += 1
+            typer.echo(f"outbox: FAILED: cannot write to {folder}: {exc.strerror}", err=True)
+    if settings.moderator:
+        try:
+            ok = settings.moderator_secret() is not None
+        except CompanionError as exc:
+            ok, failures = False, failures + 1
+            typer.echo(f"moderator: FAILED: {exc.message}", err=True)
+        else:
+            if not ok:
+                failures += 1
+                typer.echo("moderator: FAILED: the moderator's secret is empty or its "
+                           "environment variable is not set", err=True)
+            else:
+                echo(f"moderator: {settings.moderator} (commands by mail need the secret)")
+    if failures:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handles_errors
+def demo(kind: str = typer.Argument("gral", help="game kind id (see 'companion games')"),
+         turns: int = typer.Option(200, "--turns", metavar="N", help="at most N turns"),
+         folder: Optional[Path] = typer.Option(None, "--folder", metavar="DIR",
+                                               help="default OUTPUT/mail-demo")) -> None:
+    """A whole game played by mail with no server: the players' messages go into a Maildir,
+    'mail run' passes answer them, and every reply and report is an .eml file in an outbox."""
+    from companion.mail.demo import run_demo
+
+    target = folder or SETTINGS.output / "mail-demo"
+    played, files = run_demo(kind, target, turns, progress)
+    echo(f"{played} turn(s) played by mail; {files} messages in {target / 'outbox'} (open them "
+         f"with any mail program); the store is {target / 'demo.sqlite3'}")
+
+
+def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: Optional[str],
+             hold: bool, release: bool) -> None:
+    """``companion deadline`` (declared in companion/cli.py, so that its help needs no import
+    of this package): set, extend or show a game's deadline, period, reminders and hold."""
+    from companion.mail import deadlines
+    from companion.mail.config import parse_duration
+
+    if hold and release:
+        raise CompanionError("give --hold or --release, not both")
+    store = open_store()
+    game = store.game(game_id)
+    latest = store.turn(game.id).number
+
+    def seconds(text: str, what: str) -> int | None:
+        if text.strip().lower() in ("none", "off", "0"):
+            return None
+        try:
+            return parse_duration(text)
+        except ValueError as exc:
+            raise CompanionError(f"{what}: {exc}") from None
+
+    with store.transaction() as db:
+        deadlines.ensure(db, game.id, latest)
+        if when is not None:
+            deadlines.set_deadline(db, game.id, latest, deadlines.parse_when(when))
+        if period is not None:
+            db.execute("UPDATE mail_games SET period=? WHERE game_id=?",
+                       (seconds(period, "--period"), game.id))
+        if remind is not None:
+            db.execute("UPDATE mail_games SET remind_before=? WHERE game_id=?",
+                       (seconds(remind, "--remind"), game.id))
+        if hold or release:
+            db.execute("UPDATE mail_games SET held=? WHERE game_id=?", (int(hold), game.id))
+        schedule = deadlines.ensure(db, game.id, latest)
+    echo(f"game {game.id}, turn {latest}: {deadlines.describe(schedule, latest)}")

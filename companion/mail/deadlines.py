@@ -1,0 +1,154 @@
+"""Deadlines, reminders and holds, per game (table ``mail_games``).
+
+A game's deadline belongs to one turn (``deadline_turn``: the turn whose orders it awaits). The
+turn is run when every awaited player has submitted, or once the deadline has passed (the
+game's ``missing=`` option then decides what missing orders mean); a held game waits for the
+moderator. After a turn the next deadline is the game's period from then (or none). Because
+the deadline names its turn, a pass that died after running a turn never runs another one on
+the old deadline.
+
+Times are UTC. "Now" is the clock, or SOURCE_DATE_EPOCH when set (reproducible tests).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+
+from companion.errors import CompanionError
+
+FORMAT = "%Y-%m-%d %H:%M UTC"
+
+
+def now() -> dt.datetime:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    offset = int(os.environ.get("COMPANION_TEST_CLOCK_OFFSET", "0") or 0)
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch) + offset, dt.timezone.utc)
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=offset)
+
+
+def format_time(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.timezone.utc).strftime(FORMAT)
+
+
+def parse_time(text: str) -> dt.datetime:
+    return dt.datetime.strptime(text, FORMAT).replace(tzinfo=dt.timezone.utc)
+
+
+def parse_when(text: str, base: dt.datetime | None = None) -> dt.datetime | None:
+    """A deadline as typed: ``none``, ``+2d`` / ``36h`` (from now), ``2026-12-01 18:00``
+    (UTC unless an offset is given: ``2026-12-01T18:00+01:00``)."""
+    from companion.mail.config import parse_duration
+
+    value = text.strip()
+    if value.lower() in ("none", "off", "-"):
+        return None
+    base = base or now()
+    relative = value[1:] if value.startswith("+") else value
+    try:
+        return base + dt.timedelta(seconds=parse_duration(relative))
+    except ValueError:
+        pass
+    cleaned = re.sub(r"\s*(UTC|Z)$", "", value, flags=re.I)
+    try:
+        moment = dt.datetime.fromisoformat(cleaned)
+    except ValueError:
+        raise CompanionError(f"{text!r} is not a deadline",
+                             hint="write a time (2026-12-01 18:00, taken as UTC; or with an "
+                                  "offset: 2026-12-01T18:00+01:00), a time from now (+2d, 36h, "
+                                  "90m), or none") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    return moment.astimezone(dt.timezone.utc)
+
+
+@dataclass
+class Schedule:
+    game_id: str
+    deadline: dt.datetime | None
+    deadline_turn: int | None
+    period: int | None
+    remind_before: int | None
+    held: bool
+    reminded_turn: int
+    mailed_turn: int
+
+
+def ensure(db, game_id: str, latest: int, config=None) -> Schedule:
+    """The game's schedule row (made when a game is first seen: its latest turn's reports are
+    mailed, and the default period from companion.toml starts now)."""
+    row = db.execute("SELECT deadline, deadline_turn, period, remind_before, held, "
+                     "reminded_turn, mailed_turn FROM mail_games WHERE game_id=?",
+                     (game_id,)).fetchone()
+    if row is None:
+        period = config.period if config else None
+        deadline = format_time(now() + dt.timedelta(seconds=period)) if period else None
+        db.execute("INSERT INTO mail_games (game_id, deadline, deadline_turn, period, "
+                   "remind_before, held, reminded_turn, mailed_turn) VALUES (?,?,?,?,?,0,-1,?)",
+                   (game_id, deadline, latest if deadline else None, None, None, latest - 1))
+        row = (deadline, latest if deadline else None, None, None, 0, -1, latest - 1)
+    deadline, deadline_turn, period, remind, held, reminded, mailed = row
+    if period is None and config is not None:
+        period = config.period
+    if remind is None and config is not None:
+        remind = config.remind_before
+    return Schedule(game_id, parse_time(deadline) if deadline else None, deadline_turn, period,
+                    remind, bool(held), reminded, mailed)
+
+
+def set_deadline(db, game_id: str, latest: int, when: dt.datetime | None) -> None:
+    ensure(db, game_id, latest)
+    db.execute("UPDATE mail_games SET deadline=?, deadline_turn=? WHERE game_id=?",
+               (format_time(when) if when else None, latest, game_id))
+
+
+def after_turn(db, game_id: str, latest: int, schedule: Schedule) -> None:
+    """The next turn's deadline: the period from now, or none."""
+    when = now() + dt.timedelta(seconds=schedule.period) if schedule.period else None
+    set_deadline(db, game_id, latest, when)
+
+
+def describe(schedule: Schedule, latest: int) -> str:
+    parts = []
+    if schedule.deadline and schedule.deadline_turn == latest:
+        parts.append(f"deadline {format_time(schedule.deadline)}")
+    else:
+        parts.append("no deadline (the turn runs when every awaited player has sent orders)")
+    if schedule.period:
+        parts.append(f"period {_duration(schedule.period)}")
+    if schedule.remind_before:
+        parts.append(f"reminders {_duration(schedule.remind_before)} before")
+    if schedule.held:
+        parts.append("HELD by the moderator")
+    return "; ".join(parts)
+
+
+def _duration(seconds: int) -> str:
+    d, rest = divmod(seconds, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    text = "".join(f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (m, "m"), (s, "s")) if v)
+    return text or "0s"
+
+
+def deadline_for(schedule: Schedule, latest: int) -> dt.datetime | None:
+    """The deadline of the turn now awaited (a deadline of an earlier turn counts for
+    nothing)."""
+    if schedule.deadline and schedule.deadline_turn == latest:
+        return schedule.deadline
+    return None
+
+
+def due(schedule: Schedule, latest: int, awaited: list[str], pending: set[str],
+        moment: dt.datetime) -> str | None:
+    """Why the turn should run now, or None."""
+    if schedule.held:
+        return None
+    if awaited and set(awaited) <= pending:
+        return "every awaited player has sent orders"
+    deadline = deadline_for(schedule, latest)
+    if deadline is not None and moment >= deadline:
+        return f"the deadline {format_time(deadline)} has passed"
+    return None

@@ -1,0 +1,178 @@
+"""Where incoming mail is read: a Maildir folder (no server needed; the default) or an IMAP
+folder over TLS (imaplib). A source lists the messages not yet taken, gives each one's bytes,
+and marks a message taken once the store holds it (Maildir: moved to ``cur/`` with the Seen
+flag; IMAP: flagged \\Seen). A message taken twice (the process died in between) is stored
+once: the store keys it by its Message-ID."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+from companion.errors import CompanionError
+
+
+class MaildirSource:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def open(self) -> None:
+        import mailbox
+
+        try:
+            mailbox.Maildir(str(self.path), create=True)     # new/, cur/, tmp/
+        except OSError as exc:
+            raise CompanionError(f"cannot open the Maildir {self.path}: "
+                                 f"{exc.strerror or exc}") from None
+
+    def describe(self) -> str:
+        return f"Maildir {self.path}"
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        """Messages in new/ and cur/ without the Seen or Trashed flag, oldest first; the key is
+        the file's path inside the Maildir."""
+        found = []
+        for sub in ("new", "cur"):
+            try:
+                names = os.listdir(self.path / sub)
+            except FileNotFoundError:
+                continue
+            for name in names:
+                if name.startswith("."):
+                    continue
+                flags = name.partition(":2,")[2]
+                if "S" in flags or "T" in flags:
+                    continue
+                try:
+                    found.append((os.stat(self.path / sub / name).st_mtime_ns, name,
+                                  f"{sub}/{name}"))
+                except FileNotFoundError:
+                    continue                     # taken away meanwhile
+        for _, _, key in sorted(found):
+            try:
+                yield key, (self.path / key).read_bytes()
+            except FileNotFoundError:
+                continue
+
+    def taken(self, key: str) -> None:
+        """Move the message to cur/ with the Seen flag (the Maildir convention)."""
+        name = key.partition("/")[2]
+        base, _, flags = name.partition(":2,")
+        target = self.path / "cur" / f"{base}:2,{''.join(sorted(set(flags + 'S')))}"
+        try:
+            os.replace(self.path / key, target)
+        except FileNotFoundError:
+            pass
+
+    def close(self) -> None:
+        pass
+
+
+class ImapSource:
+    def __init__(self, config):
+        self.server = config.imap
+        self.folder = config.folder
+        self.imap = None
+
+    def describe(self) -> str:
+        s = self.server
+        return f"IMAP {s.user or ''}@{s.host}:{s.port}/{self.folder} ({s.tls})"
+
+    def open(self) -> None:
+        import imaplib
+        import ssl
+
+        s = self.server
+        where = f"IMAP server {s.host}:{s.port} ({s.tls})"
+        password = s.password() or ""          # before connecting: a missing one is said first
+        try:
+            if s.tls == "tls":
+                imap = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=s.ssl_context(),
+                                         timeout=s.timeout)
+            else:
+                imap = imaplib.IMAP4(s.host, s.port, timeout=s.timeout)
+                if s.tls == "starttls":
+                    imap.starttls(ssl_context=s.ssl_context())
+        except ssl.SSLError as exc:
+            raise CompanionError(f"{where}: TLS failed ({exc.reason or exc})",
+                                 hint="tls = \"tls\" is for port 993, \"starttls\" for 143; a "
+                                      "self-signed server needs ca_file") from None
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CompanionError(f"{where}: cannot connect ({exc})",
+                                 hint="check host and port, and that the server is "
+                                      "reachable") from None
+        try:
+            imap.login(s.user or "", password)
+        except imaplib.IMAP4.error as exc:
+            try:
+                imap.logout()
+            except Exception:  # noqa: BLE001
+                pass
+            raise CompanionError(f"{where}: login as {s.user} refused ({_text(exc)})",
+                                 hint="check the user and password") from None
+        status, answer = imap.select(_quote(self.folder))
+        if status != "OK":
+            imap.logout()
+            raise CompanionError(f"{where}: no folder {self.folder!r} ({_text(answer)})",
+                                 hint="check [mailbox] folder in companion.toml")
+        self.imap = imap
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        import imaplib
+
+        try:
+            yield from self._messages()
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CompanionError(f"{self.describe()}: the connection failed while reading "
+                                 f"({type(exc).__name__}: {exc}); what was stored stays "
+                                 "stored", hint="the next run reads the rest") from None
+
+    def _messages(self) -> Iterator[tuple[str, bytes]]:
+        status, data = self.imap.uid("SEARCH", None, "UNSEEN")
+        if status != "OK":
+            raise CompanionError(f"IMAP search failed: {_text(data)}")
+        for uid in (data[0] or b"").split():
+            status, parts = self.imap.uid("FETCH", uid, "(BODY.PEEK[])")
+            if status != "OK":
+                continue
+            for part in parts:
+                if isinstance(part, tuple) and len(part) == 2:
+                    yield uid.decode(), part[1]
+                    break
+
+    def taken(self, key: str) -> None:
+        import imaplib
+
+        try:
+            self.imap.uid("STORE", key, "+FLAGS", "(\\Seen)")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CompanionError(f"{self.describe()}: cannot mark a message read ({exc}); it "
+                                 "is stored, and read again next time only to be recognised",
+                                 hint="the next run goes on") from None
+
+    def close(self) -> None:
+        if self.imap is not None:
+            try:
+                self.imap.close()
+                self.imap.logout()
+            except Exception:  # noqa: BLE001 - closing a connection that may be gone
+                pass
+            self.imap = None
+
+
+def _quote(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(_text(v) for v in value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def source(config):
+    if config.mailbox_kind == "imap":
+        return ImapSource(config)
+    return MaildirSource(config.maildir)

@@ -1,0 +1,553 @@
+"""One pass of the mail moderator: fetch, answer, adjudicate what is due, send.
+
+1. **fetch**: every new message of the mailbox is stored raw in ``mail_in`` (keyed by its
+   Message-ID: a message read twice is stored once) and committed before the mailbox marks it
+   taken.
+2. **answer**: every stored message not yet processed is handled in one transaction: its orders
+   (or command) applied, its reply queued, its state set. A crash rolls all of it back and the
+   next pass does it again, once.
+3. **games**: turns stored without reports get them; every turn's reports are queued to its
+   players (once: ``mailed_turn``); a turn whose orders are all in, or whose deadline has
+   passed, is run; reminders are queued before a deadline.
+4. **send**: every queued or failed message is sent (:mod:`companion.mail.outbox`).
+
+Every step prints one progress line per message and per turn. Mail codes and the moderator's
+secret never appear in the progress lines or in the review list.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import CompanionError, StoreError
+from companion.mail import deadlines, outbox
+from companion.mail.identity import Sender, identify, mail_code, masked
+from companion.mail.parse import Parsed, parse_message
+
+
+@dataclass
+class PassResult:
+    fetched: int = 0
+    processed: int = 0
+    turns: list[str] = field(default_factory=list)
+    sent: int = 0
+    failed: int = 0
+
+
+class Crash:
+    """The test hook COMPANION_TEST_MAIL_CRASH=STEP[:N]: the process dies (exit 137, nothing
+    cleaned up) the Nth time it reaches STEP. Never set it for a real game."""
+
+    def __init__(self):
+        spec = os.environ.get("COMPANION_TEST_MAIL_CRASH", "")
+        step, _, count = spec.partition(":")
+        self.step = step
+        self.left = int(count or 1) if step else 0
+
+    def __call__(self, step: str) -> None:
+        if self.step and step == self.step:
+            self.left -= 1
+            if self.left <= 0:
+                os._exit(137)
+
+
+def one_pass(store, config, output: Path, log, hook=None) -> PassResult:
+    hook = hook or Crash()
+    result = PassResult()
+    with pass_lock(store.path):
+        result.fetched = fetch(store, config, log, hook)
+        result.processed = answer_all(store, config, output, log, hook)
+        result.turns = run_games(store, config, output, log, hook)
+        result.sent, result.failed = outbox.send_all(store, config, log, hook)
+    return result
+
+
+@contextmanager
+def pass_lock(store_path: Path):
+    """One pass at a time per store (cron and a --watch, say): two at once could send one
+    message twice. The lock is the operating system's (flock), gone with the process."""
+    import fcntl
+
+    lock_path = Path(str(store_path) + ".mail-lock")
+    try:
+        handle = open(lock_path, "a+")
+    except OSError as exc:
+        raise CompanionError(f"cannot open the lock file {lock_path}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CompanionError("another 'companion mail run' is working on this store; this "
+                                 "pass is skipped", hint="it does the work; wait for it") from None
+        yield
+    finally:
+        handle.close()
+
+
+# ------------------------------------------------------------------------------------ fetch
+def fetch(store, config, log, hook=lambda step: None) -> int:
+    from companion.mail.mailbox import source
+
+    box = source(config)
+    box.open()
+    count = 0
+    try:
+        for key, raw in box.messages():
+            parsed = parse_message(raw)
+            with store.transaction() as db:
+                cur = db.execute("INSERT OR IGNORE INTO mail_in (message_id, received_at, "
+                                 "source, raw, sender, subject, state) VALUES "
+                                 "(?,?,?,?,?,?,'new')",
+                                 (parsed.message_id, outbox.now_text(), box.describe(), raw,
+                                  parsed.sender, parsed.subject[:500]))
+            hook("stored")
+            box.taken(key)
+            hook("taken")
+            if cur.rowcount:
+                count += 1
+                log(f"received {parsed.message_id} from {parsed.sender or '(no sender)'}")
+            else:
+                log(f"received {parsed.message_id} again: already stored, not read twice")
+    finally:
+        box.close()
+    return count
+
+
+# ----------------------------------------------------------------------------------- answer
+def answer_all(store, config, output: Path, log, hook=lambda step: None) -> int:
+    rows = store.db.execute("SELECT message_id FROM mail_in WHERE state='new' ORDER BY rowid"
+                            ).fetchall()
+    for (message_id,) in rows:
+        answer_one(store, config, output, message_id, log, hook)
+    return len(rows)
+
+
+def answer_one(store, config, output: Path, message_id: str, log,
+               hook=lambda step: None) -> None:
+    secret = config.moderator_secret() if config.moderator else None
+    try:
+        with store.transaction() as db:
+            row = db.execute("SELECT state, raw FROM mail_in WHERE message_id=?",
+                             (message_id,)).fetchone()
+            if row is None or row[0] != "new":
+                return                              # another process did it meanwhile
+            parsed = parse_message(row[1])
+            state, game_id, player, outcome = handle(store, db, config, output, parsed, row[1])
+            db.execute("UPDATE mail_in SET state=?, game_id=?, player=?, outcome=?, "
+                       "processed_at=? WHERE message_id=?",
+                       (state, game_id, player, masked(outcome, secret)[:2000],
+                        outbox.now_text(), message_id))
+            hook("in-transaction")
+    except sqlite3.Error:
+        raise                                       # the store itself failed: stop the pass
+    except StoreError:
+        raise                                       # locked, full, read-only: stop the pass
+    except CompanionError as exc:
+        mark_review(store, message_id, f"could not be handled: {exc.message}", secret)
+        log(f"message {message_id}: could not be handled ({masked(exc.message, secret)}); "
+            "left for review ('companion mail inbox')")
+        return
+    except Exception as exc:  # noqa: BLE001 - one bad message never stops the others
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        mark_review(store, message_id, f"companion failed on it ({type(exc).__name__}); "
+                                       "this is a bug", secret)
+        log(f"message {message_id}: companion failed on it ({type(exc).__name__}); left for "
+            "review ('companion mail inbox')")
+        return
+    hook("processed")
+    log(f"message {message_id} from {parsed.sender or '(no sender)'}: {state}: "
+        f"{masked(outcome, secret)}")
+
+
+def mark_review(store, message_id: str, outcome: str, secret: str | None) -> None:
+    with store.transaction() as db:
+        db.execute("UPDATE mail_in SET state='review', outcome=?, processed_at=? WHERE "
+                   "message_id=? AND state='new'",
+                   (masked(outcome, secret)[:2000], outbox.now_text(), message_id))
+
+
+def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
+           ) -> tuple[str, str | None, str | None, str]:
+    """Decide what a message is and do it (inside the caller's transaction): (state, game,
+    player, outcome)."""
+    if parsed.auto:
+        return "ignored", None, None, f"an automatic message ({parsed.auto}); no reply sent"
+    if not parsed.sender:
+        return "review", None, None, "no sender address; no reply possible"
+    if parsed.problems and not parsed.body.strip() and not parsed.subject:
+        return "review", None, None, "unreadable: " + "; ".join(parsed.problems)
+    if config.dkim:
+        problem = dkim_problem(raw, parsed.sender)
+        if problem:
+            refuse(db, config, parsed, problem)
+            return "refused", None, None, problem
+    who = identify(store, parsed, config)
+    if who.role == "refused":
+        refuse(db, config, parsed, who.reason)
+        return "refused", who.game_id, who.player, who.reason
+    if who.role == "moderator":
+        return "done", None, None, moderator_commands(store, db, config, parsed)
+    return player_message(store, db, config, output, parsed, who)
+
+
+def dkim_problem(raw: bytes, sender: str) -> str | None:
+    import dkim
+
+    try:
+        checker = dkim.DKIM(raw)
+        ok = checker.verify(dnsfunc=DNSFUNC) if DNSFUNC else checker.verify()
+    except Exception as exc:  # noqa: BLE001 - dkimpy raises many kinds
+        return f"its DKIM signature cannot be checked ({type(exc).__name__})"
+    if not ok:
+        return "it has no valid DKIM signature (required here)"
+    domain = (checker.domain or b"").decode("ascii", "replace").lower()
+    sender_domain = sender.rpartition("@")[2]
+    if not (sender_domain == domain or sender_domain.endswith("." + domain)):
+        return f"its DKIM signature is for {domain}, not for the sender's domain {sender_domain}"
+    return None
+
+
+DNSFUNC = None
+"""A DNS lookup for dkimpy (tests give one; None: the real DNS)."""
+
+
+def refuse(db, config, parsed: Parsed, reason: str) -> None:
+    """A refusal goes to the address the message came from, and says why; it holds no code."""
+    body = (f"Your message{_subject_note(parsed)} was not read: {reason}.\n\n"
+            "Nothing was stored as orders. If you are a player, send your orders from the "
+            "address the moderator registered for you, with the code from your latest report "
+            "in the subject (it looks like XXXXX-XXXXX-XXXXX).\n")
+    outbox.queue(db, config, f"reply:{parsed.message_id}", parsed.sender,
+                 "Not accepted: " + (masked(parsed.subject) or "your message")[:120], body,
+                 in_reply_to=parsed.message_id if parsed.message_id.startswith("<") and
+                 not parsed.message_id.startswith("<sha256:") else None)
+
+
+def _subject_note(parsed: Parsed) -> str:
+    return f" ({masked(parsed.subject)[:80]!r})" if parsed.subject else ""
+
+
+def orders_text(parsed: Parsed) -> str:
+    """The order text with the line holding the code blanked (line numbers unchanged)."""
+    from companion.mail.parse import without_code_line
+
+    return without_code_line(parsed.body)
+
+
+def player_message(store, db, config, output, parsed: Parsed, who: Sender):
+    from companion import service
+    from companion.engine.identity import IdentityError, check_email
+    from companion.registry import get_kind
+
+    game = store.game(who.game_id)
+    player = game.player(who.player)
+    latest = store.turn(game.id)
+    schedule = deadlines.ensure(db, game.id, latest.number, config)
+    reply_to = player.email or parsed.sender
+    key = f"reply:{parsed.message_id}"
+    head = f"Game {game.id}, turn {latest.number}."
+    command = who.command
+    in_reply = parsed.message_id if not parsed.message_id.startswith("<sha256:") else None
+
+    def reply(subject: str, body: str, *, to: str = reply_to, suffix: str = "") -> None:
+        outbox.queue(db, config, key + suffix, to, f"[{game.id}] {subject}", body,
+                     game_id=game.id, player=player.name, in_reply_to=in_reply)
+
+    deadline_line = "Deadline: " + deadlines.describe(schedule, latest.number) + "\n"
+    if command.startswith("address"):
+        parts = command.split()
+        new = parts[1] if len(parts) > 1 else parsed.sender
+        try:
+            check_email(new, "the new address")
+        except IdentityError as exc:
+            reply("address not changed", f"{head}\n{exc.message}; your address stays "
+                                         f"{player.email}.\n", to=parsed.sender)
+            return "done", game.id, player.name, f"address not changed: {exc.message}"
+        old = player.email
+        db.execute("UPDATE players SET email=? WHERE game_id=? AND seat=?",
+                   (new, game.id, player.seat))
+        db.execute("INSERT INTO mail_address_changes (game_id, player, old_email, new_email, "
+                   "changed_at, message_id) VALUES (?,?,?,?,?,?)",
+                   (game.id, player.name, old, new, outbox.now_text(), parsed.message_id))
+        reply("address changed", f"{head}\nThe address of {player.name} in game {game.id} is "
+                                 f"now {new}. Reports and replies go there from now on.\n",
+              to=new)
+        if old and old.lower() != new.lower():
+            reply("your address was changed",
+                  f"{head}\nA message carrying your code changed the address of "
+                  f"{player.name} in game {game.id} from {old} to {new}. If that was not "
+                  "you, tell the moderator at once.\n", to=old, suffix=":old")
+        return "done", game.id, player.name, f"address of {player.name} changed"
+    if command == "help":
+        reply("help", f"{head}\n{HELP_TEXT}{deadline_line}")
+        return "done", game.id, player.name, "help sent"
+    if command == "options":
+        lines = service.legal_options(store, game.id, player.name)
+        reply("your options", f"{head}\nThe order lines open to {player.name} now:\n\n"
+                              + ("".join(f"  {line}\n" for line in lines) or "  (none)\n")
+                              + "\n" + deadline_line)
+        return "done", game.id, player.name, f"options sent ({len(lines)} lines)"
+    if command == "resend":
+        folder = service.inside(service.game_folder(output, game), f"turn-{latest.number:03d}")
+        body, attachments = report_parts(game, player, latest.number, folder, config, schedule)
+        outbox.queue(db, config, key, reply_to,
+                     f"[{game.id}] turn {latest.number} report for {player.name} (again)",
+                     body, game_id=game.id, player=player.name, attachments=attachments,
+                     in_reply_to=in_reply)
+        return "done", game.id, player.name, f"report of turn {latest.number} sent again"
+    kind = get_kind(game.kind)
+    if kind.is_over(latest.state):
+        reply("the game is over", f"{head}\nGame {game.id} is over; no orders are taken.\n")
+        return "done", game.id, player.name, "no orders taken: the game is over"
+    text = orders_text(parsed)
+    name = "attachment" if parsed.from_attachment is not None else "message"
+    try:
+        result = service.check_orders(store, game.id, player.name, text, name)
+        replaced = player.name in store.pending(game.id)
+        withdraw = service.is_withdrawal(text)
+        if withdraw and not replaced:
+            raise CompanionError(f"{player.name} has no pending orders to withdraw; nothing "
+                                 "was changed")
+    except CompanionError as exc:
+        reply("orders NOT accepted",
+              f"{head}\nYour orders were NOT accepted; nothing was changed. Every problem, "
+              f"with line and column of your {name}:\n\n{exc.render()}\n\n"
+              "Send the corrected orders in a new message (with your code). 'options' in "
+              "the subject (with your code) lists the order lines open to you now.\n\n"
+              + deadline_line)
+        return "done", game.id, player.name, f"orders of {player.name} rejected: " \
+                                              f"{exc.message}"
+    number = store.submit_in(db, game.id, player.name, latest.number + 1, text,
+                             service.now_text(), withdraw=withdraw)
+    if withdraw:
+        reply("orders withdrawn", f"{head}\nYour pending orders are withdrawn; nothing is "
+                                  f"submitted for you now (submission {number}).\n\n"
+                                  + deadline_line)
+        return "done", game.id, player.name, f"orders of {player.name} withdrawn"
+    verb = "replaced your earlier orders" if replaced else "accepted"
+    reply("orders accepted",
+          f"{head}\nOrders of {player.name} {verb} (submission {number}); understood as:\n\n"
+          + "".join(f"  {line}\n" for line in result.understood)
+          + "\nA new message with orders replaces these; the single line 'withdraw' "
+            "withdraws them.\n\n" + deadline_line)
+    return "done", game.id, player.name, f"orders of {player.name} {verb} (submission {number})"
+
+
+HELP_TEXT = """
+Send your orders as plain text in the body of a message (or in a .txt attachment), from the
+address the moderator registered for you, with your code (XXXXX-XXXXX-XXXXX, in your latest
+report) in the subject or on the first line. Every message gets a reply with the orders as
+understood, or every error with its line and column.
+
+Put one of these words after your code in the subject instead:
+  options          the order lines open to you now
+  resend           your latest report again
+  address NEW      send everything to the address NEW from now on
+  help             this text
+
+"""
+
+
+def moderator_commands(store, db, config, parsed: Parsed) -> str:
+    """hold GAME, release GAME, extend GAME DURATION, deadline GAME WHEN, run GAME,
+    status [GAME]: one per line; the reply says what each did."""
+    from companion.mail.config import parse_duration
+
+    secret = config.moderator_secret() or ""
+    answers = []
+    for line in parsed.body.split("\n"):
+        words = [w for w in line.split() if w != secret]
+        if not words or line.lstrip().startswith((">", "#")):
+            continue
+        verb, args = words[0].lower(), words[1:]
+        try:
+            answers.append(moderator_command(store, db, config, verb, args, parse_duration))
+        except CompanionError as exc:
+            answers.append(f"{' '.join(words)}: {exc.message}")
+    if not answers:
+        answers.append("no command found; commands: hold GAME, release GAME, extend GAME "
+                       "DURATION, deadline GAME WHEN, run GAME, status [GAME]")
+    outbox.queue(db, config, f"reply:{parsed.message_id}", config.moderator,
+                 "companion: moderator commands", "\n".join(answers) + "\n",
+                 in_reply_to=parsed.message_id if not parsed.message_id.startswith("<sha256:")
+                 else None)
+    return "; ".join(answers)
+
+
+def moderator_command(store, db, config, verb: str, args: list[str], parse_duration) -> str:
+    import datetime as dt
+
+    if verb == "status" and not args:
+        return "; ".join(moderator_command(store, db, config, "status", [g], parse_duration)
+                         for g in store.game_ids()) or "no games"
+    if verb not in ("hold", "release", "extend", "deadline", "run", "status") or not args:
+        raise CompanionError(f"unknown command '{verb}'" if verb not in (
+            "hold", "release", "extend", "deadline", "run", "status") else "which game?")
+    game = store.game(args[0])
+    latest = store.turn(game.id).number
+    schedule = deadlines.ensure(db, game.id, latest, config)
+    if verb == "hold":
+        db.execute("UPDATE mail_games SET held=1 WHERE game_id=?", (game.id,))
+        return f"{game.id}: held (no turn runs until 'release {game.id}')"
+    if verb == "release":
+        db.execute("UPDATE mail_games SET held=0 WHERE game_id=?", (game.id,))
+        return f"{game.id}: released"
+    if verb == "extend":
+        if len(args) < 2:
+            raise CompanionError("extend GAME DURATION (e.g. extend g1 24h)")
+        try:
+            seconds = parse_duration(args[1].lstrip("+"))
+        except ValueError as exc:
+            raise CompanionError(str(exc)) from None
+        base = deadlines.deadline_for(schedule, latest) or deadlines.now()
+        when = base + dt.timedelta(seconds=seconds)
+        deadlines.set_deadline(db, game.id, latest, when)
+        return f"{game.id}: deadline extended to {deadlines.format_time(when)}"
+    if verb == "deadline":
+        when = deadlines.parse_when(" ".join(args[1:]) or "none")
+        deadlines.set_deadline(db, game.id, latest, when)
+        return f"{game.id}: deadline " + (deadlines.format_time(when) if when else "none")
+    if verb == "run":
+        deadlines.set_deadline(db, game.id, latest, deadlines.now())
+        return f"{game.id}: turn {latest + 1} runs in this pass" + (
+            " (but the game is held: release it first)" if schedule.held else "")
+    return f"{game.id}: turn {latest}; {deadlines.describe(schedule, latest)}"
+
+
+# ------------------------------------------------------------------------------------ games
+def run_games(store, config, output: Path, log, hook=lambda step: None) -> list[str]:
+    done = []
+    for game_id in store.game_ids():
+        try:
+            done.extend(run_game(store, config, output, game_id, log, hook))
+        except CompanionError as exc:       # one damaged game does not stop the others
+            log(f"game {game_id}: skipped: {exc.message}")
+    return done
+
+
+def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
+    from companion import service
+    from companion.registry import get_kind
+
+    done = []
+    game = store.game(game_id)
+    kind = get_kind(game.kind)
+    for number in service.publish_missing(store, game, output):
+        log(f"game {game_id}: reports of turn {number} written (an interrupted run)")
+    latest = store.turn(game_id)
+    with store.transaction() as db:
+        schedule = deadlines.ensure(db, game_id, latest.number, config)
+        if schedule.period and schedule.deadline_turn != latest.number:
+            deadlines.after_turn(db, game_id, latest.number, schedule)
+            schedule = deadlines.ensure(db, game_id, latest.number, config)
+    queue_reports(store, config, game, output, log)
+    hook("reports-queued")
+    if kind.is_over(latest.state):
+        return done
+    awaited = kind.awaited(latest.state)
+    pending = set(store.pending(game_id))
+    reason = deadlines.due(schedule, latest.number, awaited, pending, deadlines.now())
+    if reason is None:
+        remind(store, config, game, latest, schedule, awaited, pending, log)
+        return done
+    log(f"game {game_id}: running turn {latest.number + 1} ({reason})")
+    try:
+        outcome = service.run_turn(store, game_id, output=output,
+                                   crash_hook=lambda: hook("turn-commit"))
+    except CompanionError as exc:
+        log(f"game {game_id}: no turn run: {exc.message}")
+        return done
+    hook("turn")
+    with store.transaction() as db:
+        deadlines.after_turn(db, game_id, outcome.turn, schedule)
+    game = store.game(game_id)
+    queue_reports(store, config, game, output, log)
+    done.append(f"{game_id}:{outcome.turn}")
+    log(f"game {game_id}: turn {outcome.turn} processed" +
+        ("; the game is over" if outcome.over else ""))
+    return done
+
+
+def report_parts(game, player, number: int, folder: Path, config, schedule
+                 ) -> tuple[str, list[tuple[str, bytes]]]:
+    """A player's report mail: the text report as the body (with their code and the deadline
+    above it), their PDF and their own extra files attached, and the files every player may
+    have (a finished game's disclosures). Nothing of another player's."""
+    from companion.engine.identity import player_slugs
+
+    slugs = set(player_slugs([p.name for p in game.players]).values())
+    own = f"{player.slug}."
+    attachments = []
+    text = ""
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            name = path.name
+            if name == f"{player.slug}.txt":
+                text = path.read_text(encoding="utf-8")
+            elif name.startswith(own):
+                attachments.append((name, path.read_bytes()))
+            elif name.partition(".")[0] not in slugs and not name.startswith("public.") \
+                    and path.is_file() and name.endswith(".json"):
+                attachments.append((name, path.read_bytes()))
+    code = mail_code(game, player)
+    head = (f"Game {game.id}, turn {number}: the report of {player.name}.\n"
+            f"Your code for orders by mail: {code}\n"
+            f"(put it in the subject of your orders; never share it)\n"
+            f"Deadline: {deadlines.describe(schedule, number)}\n"
+            + "-" * 72 + "\n\n")
+    return head + (text or "(the text report is missing; see the attached PDF)\n"), attachments
+
+
+def queue_reports(store, config, game, output: Path, log) -> None:
+    from companion import service
+
+    latest = store.turn(game.id).number
+    with store.transaction() as db:
+        schedule = deadlines.ensure(db, game.id, latest, config)
+        unpublished = set(store.unpublished(game.id))
+        for number in range(schedule.mailed_turn + 1, latest + 1):
+            if number in unpublished:
+                break
+            folder = service.inside(service.game_folder(output, game), f"turn-{number:03d}")
+            if not folder.is_dir():
+                log(f"game {game.id}: the reports of turn {number} are missing from {folder}; "
+                    f"run 'companion report {game.id} --turn {number}' (its mail waits)")
+                break
+            for player in game.players:
+                if not player.email:
+                    continue
+                body, attachments = report_parts(game, player, number, folder, config,
+                                                 schedule)
+                if outbox.queue(db, config, f"report:{game.id}:{number}:{player.slug}",
+                                player.email, f"[{game.id}] turn {number} report for "
+                                f"{player.name}", body, game_id=game.id, player=player.name,
+                                attachments=attachments):
+                    log(f"game {game.id}: turn {number} report for {player.name} queued")
+            db.execute("UPDATE mail_games SET mailed_turn=? WHERE game_id=?", (number, game.id))
+
+
+def remind(store, config, game, latest, schedule, awaited, pending, log) -> None:
+    import datetime as dt
+
+    deadline = deadlines.deadline_for(schedule, latest.number)
+    if deadline is None or not schedule.remind_before or \
+            schedule.reminded_turn >= latest.number or \
+            deadlines.now() < deadline - dt.timedelta(seconds=schedule.remind_before):
+        return
+    with store.transaction() as db:
+        for player in game.players:
+            if player.name in awaited and player.name not in pending and player.email:
+                outbox.queue(db, config, f"remind:{game.id}:{latest.number}:{player.slug}",
+                             player.email, f"[{game.id}] reminder: orders due "
+                             f"{deadlines.format_time(deadline)}",
+                             f"Game {game.id}, turn {latest.number}: your orders are due by "
+                             f"{deadlines.format_time(deadline)} and none have arrived yet.\n"
+                             "Send them with your code in the subject (see your latest "
+                             "report).\n", game_id=game.id, player=player.name)
+                log(f"game {game.id}: reminder for {player.name} queued")
+        db.execute("UPDATE mail_games SET reminded_turn=? WHERE game_id=?",
+                   (latest.number, game.id))

@@ -1,0 +1,78 @@
+"""Render a report document (see :mod:`companion.render.document`) as an HTML page: the third
+renderer of the one document, beside the PDF and the text (Jinja2 templates in
+``templates/web/``, autoescaped: a player called ``<b>Bo & Jo`` shows exactly so).
+
+A figure block is drawn as SVG when the module of its PDF figure (``module:function``) also
+has ``<function>_svg`` (the ``_flowable`` suffix dropped: ``board_flowable`` -> ``board_svg``),
+a function of the block's data returning SVG markup it has escaped itself; otherwise as the
+block's text in a ``pre``. The page holds no script and no inline style (the web view's
+Content-Security-Policy allows neither).
+"""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import Any
+
+from companion.resources import resource_dir
+
+
+@lru_cache(maxsize=1)
+def environment():
+    """The Jinja2 environment of the web templates (autoescape on for every template)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resource_dir("templates") / "web")),
+        autoescape=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.ChainableUndefined)
+    env.globals["figure_svg"] = figure_svg
+    env.filters["anchor"] = anchor
+    return env
+
+
+def anchor(title: str) -> str:
+    """An id for a section heading: letters and digits of its title, joined by '-'."""
+    out, dash = [], False
+    for ch in str(title).lower():
+        if ch.isascii() and ch.isalnum():
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "sec-" + ("".join(out).strip("-") or "x")
+
+
+def svg_function(name: str):
+    """The SVG twin of a figure's flowable function, or None."""
+    module_name, _, func = name.partition(":")
+    base = func[: -len("_flowable")] if func.endswith("_flowable") else func
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    return getattr(module, base + "_svg", None)
+
+
+def figure_svg(block: dict[str, Any]):
+    """The SVG of a figure block (as markup), or None when its kind draws none."""
+    from markupsafe import Markup
+
+    function = svg_function(block.get("figure", ""))
+    if function is None:
+        return None
+    return Markup(function(block.get("data", {})))
+
+
+def render_html(doc: dict[str, Any], page: dict[str, Any] | None = None) -> str:
+    """The report page of ``doc``; ``page`` carries what only the web view has (links to the
+    PDF, the orders, earlier and newer turns; see templates/web/report.html.j2)."""
+    page = page or {}
+    return environment().get_template("report.html.j2").render(doc=doc, page=page,
+                                                               root=page.get("root", ""))
+
+
+def render_page(template: str, **context: Any) -> str:
+    """Any other page of the web view (orders, moderator, errors)."""
+    return environment().get_template(template).render(page={}, **context)

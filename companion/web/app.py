@@ -1,0 +1,702 @@
+"""The web application: the pages behind the QR codes, the order form, the moderator's page.
+
+Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app below a prefix):
+
+    GET  /                                   a short page saying what the links are
+    GET  /static/app.css                     the stylesheet (no other asset; no CDN)
+    GET  /GAME/TURN/VIEW?h=HASH16            the viewer's report of that turn (the QR link)
+    GET  /GAME/TURN/VIEW/report.pdf?h=...    the same report as PDF
+    GET  /GAME/TURN/VIEW/orders?h=...        the order form (a player, the latest turn)
+    POST /GAME/TURN/VIEW/orders?h=...        action=check | submit (form token required)
+    GET  /moderator                          sign-in, then the games
+    POST /moderator/login, /moderator/logout
+    GET  /moderator/game/GAME                players, orders in, deadline, run the turn
+    POST /moderator/game/GAME/turn           adjudicate (form token required)
+    GET  /moderator/game/GAME/view/VIEWER    any player's (or the public) report, latest turn
+
+VIEW is ``public`` or ``<slug>.<token>``. A link whose game, turn, token or hash is wrong gets
+the very same 404 as a game that does not exist, and counts as a failed attempt of the client
+(:class:`companion.web.security.FailureLimiter`).
+"""
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from companion import service
+from companion.engine.game import PUBLIC
+from companion.errors import CompanionError
+from companion.registry import get_kind, info
+from companion.render.report_html import render_html, render_page
+from companion.resources import resource_dir
+from companion.store import Game, Store, Turn
+from companion.web.config import WebConfig, verify_password
+from companion.web.security import (FailureLimiter, SecurityHeaders, form_token,
+                                     same_origin)
+
+MAX_BODY = 64 * 1024
+"""The largest form accepted (bytes); orders are far shorter."""
+MAX_ORDER_CHARS = 20_000
+SESSION_COOKIE = "companion_session"
+LOGIN_COOKIE = "companion_login"
+SESSION_SECONDS = 12 * 3600
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+HASH16 = re.compile(r"^[0-9a-f]{16}$")
+ORDERS_FILE = "orders"
+"""The file name order errors are reported against (``orders:2:5``)."""
+
+
+class NotFound(Exception):
+    """Anything that must look like a missing page (wrong game, turn, token or hash)."""
+
+
+class TooMany(Exception):
+    """The client has failed too often lately."""
+
+
+@dataclass
+class Opened:
+    game: Game
+    turn: Turn
+    latest: int
+    viewer: str            # PUBLIC or a player's name
+    view: str              # the path segment as given
+    hash16: str
+
+
+class WebApp:
+    """The state of one server: its store, the key of its form tokens, the moderator's
+    sessions, the failure counter, and a lock that serialises submissions and turns."""
+
+    def __init__(self, store_path: Path, output: Path | None, config: WebConfig,
+                 config_file: Path | None = None):
+        self.store_path = Path(store_path)
+        self.output = output
+        self.config = config
+        self.config_file = config_file
+        self.key = secrets.token_bytes(32)
+        self.limiter = FailureLimiter(config.max_failures, config.failure_window)
+        self.sessions: dict[str, float] = {}
+        self.lock = threading.Lock()
+        self._docs: dict[tuple, dict] = {}
+        self._docs_lock = threading.Lock()
+        self.wal()
+
+    # -- the store ------------------------------------------------------------------------------
+    def wal(self) -> None:
+        """Write-ahead logging, so that pages are read while a turn is being written (a
+        property of the file: it stays for the command line too)."""
+        try:
+            with self.store() as store:
+                store.db.execute("PRAGMA journal_mode=WAL")
+        except (CompanionError, sqlite3.Error):
+            pass            # a read-only store: pages still work, in the default mode
+
+    @contextmanager
+    def store(self):
+        """A connection for one request (short read transactions: every statement is its
+        own, the connection is closed at the end of the request)."""
+        store = Store(self.store_path)
+        try:
+            yield store
+        finally:
+            store.close()
+
+    # -- links ----------------------------------------------------------------------------------
+    def open(self, store: Store, game_id: str, number: int, view: str, h: str) -> Opened:
+        """Resolve a link; NotFound for anything wrong, with no hint of what."""
+        if not GAME_ID.match(game_id) or not HASH16.match(h or "") or len(view) > 200:
+            raise NotFound
+        if not store.has_game(game_id):
+            raise NotFound
+        game = store.game(game_id)
+        latest = latest_number(store, game_id)
+        if number < 0 or number > latest:
+            raise NotFound
+        viewer = None
+        if view == "public":
+            viewer = PUBLIC
+        else:
+            slug, _, token = view.partition(".")
+            for player in game.players:      # every player compared: no early exit
+                match = hmac.compare_digest(player.token.encode(), token.encode())
+                if match and player.slug == slug:
+                    viewer = player.name
+        if viewer is None:
+            raise NotFound
+        turn = store.turn(game_id, number)
+        if not hmac.compare_digest(turn.hash[:16].encode(), h.encode()):
+            raise NotFound
+        return Opened(game, turn, latest, viewer, view, h)
+
+    def url(self, root: str, game_id: str, number: int, view: str, hash_hex: str,
+            suffix: str = "") -> str:
+        return f"{root}/{game_id}/{number}/{view}{suffix}?h={hash_hex[:16]}"
+
+    def document(self, opened: Opened) -> dict[str, Any]:
+        """The report document of the opened view (kept: a turn never changes; the key holds
+        the link, so a new token or base URL makes a new one)."""
+        game, turn = opened.game, opened.turn
+        link = service.link(game, turn.number, opened.viewer, turn.hash)
+        key = (game.id, turn.number, turn.hash, opened.viewer, link)
+        with self._docs_lock:
+            doc = self._docs.get(key)
+        if doc is None:
+            doc = service.report_documents(game, turn, only=opened.viewer)[opened.viewer]
+            with self._docs_lock:
+                if len(self._docs) > 256:
+                    self._docs.clear()
+                self._docs[key] = doc
+        return doc
+
+    # -- forms ----------------------------------------------------------------------------------
+    def player_token(self, opened: Opened) -> str:
+        return form_token(self.key, "orders", opened.game.id, opened.view)
+
+    def new_session(self) -> str:
+        now = time.time()
+        for sid, expiry in list(self.sessions.items()):
+            if expiry < now:
+                del self.sessions[sid]
+        sid = secrets.token_urlsafe(32)
+        self.sessions[sid] = now + SESSION_SECONDS
+        return sid
+
+    def session(self, request: Request) -> str | None:
+        sid = request.cookies.get(SESSION_COOKIE)
+        if sid and self.sessions.get(sid, 0) > time.time():
+            return sid
+        return None
+
+
+def latest_number(store: Store, game_id: str) -> int:
+    row = store.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                           (game_id,)).fetchone()
+    if row is None or row[0] is None:
+        raise NotFound
+    return int(row[0])
+
+
+def turn_list(store: Store, game_id: str) -> list[tuple[int, str, str]]:
+    """(number, hash, processed_at) of every turn, without reading the states."""
+    return [(int(n), h, at) for n, h, at in store.db.execute(
+        "SELECT number, hash, processed_at FROM turns WHERE game_id=? ORDER BY number",
+        (game_id,))]
+
+
+def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:
+    """The deadline and hold of a game, from the play-by-email tables when the store has them
+    (schema 4); (None, False) otherwise."""
+    try:
+        row = store.db.execute("SELECT deadline, held FROM mail_games WHERE game_id=?",
+                               (game_id,)).fetchone()
+    except sqlite3.Error:
+        return None, False
+    if row is None:
+        return None, False
+    return row[0], bool(row[1])
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "-"
+
+
+def root_of(request: Request) -> str:
+    """The path prefix the application is served under (a proxy's, or none)."""
+    scope = request.scope
+    return scope.get("app_root_path", scope.get("root_path", "")).rstrip("/")
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """A URL-encoded form of at most MAX_BODY bytes (413 beyond, 415 for anything else)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise HTTPProblem(415, "Unsupported form", "Send the form from the page.")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise HTTPProblem(413, "Too large", "The form is too large.")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > MAX_BODY:
+            raise HTTPProblem(413, "Too large", "The form is too large.")
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
+                          max_num_fields=10)
+    except (UnicodeDecodeError, ValueError):
+        raise HTTPProblem(400, "Bad form", "The form could not be read.") from None
+    form: dict[str, str] = {}
+    for name, value in pairs:
+        form.setdefault(name, value)
+    return form
+
+
+class HTTPProblem(Exception):
+    def __init__(self, status: int, heading: str, text: str):
+        super().__init__(heading)
+        self.status, self.heading, self.text = status, heading, text
+
+
+def page(template: str, request: Request, status: int = 200, **context) -> HTMLResponse:
+    return HTMLResponse(render_page(template, root=root_of(request), **context),
+                        status_code=status)
+
+
+NOT_FOUND_TEXT = ("There is no page at this address. If it came from a report, the link may "
+                  "be mistyped, or a newer link may have replaced it.")
+
+
+def not_found(request: Request) -> HTMLResponse:
+    """The one 404 of the application: missing game, turn, view, wrong token or hash alike."""
+    return page("message.html.j2", request, 404, heading="Not found", text=NOT_FOUND_TEXT)
+
+
+def create_app(store_path: Path, output: Path | None = None, config: WebConfig | None = None,
+               config_file: Path | None = None) -> Starlette:
+    """The ASGI application serving the store at ``store_path``."""
+    web = WebApp(store_path, output, config or WebConfig(), config_file)
+
+    def guarded(handler):
+        """Refuse a client that failed too often; turn NotFound into the one 404 (and count
+        it), and every other refusal into a page."""
+        import functools
+        import inspect
+
+        @functools.wraps(handler)
+        async def endpoint(request: Request):
+            client = client_of(request)
+            if web.limiter.blocked(client):
+                return page("message.html.j2", request, 429, heading="Too many attempts",
+                            text="Too many wrong links or passwords from your address. "
+                                 "Wait a few minutes and try again.")
+            try:
+                if inspect.iscoroutinefunction(handler):
+                    return await handler(request)
+                return await run_in_threadpool(handler, request)
+            except NotFound:
+                web.limiter.fail(client)
+                return not_found(request)
+            except HTTPProblem as problem:
+                if problem.status == 403:
+                    web.limiter.fail(client)
+                return page("message.html.j2", request, problem.status,
+                            heading=problem.heading, text=problem.text)
+        return endpoint
+
+    def opened_from(request: Request, store: Store) -> Opened:
+        params = request.path_params
+        return web.open(store, params["game"], params["turn"], params["view"],
+                        request.query_params.get("h", ""))
+
+    # -- player pages ---------------------------------------------------------------------------
+    def report(request: Request) -> Response:
+        root = root_of(request)
+        with web.store() as store:
+            opened = opened_from(request, store)
+            doc = web.document(opened)
+            game, turn = opened.game, opened.turn
+            view = opened.view
+            turns = []
+            for number, digest, at in turn_list(store, game.id):
+                turns.append({"number": number, "date": at, "current": number == turn.number,
+                              "url": web.url(root, game.id, number, view, digest)})
+            latest_hash = turns[-1]["url"] if turns else None
+            extra: dict[str, Any] = {
+                "pdf_url": web.url(root, game.id, turn.number, view, turn.hash, "/report.pdf"),
+                "turns": turns, "hash16": opened.hash16, "matches": True, "root": root,
+            }
+            if turn.number < opened.latest:
+                extra["newer_url"], extra["newer_turn"] = latest_hash, opened.latest
+            elif opened.viewer != PUBLIC:
+                kind = get_kind(game.kind)
+                if not kind.is_over(turn.state):
+                    extra["orders_url"] = web.url(root, game.id, turn.number, view, turn.hash,
+                                                  "/orders")
+                    extra["orders_state"] = orders_state(store, game, turn, opened.viewer, kind)
+                    extra["deadline"] = mail_schedule(store, game.id)[0]
+        return HTMLResponse(render_html(doc, extra))
+
+    def report_pdf(request: Request) -> Response:
+        from companion.render.report_pdf import render_pdf
+
+        with web.store() as store:
+            opened = opened_from(request, store)
+            doc = web.document(opened)
+        name = "public" if opened.viewer == PUBLIC else opened.game.player(opened.viewer).slug
+        return Response(render_pdf(doc), media_type="application/pdf", headers={
+            "content-disposition": f'inline; filename="{opened.game.id}-turn-'
+                                   f'{opened.turn.number:03d}-{name}.pdf"'})
+
+    def orders_state(store: Store, game: Game, turn: Turn, player: str, kind) -> str:
+        pending = store.pending(game.id).get(player)
+        nxt = turn.number + 1
+        if pending is not None:
+            return f"Your orders for turn {nxt} are in (sent {pending.submitted_at})."
+        if player in kind.awaited(turn.state):
+            return f"Your orders for turn {nxt} are awaited."
+        return f"Nothing is asked of you for turn {nxt}; you may still send orders."
+
+    def orders_context(request: Request, store: Store, opened: Opened) -> dict[str, Any]:
+        root = root_of(request)
+        game, turn = opened.game, opened.turn
+        kind = get_kind(game.kind)
+        deadline, held = mail_schedule(store, game.id)
+        pending = store.pending(game.id).get(opened.viewer)
+        context = {
+            "title": info(game.kind).title, "game_id": game.id, "turn": turn.number,
+            "player": opened.viewer, "deadline": deadline, "held": held,
+            "report_url": web.url(root, game.id, turn.number, opened.view, turn.hash),
+            "pdf_url": web.url(root, game.id, turn.number, opened.view, turn.hash,
+                               "/report.pdf"),
+            "action_url": web.url(root, game.id, turn.number, opened.view, turn.hash,
+                                  "/orders"),
+            "csrf": web.player_token(opened), "max_chars": MAX_ORDER_CHARS,
+            "text": pending.text if pending is not None else "",
+            "can_submit": True, "closed_reason": "",
+            "orders_state": orders_state(store, game, turn, opened.viewer, kind),
+            "legal": [],
+        }
+        if opened.viewer == PUBLIC:
+            raise NotFound
+        if turn.number < opened.latest:
+            latest = turn_list(store, game.id)[-1]
+            context.update(can_submit=False, closed_reason="This turn is over.",
+                           newer_url=web.url(root, game.id, latest[0], opened.view, latest[1]),
+                           newer_turn=latest[0])
+        elif kind.is_over(turn.state):
+            context.update(can_submit=False, closed_reason="The game is over.")
+        else:
+            try:
+                context["legal"] = kind.options_for(turn.state, opened.viewer)
+            except CompanionError:
+                context["legal"] = []
+        return context
+
+    def orders_page(request: Request) -> Response:
+        with web.store() as store:
+            opened = opened_from(request, store)
+            context = orders_context(request, store, opened)
+        return page("orders.html.j2", request, **context)
+
+    async def orders_post(request: Request) -> Response:
+        form = await read_form(request)
+        return await run_in_threadpool(orders_act, request, form)
+
+    def orders_act(request: Request, form: dict[str, str]) -> Response:
+        with web.store() as store:
+            opened = opened_from(request, store)
+            if not same_origin(request.headers, request.url.scheme) or not \
+                    hmac.compare_digest(form.get("csrf", ""), web.player_token(opened)):
+                raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
+                                                  "page. Open the page again and resend.")
+            text = form.get("orders", "").replace("\r\n", "\n").replace("\r", "\n")
+            action = form.get("action", "check")
+            context = orders_context(request, store, opened)
+            context["text"] = text
+            if not context["can_submit"]:
+                context.update(message="Your orders were not stored.", message_class="bad")
+                return page("orders.html.j2", request, 409, **context)
+            if len(text) > MAX_ORDER_CHARS:
+                context.update(message=f"The orders are longer than {MAX_ORDER_CHARS} "
+                                       "characters; nothing was stored.", message_class="bad")
+                return page("orders.html.j2", request, 413, **context)
+            status = 200
+            with web.lock:
+                if latest_number(store, opened.game.id) != opened.turn.number:
+                    # a turn was processed since the page was opened: nothing is stored
+                    latest = turn_list(store, opened.game.id)[-1]
+                    context.update(can_submit=False, closed_reason="This turn is over.",
+                                   newer_url=web.url(root_of(request), opened.game.id,
+                                                     latest[0], opened.view, latest[1]),
+                                   newer_turn=latest[0])
+                    return page("orders.html.j2", request, 409, **context)
+                try:
+                    if action == "submit":
+                        result = service.submit_orders(store, opened.game.id, opened.viewer,
+                                                       text, ORDERS_FILE)
+                        if result.withdrawn:
+                            message = "Your pending orders are withdrawn."
+                        else:
+                            message = ("Your orders are stored (they replace your earlier "
+                                       "ones)." if result.replaced else
+                                       "Your orders are stored.")
+                        late = settle_race(store, opened, result, text)
+                        if late:
+                            message = late
+                        context.update(message=message, message_class="bad" if late and
+                                       "withdrawn" in late else "ok",
+                                       understood=result.understood,
+                                       orders_state=orders_state(
+                                           store, opened.game, opened.turn, opened.viewer,
+                                           get_kind(opened.game.kind)))
+                    else:
+                        result = service.check_orders(store, opened.game.id, opened.viewer,
+                                                      text, ORDERS_FILE)
+                        context.update(message="The orders are valid (not sent yet: press "
+                                               "Submit).", message_class="ok",
+                                       understood=result.understood)
+                except CompanionError as exc:
+                    status = 422
+                    context.update(located(exc, text))
+        return page("orders.html.j2", request, status, **context)
+
+    # -- the moderator --------------------------------------------------------------------------
+    def login_token(request: Request) -> str:
+        return form_token(web.key, "login", request.cookies.get(LOGIN_COOKIE, ""))
+
+    def moderator_home(request: Request) -> Response:
+        sid = web.session(request)
+        if sid is None:
+            return login_page(request)
+        with web.store() as store:
+            games = []
+            for game_id in store.game_ids():
+                game = store.game(game_id)
+                turn = store.turn(game_id)
+                kind = get_kind(game.kind)
+                over = kind.is_over(turn.state)
+                games.append({"id": game_id, "kind": game.kind, "turn": turn.number,
+                              "url": f"{root_of(request)}/moderator/game/{game_id}",
+                              "submitted": sorted(store.pending(game_id)),
+                              "awaited": [] if over else kind.awaited(turn.state),
+                              "deadline": mail_schedule(store, game_id)[0],
+                              "state": "over" if over else ("on hold" if mail_schedule(
+                                  store, game_id)[1] else "running")})
+        return page("moderator_games.html.j2", request, games=games,
+                    csrf=form_token(web.key, "moderator", sid))
+
+    def login_page(request: Request, failed: bool = False, status: int = 200) -> Response:
+        nonce = request.cookies.get(LOGIN_COOKIE) or secrets.token_urlsafe(24)
+        csrf = form_token(web.key, "login", nonce)
+        response = page("moderator_login.html.j2", request, status, failed=failed, csrf=csrf,
+                        configured=bool(web.config.moderator_password_hash),
+                        config_file=str(web.config_file or "companion.toml"))
+        set_cookie(request, response, LOGIN_COOKIE, nonce, 3600)
+        return response
+
+    def set_cookie(request: Request, response: Response, name: str, value: str,
+                   max_age: int) -> None:
+        response.set_cookie(name, value, max_age=max_age, path=f"{root_of(request)}/moderator",
+                            httponly=True, samesite="strict",
+                            secure=web.config.secure_cookies or request.url.scheme == "https")
+
+    async def login(request: Request) -> Response:
+        form = await read_form(request)
+        if not same_origin(request.headers, request.url.scheme) or not hmac.compare_digest(
+                form.get("csrf", ""), login_token(request)) or not request.cookies.get(
+                LOGIN_COOKIE):
+            raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
+                                              "page. Open the page again and resend.")
+        ok = await run_in_threadpool(verify_password, form.get("password", ""),
+                                     web.config.moderator_password_hash)
+        if not ok:
+            web.limiter.fail(client_of(request))
+            return login_page(request, failed=True, status=403)
+        response = RedirectResponse(f"{root_of(request)}/moderator", status_code=303)
+        set_cookie(request, response, SESSION_COOKIE, web.new_session(), SESSION_SECONDS)
+        response.delete_cookie(LOGIN_COOKIE, path=f"{root_of(request)}/moderator")
+        return response
+
+    def moderator_check(request: Request, form: dict[str, str]) -> str:
+        sid = web.session(request)
+        if sid is None:
+            raise HTTPProblem(403, "Signed out", "Sign in again on the moderator's page.")
+        if not same_origin(request.headers, request.url.scheme) or not hmac.compare_digest(
+                form.get("csrf", ""), form_token(web.key, "moderator", sid)):
+            raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
+                                              "page. Open the page again and resend.")
+        return sid
+
+    async def logout(request: Request) -> Response:
+        form = await read_form(request)
+        sid = moderator_check(request, form)
+        web.sessions.pop(sid, None)
+        response = RedirectResponse(f"{root_of(request)}/moderator", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path=f"{root_of(request)}/moderator")
+        return response
+
+    def game_context(request: Request, store: Store, game_id: str, sid: str) -> dict:
+        if not GAME_ID.match(game_id) or not store.has_game(game_id):
+            raise NotFound
+        root = root_of(request)
+        game = store.game(game_id)
+        turn = store.turn(game_id)
+        kind = get_kind(game.kind)
+        over = kind.is_over(turn.state)
+        pending = store.pending(game_id)
+        deadline, held = mail_schedule(store, game_id)
+        return {
+            "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
+            "state": "over" if over else "running", "deadline": deadline, "held": held,
+            "awaited": [] if over else kind.awaited(turn.state),
+            "players": [{"name": p.name, "submitted": pending[p.name].submitted_at
+                         if p.name in pending else None,
+                         "url": f"{root}/moderator/game/{game_id}/view/{p.slug}"}
+                        for p in game.players],
+            "public_url": f"{root}/moderator/game/{game_id}/view/public",
+            "turn_url": f"{root}/moderator/game/{game_id}/turn",
+            "csrf": form_token(web.key, "moderator", sid),
+        }
+
+    def moderator_game(request: Request) -> Response:
+        sid = web.session(request)
+        if sid is None:
+            return RedirectResponse(f"{root_of(request)}/moderator", status_code=303)
+        with web.store() as store:
+            context = game_context(request, store, request.path_params["game"], sid)
+        return page("moderator_game.html.j2", request, **context)
+
+    async def moderator_turn(request: Request) -> Response:
+        form = await read_form(request)
+        sid = moderator_check(request, form)
+        return await run_in_threadpool(run_turn, request, form, sid)
+
+    def run_turn(request: Request, form: dict[str, str], sid: str) -> Response:
+        game_id = request.path_params["game"]
+        with web.store() as store:
+            if not GAME_ID.match(game_id) or not store.has_game(game_id):
+                raise NotFound
+            status = 200
+            with web.lock:
+                if form.get("expect") != str(latest_number(store, game_id)):
+                    outcome = {"outcome": "The turn had already been processed (the page was "
+                                          "old); nothing was done.", "outcome_class": "bad"}
+                    status = 409
+                else:
+                    try:
+                        result = service.run_turn(store, game_id, output=web.output)
+                        lines = list(result.public) + [f"note: {n}" for n in result.notes]
+                        outcome = {"outcome": f"Turn {result.turn} processed.",
+                                   "outcome_class": "ok", "outcome_lines": lines}
+                    except CompanionError as exc:
+                        outcome = {"outcome": exc.message + (f" ({exc.hint})" if exc.hint
+                                                             else ""),
+                                   "outcome_class": "bad"}
+                        status = 409
+            context = game_context(request, store, game_id, sid)
+        return page("moderator_game.html.j2", request, status, **context, **outcome)
+
+    def moderator_view(request: Request) -> Response:
+        sid = web.session(request)
+        if sid is None:
+            return RedirectResponse(f"{root_of(request)}/moderator", status_code=303)
+        game_id, wanted = request.path_params["game"], request.path_params["viewer"]
+        with web.store() as store:
+            if not GAME_ID.match(game_id) or not store.has_game(game_id):
+                raise NotFound
+            game = store.game(game_id)
+            turn = store.turn(game_id)
+            if wanted == "public":
+                viewer = PUBLIC
+            else:
+                viewer = next((p.name for p in game.players if p.slug == wanted), None)
+                if viewer is None:
+                    raise NotFound
+            view = "public" if viewer == PUBLIC else f"{wanted}.{game.player(viewer).token}"
+            doc = web.document(Opened(game, turn, turn.number, viewer, view, turn.hash[:16]))
+        return HTMLResponse(render_html(doc, {"back_url": f"{root_of(request)}/moderator/game/"
+                                                          f"{game_id}",
+                                              "root": root_of(request)}))
+
+    def landing(request: Request) -> Response:
+        return page("landing.html.j2", request)
+
+    async def missing(request: Request, exc: Exception) -> Response:
+        return not_found(request)
+
+    async def failure(request: Request, exc: Exception) -> Response:
+        return page("message.html.j2", request, 500, heading="Something went wrong",
+                    text="The server could not answer this request. Nothing was changed.")
+
+    routes = [
+        Route("/", landing),
+        Mount("/static", app=StaticFiles(directory=str(resource_dir("templates") / "web" /
+                                                        "static")), name="static"),
+        Route("/moderator", guarded(moderator_home)),
+        Route("/moderator/login", guarded(login), methods=["POST"]),
+        Route("/moderator/logout", guarded(logout), methods=["POST"]),
+        Route("/moderator/game/{game}", guarded(moderator_game)),
+        Route("/moderator/game/{game}/turn", guarded(moderator_turn), methods=["POST"]),
+        Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),
+        Route("/{game}/{turn:int}/{view}", guarded(report)),
+        Route("/{game}/{turn:int}/{view}/report.pdf", guarded(report_pdf)),
+        Route("/{game}/{turn:int}/{view}/orders", guarded(orders_page)),
+        Route("/{game}/{turn:int}/{view}/orders", guarded(orders_post), methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing,
+                                                       500: failure, Exception: failure})
+    app.state.web = web
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def settle_race(store: Store, opened: Opened, result, text: str) -> str | None:
+    """After storing orders: when another process processed a turn between their check and
+    their storing (the web's own turns wait for the lock), the orders were either used by that
+    turn or stay pending for the next; pending orders that no longer fit the new position are
+    withdrawn at once, so the next turn never meets orders it cannot read. Returns what to tell
+    the player, or None when no turn intervened."""
+    game_id, player = opened.game.id, opened.viewer
+    now = latest_number(store, game_id)
+    if now == opened.turn.number or result.withdrawn:
+        return None
+    mine = store.pending(game_id).get(player)
+    if mine is None or mine.id != result.submission_id:
+        return f"Turn {now} was processed as your orders arrived; they were used in it."
+    try:
+        service.check_orders(store, game_id, player, text, ORDERS_FILE)
+    except CompanionError:
+        service.submit_orders(store, game_id, player, service.WITHDRAW, ORDERS_FILE)
+        return (f"Turn {now} was processed as your orders arrived, and they do not fit the new "
+                "position: they were withdrawn. Open the new turn and send new orders.")
+    return f"Turn {now} was processed as your orders arrived; they stand for turn {now + 1}."
+
+
+def located(exc: CompanionError, text: str) -> dict[str, Any]:
+    """Every error of a refused order text at its line and column, and the text as a numbered
+    listing with the bad lines marked."""
+    from companion.engine.orders import OrdersRejected
+
+    errors = []
+    if isinstance(exc, OrdersRejected):
+        for e in exc.errors:
+            errors.append({"line": e.line.number if e.line else None, "column": e.col,
+                           "length": e.length, "message": e.message,
+                           "suggestion": e.suggestion})
+    else:
+        m = re.match(r"^[^:]*:(\d+):(\d+): (.*)$", exc.message)
+        if m:
+            errors.append({"line": int(m.group(1)), "column": int(m.group(2)), "length": 1,
+                           "message": m.group(3), "suggestion": exc.hint})
+        else:
+            errors.append({"line": None, "column": None, "length": 1, "message": exc.message,
+                           "suggestion": exc.hint})
+    marks: dict[int, str] = {}
+    for e in errors:
+        if e["line"] and e["column"] and e["line"] not in marks:
+            marks[e["line"]] = " " * (e["column"] - 1) + "^" * e["length"]
+    bad = {e["line"] for e in errors}
+    listing = []
+    for n, line in enumerate(text.split("\n"), 1):
+        listing.append({"number": str(n), "text": line, "bad": n in bad})
+        if n in marks:
+            listing.append({"number": "", "text": marks[n], "bad": True})
+    return {"errors": errors, "listing": listing,
+            "message": f"{len(errors)} error{'s' if len(errors) != 1 else ''}: nothing was "
+                       "stored.", "message_class": "bad"}

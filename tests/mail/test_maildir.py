@@ -1,0 +1,337 @@
+"""Play by email through a Maildir and the .eml outbox: no server at all."""
+from __future__ import annotations
+
+from companion.mail.identity import mail_code
+
+from tests.mail import corpus
+from tests.mail.conftest import attachments, body
+from tests.mail.helpers import new_game, rows, submissions
+
+ORDERS = corpus.ORDERS
+
+
+def players_secrets(world, game_id):
+    store = world.store()
+    try:
+        game = store.game(game_id)
+        return {p.name: (p.email, p.token, mail_code(game, p)) for p in game.players}
+    finally:
+        store.close()
+
+
+def assert_private(world, game_id):
+    """Every mail to a player holds only that player's code, token and files."""
+    secrets = players_secrets(world, game_id)
+    for name, (address, _, _) in secrets.items():
+        for msg in world.to(address):
+            raw = msg.as_string()
+            for other, (_, token, code) in secrets.items():
+                if other != name:
+                    assert token not in raw and code not in raw, (name, other, msg["Subject"])
+            for filename in attachments(msg):
+                assert filename.startswith(name.lower() + ".") or \
+                    filename.endswith(".json"), filename
+
+
+def test_a_turn_by_mail_through_a_maildir(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    log = world.run()
+    assert any("turn 0 report for Anna queued" in line for line in log)
+    anna, bert = world.to(who["Anna"]), world.to(who["Bert"])
+    assert len(anna) == 1 and len(bert) == 1
+    assert set(attachments(anna[0])) == {"anna.pdf"}
+    assert attachments(anna[0])["anna.pdf"].startswith(b"%PDF")
+    assert "Report for:   Anna" in body(anna[0])
+    world.send(who["Anna"], f"orders {world.code(who['Anna'])}", ORDERS + "\n")
+    world.send(who["Bert"], f"Re: [g1] {world.code(who['Bert'])}", ORDERS + "\n")
+    log = world.run()
+    assert any("running turn 1" in line for line in log), log
+    replies = [m for m in world.to(who["Anna"]) if "orders accepted" in m["Subject"]]
+    assert len(replies) == 1 and "opening: assign 1 (unit A1) to Mansur Al-Jallah" in \
+        body(replies[0])
+    assert replies[0]["In-Reply-To"] == "<m1@players.example.org>"
+    reports = [m for m in world.to(who["Anna"]) if "turn 1 report" in m["Subject"]]
+    assert len(reports) == 1 and "Turn:         1" in body(reports[0])
+    assert (world.output / "g1" / "turn-001" / "anna.pdf").read_bytes() == \
+        attachments(reports[0])["anna.pdf"]
+    assert_private(world, "g1")
+    assert not list(world.inbox.glob("new/*"))            # taken from the mailbox
+    # a second pass finds nothing to do and sends nothing again
+    before = len(world.sent())
+    world.run()
+    assert len(world.sent()) == before
+
+
+def test_a_message_read_twice_is_processed_once(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    raw = world.message(who["Anna"], f"o {world.code(who['Anna'])}", ORDERS + "\n",
+                        message_id="<twice@example.org>")
+    world.deliver(raw)
+    world.run()
+    world.deliver(raw)                                    # the same message once more
+    log = world.run()
+    assert any("already stored" in line for line in log)
+    assert len(submissions(world, "g1")) == 1
+    assert len([m for m in world.to(who["Anna"]) if "accepted" in m["Subject"]]) == 1
+
+
+def test_spoofed_messages_are_refused_and_store_nothing(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    new_game(world, "gral", "g2", ["Cora", "Dan"])
+    world.run()
+    anna, bert = world.code(who["Anna"]), world.code(who["Bert"])
+    world.send(who["Anna"], "my orders", ORDERS + "\n")                       # no code
+    world.send(who["Anna"], f"orders {bert}", ORDERS + "\n")                  # Bert's code
+    world.send("eve@evil.example.org", f"orders {anna}", ORDERS + "\n")       # stolen code
+    world.send("eve@evil.example.org", "orders", ORDERS + "\n")               # unknown
+    world.send(who["Anna"], "orders AAAAA-BBBBB-CCCCC", ORDERS + "\n")        # wrong code
+    world.send(who["Anna"], f"orders {world.code('cora@g2.example.org')}",    # another game's
+               ORDERS + "\n")
+    world.send("mod@example.org", "hold g1", "hold g1\n")                     # no secret
+    world.run()
+    assert submissions(world, "g1") == [] and submissions(world, "g2") == []
+    states = rows(world, "SELECT state, outcome FROM mail_in ORDER BY rowid")
+    assert [s for s, _ in states] == ["refused"] * 7
+    reasons = " | ".join(o for _, o in states)
+    for needle in ("carries no code", "not yours", "does not belong to the address",
+                   "not registered", "is wrong", "moderator's secret"):
+        assert needle in reasons, needle
+    refusals = [m for m in world.sent() if m["Subject"].startswith("Not accepted")]
+    assert len(refusals) == 7
+    for msg in refusals:            # a refusal goes back to the sender and holds no code
+        assert anna not in msg.as_string() and bert not in msg.as_string()
+    assert not any(anna in m.as_string() for m in world.to("eve@evil.example.org"))
+    assert rows(world, "SELECT held FROM mail_games WHERE game_id='g1'") == [(0,)]
+    inbox = world.cli.ok("mail", "inbox").out
+    assert "eve@evil.example.org" in inbox and anna not in inbox and bert not in inbox
+    assert "[code]" in inbox
+
+
+def test_every_message_shape_is_read_or_refused_clearly(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    shapes = corpus.shapes(f"Anna <{who['Anna']}>", world.code(who["Anna"]))
+    for raw, _ in shapes.values():
+        world.deliver(raw)
+    for raw in corpus.broken().values():
+        world.deliver(raw)
+    world.run()
+    states = dict(rows(world, "SELECT message_id, state FROM mail_in"))
+    outcomes = dict(rows(world, "SELECT message_id, outcome FROM mail_in"))
+    for name, (raw, expected) in shapes.items():
+        mid = next(line.split(":", 1)[1].strip() for line in raw.decode("latin-1").splitlines()
+                   if line.lower().startswith("message-id:"))
+        if expected == "orders":
+            assert states[mid] == "done" and ("accepted" in outcomes[mid] or
+                                              "replaced" in outcomes[mid]), (name, outcomes[mid])
+        elif expected == "ignored":
+            assert states[mid] == "ignored", name
+        else:
+            assert "rejected" in outcomes[mid], (name, outcomes[mid])
+    assert len(states) == len(shapes) + len(corpus.broken())    # keyed by their bytes
+    assert "new" not in states.values()                         # each one handled
+    typo = [m for m in world.to(who["Anna"]) if "NOT accepted" in m["Subject"]]
+    assert len(typo) == 1 and "message:2:1" in body(typo[0])
+    assert not [m for m in world.sent() if m["To"] and "mailer-daemon" in m["To"].lower()]
+
+
+def test_player_commands_by_mail(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.send(who["Anna"], f"{code} options", "")
+    world.send(who["Anna"], f"Re: {code} resend", "")
+    world.send(who["Anna"], f"{code} help", "")
+    world.send(who["Anna"], "a question", f"{code} options\n")        # on the first line
+    world.run()
+    subjects = [m["Subject"] for m in world.to(who["Anna"])]
+    assert subjects.count("[g1] your options") == 2 and "[g1] help" in subjects
+    options = next(m for m in world.to(who["Anna"]) if m["Subject"] == "[g1] your options")
+    assert "assign 1 to Mansur Al-Jallah" in body(options)
+    again = [m for m in world.to(who["Anna"]) if "(again)" in m["Subject"]]
+    assert len(again) == 1 and set(attachments(again[0])) == {"anna.pdf"}
+    # a new address, from the new address, with the code; the old one is told
+    world.send("anna.new@example.net", f"{code} address", "")
+    world.run()
+    assert any("address changed" in m["Subject"] for m in world.to("anna.new@example.net"))
+    assert any("your address was changed" in m["Subject"] for m in world.to(who["Anna"]))
+    assert rows(world, "SELECT player, old_email, new_email FROM mail_address_changes") == [
+        ("Anna", who["Anna"], "anna.new@example.net")]
+    world.send(who["Anna"], f"orders {code}", ORDERS + "\n")               # the old address
+    world.send("anna.new@example.net", f"orders {code}", ORDERS + "\n")    # the new one
+    world.run()
+    assert [s.player for s in submissions(world, "g1")] == ["Anna"]
+
+
+def test_deadlines_reminders_and_the_missing_policy(world, monkeypatch):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("deadline", "g1", "+2h", "--period", "1d", "--remind", "1h")
+    world.run()
+    world.send(who["Anna"], f"orders {world.code(who['Anna'])}", ORDERS + "\n")
+    world.run()
+    assert not [m for m in world.sent() if "reminder" in m["Subject"]]
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(90 * 60))     # 30 min before
+    world.run()
+    world.run()
+    reminders = [m for m in world.sent() if "reminder" in m["Subject"]]
+    assert [m["To"] for m in reminders] == [who["Bert"]]                # once, the missing one
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(2 * 3600 + 1))  # past the deadline
+    log = world.run()
+    assert any("deadline" in line and "running turn 1" in line for line in log), log
+    assert any("turn 1 report" in m["Subject"] for m in world.to(who["Bert"]))
+    out = world.cli.ok("deadline", "g1", env={"COMPANION_TEST_CLOCK_OFFSET": "7201"}).out
+    assert "turn 1: deadline" in out and "period 1d" in out
+    world.run()                          # the old deadline runs no second turn
+    assert rows(world, "SELECT MAX(number) FROM turns WHERE game_id='g1'") == [(1,)]
+
+
+def test_the_moderator_holds_releases_and_runs_by_mail(world, monkeypatch):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    secret = "moderator-secret-42"
+    world.send("mod@example.org", f"commands {secret}", "hold g1\nstatus\nfrobnicate g1\n")
+    world.run()
+    answer = body(world.to("mod@example.org")[-1])
+    assert "g1: held" in answer and "unknown command 'frobnicate'" in answer
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    log = world.run()
+    assert not any("running turn" in line for line in log)              # held
+    world.send("mod@example.org", secret, "release g1\n")
+    log = world.run()
+    assert any("running turn 1" in line for line in log)
+    assert rows(world, "SELECT outcome FROM mail_in WHERE sender='mod@example.org'")
+    assert not any(secret in o for (o,) in rows(world, "SELECT outcome FROM mail_in"))
+    assert not any(secret in line for line in log)
+    world.send("mod@example.org", secret, "extend g1 2h\nrun g1\n")
+    log = world.run()
+    assert any("running turn 2" in line for line in log), log
+
+
+def test_orders_submit_takes_a_whole_saved_message(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    raw = corpus.shapes(who["Anna"], "ABCDE-FGHIJ-KLMN2")["quoted-printable"][0].decode()
+    out = world.cli.ok("orders", "submit", "g1", "Anna", "-", input=raw).out
+    assert "assign 1 (unit A1) to Mansur Al-Jallah" in out
+    raw = corpus.shapes(who["Bert"], "ABCDE-FGHIJ-KLMN2")["code on the first line"][0].decode()
+    assert "accepted orders of Bert" in world.cli.ok("orders", "submit", "g1", "Bert", "-",
+                                                     input=raw).out
+
+
+def test_the_command_line_runs_a_pass_and_checks_its_configuration(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    out = world.cli.ok("mail", "check").out
+    assert "configuration is valid" in out and "Maildir" in out and ".eml" in out
+    out = world.cli.ok("mail", "run").out
+    assert "turn 0 report for Anna queued" in out and "pass done" in out
+    world.send(who["Anna"], f"orders {world.code(who['Anna'])}", ORDERS + "\n")
+    assert "1 new message(s) stored" in world.cli.ok("mail", "fetch").out
+    out = world.cli.ok("mail", "run").out
+    assert "orders of Anna accepted" in out and world.code(who["Anna"]) not in out
+    assert "nothing waiting" in world.cli.ok("mail", "outbox").out
+    assert "sent" in world.cli.ok("mail", "outbox", "--all").out
+    world.config_path.write_text('[mail]\naddress = "judge"\nmoderator = "m@example.org"\n'
+                                 '[mailbox]\nkind = "imap"\nhost = "imap.example.org"\n'
+                                 'tls = "none"\nuser = "u"\n[smpt]\nhost = "x"\n')
+    result = world.cli("mail", "check")
+    assert result.code == 1
+    for needle in ("companion.toml:2:", "not an email address", "moderator_secret_env",
+                   "tls = \"none\"", "no password source", "did you mean 'smtp'"):
+        assert needle in result.err, (needle, result.err)
+    assert "Traceback" not in result.err
+
+
+def test_a_password_comes_from_the_environment_or_a_file_never_the_command_line(world):
+    result = world.cli("mail", "run", "--password", "x")
+    assert result.code == 2
+    new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.config_path.write_text('[mail]\naddress = "judge@example.org"\n[mailbox]\n'
+                                 'kind = "imap"\nhost = "127.0.0.1"\nport = 9\ntls = "none"\n'
+                                 'user = "u"\npassword_env = "NO_SUCH_PASSWORD_VARIABLE"\n')
+    result = world.cli("mail", "run")
+    assert result.code == 1 and "NO_SUCH_PASSWORD_VARIABLE" in result.err
+
+
+def test_the_quick_commands_import_no_mail_module(cli):
+    from tests.test_cli_startup import modules_after
+
+    for args in (["--help"], ["games"]):
+        try:
+            loaded = modules_after(cli, *args)
+        except AssertionError:
+            continue                                  # --help exits before atexit prints
+        assert not {m for m in loaded if m.startswith("companion.mail")}, args
+    assert "mail" in cli.ok("--help").out and "deadline" in cli.ok("--help").out
+
+
+def test_a_store_without_a_game_or_a_config_says_what_to_do(world):
+    result = world.cli("mail", "run")
+    assert result.code == 1 and "no store at" in result.err and "companion new" in result.err
+    world.config_path.unlink()
+    result = world.cli("mail", "run")
+    assert result.code == 1 and "no mail configuration" in result.err and "docs/mail.md" in \
+        result.err
+    assert not world.store_path.exists()
+
+
+def test_the_mail_demo_plays_by_mail_without_any_server(cli):
+    out = cli.ok("mail", "demo", "mayhem", "--turns", "1").out
+    assert "1 turn(s) played by mail" in out
+    folder = cli.output / "mail-demo"
+    assert len(list((folder / "outbox").glob("*.eml"))) >= 3 * 2 + 1
+    assert "1 turn(s)" in cli.ok("mail", "demo", "fluxx", "--turns", "1").out   # again: replaced
+    other = cli.root / "mine"
+    other.mkdir()
+    result = cli("mail", "demo", "--folder", str(other))
+    assert result.code == 1 and "not a mail demo folder" in result.err
+
+
+def test_watch_repeats_until_stopped(world):
+    """'mail run --watch N' makes a pass every N seconds; SIGTERM (systemd's stop) ends it
+    cleanly between passes."""
+    import select
+    import signal
+    import subprocess
+    import time
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    proc = subprocess.Popen([world.cli.script, "mail", "run", "--watch", "1"], cwd=world.root,
+                            env=world.cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        sent = False
+        while sum("pass done" in line for line in lines) < 3 and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1)
+            if ready:
+                lines.append(proc.stdout.readline())
+            if not sent and any("pass done" in line for line in lines):
+                world.send(who["Anna"], f"o {world.code(who['Anna'])}", ORDERS + "\n")
+                sent = True
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines.append(out)
+    text = "".join(lines)
+    assert proc.returncode == 0 and "stopped" in text and "Traceback" not in err, err
+    assert "watching every 1 s" in text and "orders of Anna accepted" in text
+
+
+def test_one_pass_at_a_time(world):
+    import pytest
+
+    from companion.errors import CompanionError
+    from companion.mail.run import pass_lock
+
+    new_game(world, "gral", "g1", ["Anna", "Bert"])
+    with pass_lock(world.store_path):
+        with pytest.raises(CompanionError, match="another 'companion mail run'"):
+            world.run()
+    assert world.sent() == []
+    world.run()
+    assert len(world.sent()) == 2

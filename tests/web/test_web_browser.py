@@ -1,0 +1,133 @@
+"""The path a player takes, in a real browser: Chromium headless (the Debian package
+``chromium``, driven by Playwright) at a phone-sized viewport, against a real uvicorn server on
+the loopback interface.
+
+The QR code is decoded from the real PDF of a real game; the page it opens shows that player's
+report and nothing of another's; orders typed with a mistake show the error at its line; the
+corrected orders are accepted; the moderator signs in and runs the turn; the player's page then
+links to the new turn. Screenshots are kept in test-artifacts/web/ (COMPANION_TEST_ARTIFACTS
+moves them).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion import service
+from companion.store import Store
+from companion.web.config import WebConfig
+from tests.web.conftest import EPOCH, PASSWORD, artifacts
+from tests.web.server import free_port, running
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason=f"Chromium is not installed at {CHROMIUM}: install the Debian package 'chromium' "
+           "(apt-get install chromium), or set COMPANION_CHROMIUM to its executable")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright "
+                                                                   "(the test extras)")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+def decode_qr(pdf: Path) -> str:
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    image = pdfium.PdfDocument(pdf.read_bytes())[0].render(scale=3).to_pil()
+    found = zxingcpp.read_barcodes(image)
+    assert len(found) == 1, pdf
+    return found[0].text
+
+
+def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
+        browser, tmp_path, monkeypatch, password_hash):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    shots = artifacts()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    out = tmp_path / "out"
+    service.new_game(store, "gral", "g", ["Anna", "Bert", "Cora"], seed="5", base_url=base,
+                     output=out)
+    game = store.game("g")
+    link = decode_qr(out / "g" / "turn-000" / "anna.pdf")
+    assert link == service.link(game, 0, "Anna", store.turn("g").hash)
+    assert link.startswith(base + "/g/0/anna.")
+    bert = game.player("Bert")
+    requests, problems = [], []
+    with running(store.path, out, WebConfig(moderator_password_hash=password_hash),
+                 port=port):
+        player = browser.new_context(**PHONE)
+        player.set_default_timeout(10_000)
+        page = player.new_page()
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.goto(link)
+        assert page.title().startswith("g turn 0")
+        body = page.inner_text("body")
+        assert "Report for" in body and "Anna" in body and "Your influence sheet" in body
+        assert bert.token not in page.content()
+        assert page.locator("svg.gral-board").count() == 1
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390 + 1, "the page is wider than the phone"
+        page.screenshot(path=str(shots / "01-report-turn-0.png"), full_page=True)
+
+        page.click("text=Orders")
+        page.fill("textarea#orders", "assign 10 to Alberto\nassign 7 to Nobodyhere\n")
+        page.click("button[value=check]")
+        errors = page.inner_text("#errors")
+        assert "line 2, column" in errors, errors
+        page.screenshot(path=str(shots / "02-orders-error.png"), full_page=True)
+        assert store.pending("g") == {}
+
+        page.fill("textarea#orders", "assign 10 to Alberto\nassign 7 to Mansur\n")
+        page.click("button[value=submit]")
+        assert "Your orders are stored" in page.inner_text("#result")
+        assert "Understood as" in page.inner_text("#understood")
+        page.screenshot(path=str(shots / "03-orders-accepted.png"), full_page=True)
+        assert store.pending("g")["Anna"].text == "assign 10 to Alberto\nassign 7 to Mansur\n"
+
+        for name in ("Bert", "Cora"):
+            service.submit_orders(store, "g", name, "assign 10 to Alberto\n", "o")
+        moderator = browser.new_context(**PHONE)
+        moderator.set_default_timeout(20_000)
+        mod = moderator.new_page()
+        mod.goto(base + "/moderator")
+        mod.fill("#password", PASSWORD)
+        mod.click("button[type=submit]")
+        mod.click("a[href$='/moderator/game/g']")
+        assert "Adjudicate turn 1" in mod.inner_text("body")
+        mod.screenshot(path=str(shots / "04-moderator-game.png"), full_page=True)
+        mod.click("text=Adjudicate turn 1")
+        assert "Turn 1 processed" in mod.inner_text("#result")
+        mod.screenshot(path=str(shots / "05-moderator-turn-run.png"), full_page=True)
+        assert store.turn("g").number == 1
+
+        page.goto(link)
+        assert "A newer turn has been processed" in page.inner_text("body")
+        page.click("text=turn 1")
+        turn1 = store.turn("g")
+        assert page.url == service.link(store.game("g"), 1, "Anna", turn1.hash)
+        assert page.locator("dl.header").inner_text().count("1") >= 1
+        assert "A newer turn" not in page.inner_text("body")
+        assert bert.token not in page.content()
+        page.screenshot(path=str(shots / "06-report-turn-1.png"), full_page=True)
+        assert decode_qr(out / "g" / "turn-001" / "anna.pdf") == page.url
+        player.close()
+        moderator.close()
+    assert requests and all(r.startswith(base + "/") for r in requests), requests
+    assert not [p for p in problems if "Content Security Policy" in p], problems
+    store.close()

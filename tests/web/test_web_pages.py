@@ -1,0 +1,221 @@
+"""The web view's pages (Starlette's TestClient, in process): the report behind every link,
+its PDF, earlier and newer turns, the order form, the moderator's page, and the commands that
+go with them (docs/web.md)."""
+from __future__ import annotations
+
+import re
+
+from companion import service
+from companion.render.report_html import render_html
+from companion.render.report_pdf import render_pdf
+from tests.web.conftest import PASSWORD, csrf_of, links, login
+
+
+def test_every_viewer_gets_their_own_report(gral_store, make_client):
+    client = make_client(gral_store.path)
+    game = gral_store.game("g")
+    turn = gral_store.turn("g")
+    docs = service.report_documents(game, turn)
+    for viewer, path in links(gral_store, "g").items():
+        page = client.get(path)
+        assert page.status_code == 200, viewer
+        assert page.headers["content-type"].startswith("text/html")
+        # the same document as the PDF and the text, rendered to HTML
+        for label, value in docs[viewer]["header"]:
+            assert str(value) in page.text
+        for sec in docs[viewer]["sections"]:
+            assert sec["title"] in page.text
+        assert f"{game.id}/0/" in page.text and "report.pdf" in page.text
+    anna = client.get(links(gral_store, "g")["Anna"]).text
+    assert "Your influence sheet" in anna and "/orders?h=" in anna
+    assert "<svg" in anna and 'class="gral-board"' in anna       # the board as SVG
+    public = client.get(links(gral_store, "g")["public"]).text
+    assert "Your influence sheet" not in public and "/orders?h=" not in public
+
+
+def test_the_pdf_is_the_published_report(gral_store, make_client, tmp_path):
+    client = make_client(gral_store.path)
+    game = gral_store.game("g")
+    for viewer, path in links(gral_store, "g").items():
+        answer = client.get(path.replace("?h=", "/report.pdf?h="))
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "application/pdf"
+        name = "public" if viewer == "public" else game.player(viewer).slug
+        assert answer.content == (tmp_path / "out" / "g" / "turn-000" / f"{name}.pdf"
+                                  ).read_bytes()
+
+
+def test_the_html_renderer_renders_every_block_type():
+    doc = {"title": "T <x>", "header": [("Game", "g")], "footer": "f", "qr": "secret-link",
+           "sections": [{"title": "S", "blocks": [
+               {"type": "para", "text": "a <b>para</b>"},
+               {"type": "list", "items": ["one", "two & three"]},
+               {"type": "table", "columns": ["A"], "rows": [["<td>"]], "widths": None},
+               {"type": "figure", "figure": "nowhere.module:thing_flowable", "data": {},
+                "text": "+--+\n|<>|\n+--+"},
+               {"type": "options", "groups": [{"title": "Move", "lines": ["move <x>"]}]},
+               {"type": "form", "lines": 3, "text": "write here"},
+               {"type": "code", "lines": ["x = 1"]}]}]}
+    html = render_html(doc)
+    assert "a &lt;b&gt;para&lt;/b&gt;" in html and "two &amp; three" in html
+    assert "&lt;td&gt;" in html and "|&lt;&gt;|" in html and "move &lt;x&gt;" in html
+    assert "<pre class=\"figure-text\">" in html         # the text fallback of a figure
+    assert "secret-link" not in html                     # the link is the page's own address
+    assert "<script" not in html and "style=" not in html
+
+
+def test_orders_checked_at_line_and_column_then_submitted_as_the_cli_does(gral_store,
+                                                                          make_client):
+    client = make_client(gral_store.path)
+    path = links(gral_store, "g")["Anna"]
+    form_path = path.replace("?h=", "/orders?h=")
+    page = client.get(form_path)
+    assert page.status_code == 200 and "are awaited" in page.text
+    csrf = csrf_of(page.text)
+    bad = "assign 10 to Alberto\nassign 7 to Nobodyhere\n"
+    checked = client.post(form_path, data={"csrf": csrf, "orders": bad, "action": "check"})
+    assert checked.status_code == 422
+    assert re.search(r"line 2, column \d+", checked.text), checked.text
+    assert gral_store.pending("g") == {}
+    submitted = client.post(form_path, data={"csrf": csrf, "orders": bad, "action": "submit"})
+    assert submitted.status_code == 422 and gral_store.pending("g") == {}
+    good = "assign 10 to Alberto\nassign 7 to Mansur\n"
+    ok = client.post(form_path, data={"csrf": csrf, "orders": good, "action": "check"})
+    assert ok.status_code == 200 and "valid" in ok.text and gral_store.pending("g") == {}
+    stored = client.post(form_path, data={"csrf": csrf, "orders": good, "action": "submit"})
+    assert stored.status_code == 200 and "Your orders are stored" in stored.text
+    understood = service.check_orders(gral_store, "g", "Anna", good, "x").understood
+    for line in understood:
+        assert line in stored.text or line.replace('"', "&#34;") in stored.text
+    pending = gral_store.pending("g")["Anna"]
+    assert pending.text == good and pending.for_turn == 1
+    again = client.get(form_path)
+    assert "are in" in again.text and "assign 7 to Mansur" in again.text   # pre-filled
+    withdrawn = client.post(form_path, data={"csrf": csrf, "orders": "withdraw",
+                                             "action": "submit"})
+    assert "withdrawn" in withdrawn.text and gral_store.pending("g") == {}
+
+
+def test_the_newer_turn_and_the_earlier_turns(gral_store, make_client, tmp_path):
+    client = make_client(gral_store.path)
+    first = links(gral_store, "g")
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    service.run_turn(gral_store, "g", output=tmp_path / "out")
+    second = links(gral_store, "g")
+    old = client.get(first["Anna"])
+    assert old.status_code == 200 and "A newer turn has been processed" in old.text
+    assert second["Anna"].replace("&", "&amp;") in old.text
+    assert "/orders?h=" not in old.text            # orders are sent from the latest turn only
+    new = client.get(second["Anna"])
+    assert "A newer turn" not in new.text and first["Anna"] in new.text   # turn 0 one click away
+    stale_form = client.get(first["Anna"].replace("?h=", "/orders?h="))
+    assert "This turn is over" in stale_form.text and "<textarea" not in stale_form.text
+    csrf = csrf_of(client.get(second["Anna"].replace("?h=", "/orders?h=")).text)
+    late = client.post(first["Anna"].replace("?h=", "/orders?h="),
+                       data={"csrf": csrf, "orders": "assign 5 to Mansur", "action": "submit"})
+    assert late.status_code in (403, 409) and gral_store.pending("g") == {}
+
+
+def test_the_moderator_signs_in_follows_the_game_and_runs_the_turn(gral_store, make_client,
+                                                                   tmp_path):
+    client = make_client(gral_store.path, output=tmp_path / "out")
+    assert "Password" in client.get("/moderator").text
+    assert client.get("/moderator/game/g").status_code == 303     # signed out: to sign-in
+    csrf = csrf_of(client.get("/moderator").text)
+    wrong = client.post("/moderator/login", data={"csrf": csrf, "password": "nope"})
+    assert wrong.status_code == 403 and "Wrong password" in wrong.text
+    login(client)
+    games = client.get("/moderator")
+    assert games.status_code == 200 and "/moderator/game/g" in games.text
+    for name in ("Anna", "Bert"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    page = client.get("/moderator/game/g")
+    assert "Adjudicate turn 1" in page.text and "Anna" in page.text
+    assert page.text.count("in (") == 2
+    for p in gral_store.game("g").players:
+        report = client.get(f"/moderator/game/g/view/{p.slug}")
+        assert report.status_code == 200 and p.name in report.text
+        assert p.token not in report.text
+    service.submit_orders(gral_store, "g", "Cora", "assign 10 to Alberto\n", "o")
+    ran = client.post("/moderator/game/g/turn", data={"csrf": csrf_of(page.text),
+                                                      "expect": "0"})
+    assert ran.status_code == 200 and "Turn 1 processed" in ran.text
+    assert gral_store.turn("g").number == 1
+    assert (tmp_path / "out" / "g" / "turn-001" / "anna.pdf").exists()
+    twice = client.post("/moderator/game/g/turn", data={"csrf": csrf_of(page.text),
+                                                        "expect": "0"})
+    assert twice.status_code == 409 and gral_store.turn("g").number == 1
+    out = client.post("/moderator/logout", data={"csrf": csrf_of(page.text)})
+    assert out.status_code == 303
+    assert client.get("/moderator/game/g").status_code == 303
+
+
+def test_without_a_password_the_moderators_page_stays_shut(gral_store):
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+
+    with TestClient(create_app(gral_store.path)) as client:
+        page = client.get("/moderator")
+        assert "No moderator password is set" in page.text and "<form" not in page.text
+
+
+def test_game_set_base_url_and_serve_prints_it(cli):
+    cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "1")
+    bad = cli("game", "set", "g1", "base-url", "https://x.org/a b")
+    assert bad.code == 1 and "base URL" in bad.err
+    cli.ok("game", "set", "g1", "base-url", "https://pbem.example.org/")
+    cli.ok("report", "g1")
+    text = (cli.output / "g1" / "turn-000" / "anna.txt").read_text()
+    assert "https://pbem.example.org/g1/0/anna." in text
+    unknown = cli("game", "set", "g1", "colour", "red")
+    assert unknown.code == 1 and "base-url" in unknown.err
+
+
+def test_hash_password_command_and_the_config_file(cli, tmp_path):
+    from companion.web.config import config_path, read_config, verify_password
+
+    made = cli.ok("web", "hash-password", "--stdin", input=PASSWORD + "\n").out
+    assert made.startswith("[web]\nmoderator_password_hash = \"scrypt$")
+    short = cli("web", "hash-password", "--stdin", input="short\n")
+    assert short.code == 1 and "too short" in short.err
+    store = tmp_path / "s.sqlite3"
+    config_path(store).write_text(made + "max_failures = 5\n", encoding="utf-8")
+    config = read_config(config_path(store))
+    assert config.max_failures == 5
+    assert verify_password(PASSWORD, config.moderator_password_hash)
+    assert not verify_password(PASSWORD + "x", config.moderator_password_hash)
+    config_path(store).write_text("[web]\nmoderator_password = \"plain\"\n", encoding="utf-8")
+    import pytest
+
+    from companion.errors import CompanionError
+
+    with pytest.raises(CompanionError, match="unknown key"):
+        read_config(config_path(store))
+
+
+def test_pdf_route_renders_the_same_document(gral_store, make_client):
+    """The PDF is rendered from the document the page shows (not read from the output)."""
+    client = make_client(gral_store.path)
+    game, turn = gral_store.game("g"), gral_store.turn("g")
+    doc = service.report_documents(game, turn, only="Bert")["Bert"]
+    path = links(gral_store, "g")["Bert"].replace("?h=", "/report.pdf?h=")
+    assert client.get(path).content == render_pdf(doc)
+
+
+def test_behind_a_proxy_prefix_the_links_keep_it(gral_store, password_hash):
+    """``serve --root-path /pbem``: the proxy strips the prefix; every link and asset of the
+    pages carries it again."""
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+    from companion.web.config import WebConfig
+
+    app = create_app(gral_store.path, None, WebConfig(moderator_password_hash=password_hash))
+    with TestClient(app, root_path="/pbem") as client:
+        path = links(gral_store, "g")["Anna"]
+        page = client.get(path).text
+        assert 'href="/pbem/static/app.css"' in page
+        assert "/pbem" + path.replace("?h=", "/orders?h=").replace("&", "&amp;") in page
+        assert 'action="/pbem/moderator/login"' in client.get("/moderator").text
