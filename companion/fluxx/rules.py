@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from companion.engine.replay import ReplayedChance
 from companion.fluxx.cards import Deck
 
 MAX_PLAYS = 250
@@ -46,7 +47,7 @@ def new_game_state(deck: Deck, players: list[str], waiting: list[str]) -> dict[s
     }
 
 
-class Run:
+class Run(ReplayedChance):
     """One run of the rules over a game position ``g`` (mutated in place)."""
 
     def __init__(self, deck: Deck, g: dict[str, Any], roster: list[str],
@@ -108,26 +109,6 @@ class Run:
             self.say(text, to=to, kind="note")
         self.fresh.append((player, kind, _answer_text(answer), source))
         return answer
-
-    def shuffle(self, items: list[str], purpose: str) -> list[str]:
-        if self.ci < len(self.chance_log):
-            rec = self.chance_log[self.ci]
-            self.ci += 1
-            return [items[i] for i in rec["v"]]
-        order = self.chance.shuffle(list(range(len(items))), purpose)
-        self.chance_log.append({"k": "shuffle", "v": order})
-        self.ci += 1
-        return [items[i] for i in order]
-
-    def pick(self, n: int, purpose: str) -> int:
-        if self.ci < len(self.chance_log):
-            rec = self.chance_log[self.ci]
-            self.ci += 1
-            return rec["v"]
-        value = self.chance.choice(n, purpose)
-        self.chance_log.append({"k": "choice", "v": value})
-        self.ci += 1
-        return value
 
     # ------------------------------------------------------------------------------ the rule set
     def n(self, cid: str) -> str:

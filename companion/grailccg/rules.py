@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from companion.engine.replay import ReplayedChance
 from companion.grailccg import england as E
 
 MAX_LINES = 400
@@ -209,7 +210,7 @@ def new_game_state(players: list[str]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------- the run
-class Run:
+class Run(ReplayedChance):
     """One run of the rules over a game position ``g`` (mutated in place)."""
 
     def __init__(self, cards, g: dict[str, Any], standing: dict[str, Any],
@@ -250,26 +251,6 @@ class Run:
         self.li += 1
         self.fresh.append((player, kind, answer_text(answer), source))
         return answer
-
-    def shuffle(self, items: list[str], purpose: str) -> list[str]:
-        if self.ci < len(self.chance_log):
-            rec = self.chance_log[self.ci]
-            self.ci += 1
-            return [items[i] for i in rec["v"]]
-        order = self.chance.shuffle(list(range(len(items))), purpose)
-        self.chance_log.append({"k": "shuffle", "v": order})
-        self.ci += 1
-        return [items[i] for i in order]
-
-    def pick(self, n: int, purpose: str) -> int:
-        if self.ci < len(self.chance_log):
-            rec = self.chance_log[self.ci]
-            self.ci += 1
-            return rec["v"]
-        value = self.chance.choice(n, purpose)
-        self.chance_log.append({"k": "choice", "v": value})
-        self.ci += 1
-        return value
 
     # ------------------------------------------------------------------------------ cards
     def card(self, inst: str):
