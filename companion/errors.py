@@ -31,6 +31,11 @@ class StoreError(CompanionError):
     """The store is missing, unreadable, or does not hold what was asked for."""
 
 
+class TurnMovedOn(StoreError):
+    """Another process stored a turn or orders while this one was working from what it had
+    read: nothing was written; the work is done again from what the store holds now."""
+
+
 class DataError(CompanionError):
     """A data file (board, cards, setup position) is malformed."""
 

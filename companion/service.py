@@ -24,13 +24,16 @@ from companion.engine.identity import (IdentityError, check_email, check_game_id
                                        check_player_name, inside, new_secret, new_token,
                                        player_slugs)
 from companion.engine.names import fold, match_name
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, TurnMovedOn
 from companion.registry import get_kind, info
 from companion.store import TURN_COLUMNS, Game, Player, Store, Turn
 
 DEFAULT_BASE_URL = "companion:/"
 WITHDRAW = "withdraw"
 """The one line that withdraws a player's pending orders on purpose."""
+RACE_ATTEMPTS = 5
+"""How often orders or a turn are worked out again when another process changed the game
+between reading it and writing (see :class:`companion.errors.TurnMovedOn`)."""
 __all__ = ["check_game_id", "check_player_name"]
 
 
@@ -272,6 +275,7 @@ class OrdersResult:
     submission_id: int | None = None
     replaced: bool = False
     withdrawn: bool = False
+    checked_turn: int | None = None     # the number of the turn the orders were checked against
 
 
 def is_withdrawal(text: str) -> bool:
@@ -288,10 +292,11 @@ def check_orders(store: Store, game_id: str, player_typed: str, text: str,
     game = store.game(game_id)
     player = resolve_player(game, player_typed)
     kind = get_kind(game.kind)
-    state = store.turn(game_id).state
+    last = store.turn(game_id)
+    state = last.state
     if is_withdrawal(text):
         return OrdersResult(player, ["withdraw: your pending orders are withdrawn; nothing is "
-                                     "submitted for you"])
+                                     "submitted for you"], checked_turn=last.number)
     if not order_lines(text):
         what = "is empty" if not text.strip() else "holds no order lines (only comments, " \
                                                     "quoted email text or a signature)"
@@ -300,7 +305,7 @@ def check_orders(store: Store, game_id: str, player_typed: str, text: str,
                                   f"line '{WITHDRAW}'")
     validate_orders(kind, state, player, text, filename)
     orders = kind.parse_orders(state, player, text, filename)
-    return OrdersResult(player, kind.acknowledge(state, player, orders))
+    return OrdersResult(player, kind.acknowledge(state, player, orders), checked_turn=last.number)
 
 
 def validate_orders(kind, state: dict, player: str, text: str, filename: str) -> None:
@@ -325,18 +330,27 @@ def validate_orders(kind, state: dict, player: str, text: str, filename: str) ->
 
 def submit_orders(store: Store, game_id: str, player_typed: str, text: str,
                   filename: str) -> OrdersResult:
-    result = check_orders(store, game_id, player_typed, text, filename)
-    last = store.turn(game_id)
-    replaced = result.player in store.pending(game_id)
-    withdraw = is_withdrawal(text)
-    if withdraw and not replaced:
-        raise CompanionError(f"{result.player} has no pending orders to withdraw in game "
-                             f"{game_id}; nothing was changed")
-    result.submission_id = store.submit(game_id, result.player, last.number + 1, text,
-                                        now_text(), withdraw=withdraw)
-    result.replaced = replaced
-    result.withdrawn = withdraw
-    return result
+    """Check orders and store them for the next turn. The store refuses them when a turn was
+    processed (by another process) between the check and the storing; they are then checked
+    again against the new turn, so stored orders always fit the turn they wait for."""
+    for _attempt in range(RACE_ATTEMPTS):
+        result = check_orders(store, game_id, player_typed, text, filename)
+        replaced = result.player in store.pending(game_id)
+        withdraw = is_withdrawal(text)
+        if withdraw and not replaced:
+            raise CompanionError(f"{result.player} has no pending orders to withdraw in game "
+                                 f"{game_id}; nothing was changed")
+        try:
+            result.submission_id = store.submit(game_id, result.player, result.checked_turn + 1,
+                                                text, now_text(), withdraw=withdraw,
+                                                expect_latest=result.checked_turn)
+        except TurnMovedOn:
+            continue
+        result.replaced = replaced
+        result.withdrawn = withdraw
+        return result
+    raise StoreError(f"game {game_id} kept changing while the orders of {player_typed} were "
+                     "being stored; nothing was changed", hint="send them again")
 
 
 def legal_options(store: Store, game_id: str, player_typed: str) -> list[str]:
@@ -386,31 +400,39 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
                            recovered=recovered)
     if kind.is_over(last.state):
         raise CompanionError(f"game {game_id} is over; there is no turn to process")
-    pending = store.pending(game_id)
-    submissions = {p: {"id": s.id, "text": s.text, "submitted_at": s.submitted_at,
-                       "for_turn": s.for_turn} for p, s in pending.items()}
-    state, ctx = compute_turn(kind, game, last, submissions, dice=dice)
-    if not ctx.decisions and not ctx.used:
-        raise CompanionError(f"nothing to adjudicate in game {game_id}: the game waits for "
-                             f"orders from {', '.join(ctx.awaiting) or 'nobody'}",
-                             hint="submit their orders first, or use --option missing=default "
-                                  "when creating a game to let defaults apply")
-    number = last.number + 1
-    inputs = {"submissions": [dict(sub, player=p, used=p in ctx.used)
-                              for p, sub in submissions.items()],
-              "dice": list(dice)}
-    turn = Turn.sealed(game_id, number, now_text(), state, last.hash, inputs, ctx.decisions,
-                       ctx.chance.to_json(), ctx.events)
-    staged = None
-    if output is not None:
-        extras = extra_files(kind, game, turn, lambda: store.turns(game_id) + [turn])
-        staged = stage_reports(game, turn, output, extras)
-    used = {p: submissions[p]["id"] for p in ctx.used if p in submissions}
-    try:
-        store.commit_turn(turn, used, crash_hook=crash_hook)
-    except BaseException:
-        discard(staged)
-        raise
+    for attempt in range(RACE_ATTEMPTS):
+        pending = store.pending(game_id)
+        submissions = {p: {"id": s.id, "text": s.text, "submitted_at": s.submitted_at,
+                           "for_turn": s.for_turn} for p, s in pending.items()}
+        state, ctx = compute_turn(kind, game, last, submissions, dice=dice)
+        if not ctx.decisions and not ctx.used:
+            raise CompanionError(f"nothing to adjudicate in game {game_id}: the game waits for "
+                                 f"orders from {', '.join(ctx.awaiting) or 'nobody'}",
+                                 hint="submit their orders first, or use --option missing=default "
+                                      "when creating a game to let defaults apply")
+        number = last.number + 1
+        inputs = {"submissions": [dict(sub, player=p, used=p in ctx.used)
+                                  for p, sub in submissions.items()],
+                  "dice": list(dice)}
+        turn = Turn.sealed(game_id, number, now_text(), state, last.hash, inputs, ctx.decisions,
+                           ctx.chance.to_json(), ctx.events)
+        staged = None
+        if output is not None:
+            extras = extra_files(kind, game, turn, lambda: store.turns(game_id) + [turn])
+            staged = stage_reports(game, turn, output, extras)
+        used = {p: submissions[p]["id"] for p in ctx.used if p in submissions}
+        try:
+            store.commit_turn(turn, used, crash_hook=crash_hook,
+                              read=[sub["id"] for sub in submissions.values()])
+        except TurnMovedOn:
+            discard(staged)      # orders arrived meanwhile: the turn is worked out again
+            if attempt == RACE_ATTEMPTS - 1:
+                raise
+            continue
+        except BaseException:
+            discard(staged)
+            raise
+        break
     files = []
     if staged is not None:
         files = publish(staged, output, game_id, number)

@@ -30,11 +30,11 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from companion.engine.canon import GENESIS_HASH, canonical_json, sha256_hex
 from companion.engine.identity import IdentityError, check_game_id, check_players, new_token
-from companion.errors import StoreError
+from companion.errors import StoreError, TurnMovedOn
 
 SCHEMA_VERSION = 4
 OLDER_SCHEMAS = ("1", "2", "3")
@@ -565,14 +565,26 @@ class Store:
             db.execute("UPDATE turns SET published=1 WHERE game_id=? AND number=?",
                        (game_id, number))
 
-    def commit_turn(self, turn: Turn, used: dict[str, int], *, crash_hook=None) -> None:
-        """Write a processed turn and mark the submissions it used, in one transaction."""
+    def commit_turn(self, turn: Turn, used: dict[str, int], *, crash_hook=None,
+                    read: Iterable[int] | None = None) -> None:
+        """Write a processed turn and mark the submissions it used, in one transaction.
+        ``read`` is the ids of the pending submissions the turn was computed from: when the
+        pending submissions are others by now (orders stored or replaced meanwhile by another
+        process), nothing is written and :class:`TurnMovedOn` says so (compute it again)."""
         with self.transaction() as db:
             current = db.execute("SELECT number, hash FROM turns WHERE game_id=? ORDER BY "
                                  "number DESC LIMIT 1", (turn.game_id,)).fetchone()
             if current is None or current[0] != turn.number - 1 or current[1] != turn.prev_hash:
                 raise StoreError(f"game '{turn.game_id}' changed while turn {turn.number} was "
                                  "being processed; nothing was written", hint="run it again")
+            if read is not None:
+                now = [row[0] for row in db.execute(
+                    "SELECT id FROM submissions WHERE game_id=? AND status='pending' "
+                    "ORDER BY id", (turn.game_id,))]
+                if now != sorted(read):
+                    raise TurnMovedOn(f"orders of game '{turn.game_id}' arrived while turn "
+                                      f"{turn.number} was being processed; nothing was written",
+                                      hint="run it again")
             self._insert_turn(db, turn)
             if crash_hook:
                 crash_hook()
@@ -582,17 +594,27 @@ class Store:
 
     # -- submissions ----------------------------------------------------------------------------
     def submit(self, game_id: str, player: str, for_turn: int, text: str, at: str, *,
-               withdraw: bool = False) -> int:
+               withdraw: bool = False, expect_latest: int | None = None) -> int:
         """Store a player's orders (replacing their pending ones); with ``withdraw`` the row
-        records the withdrawal and nothing stays pending."""
+        records the withdrawal and nothing stays pending. With ``expect_latest`` (the turn the
+        orders were checked against) nothing is stored and :class:`TurnMovedOn` is raised when
+        the game's latest turn is another one by now."""
         with self.transaction() as db:
-            return self.submit_in(db, game_id, player, for_turn, text, at, withdraw=withdraw)
+            return self.submit_in(db, game_id, player, for_turn, text, at, withdraw=withdraw,
+                                  expect_latest=expect_latest)
 
     @staticmethod
     def submit_in(db: sqlite3.Connection, game_id: str, player: str, for_turn: int, text: str,
-                  at: str, *, withdraw: bool = False) -> int:
+                  at: str, *, withdraw: bool = False, expect_latest: int | None = None) -> int:
         """``submit`` inside a transaction the caller holds (the mail reader stores orders,
         the message's state and the reply in one)."""
+        if expect_latest is not None:
+            latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                                (game_id,)).fetchone()[0]
+            if latest != expect_latest:
+                raise TurnMovedOn(f"turn {latest} of game '{game_id}' was processed while the "
+                                  f"orders of {player} were being checked; nothing was stored",
+                                  hint="check them against the new turn")
         db.execute("UPDATE submissions SET status='replaced' WHERE game_id=? AND player=? "
                    "AND status='pending'", (game_id, player))
         cur = db.execute("INSERT INTO submissions (game_id, player, for_turn, text, "
