@@ -31,7 +31,8 @@ def sheet(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     store = open_store()
     game = store.game(game_id)
     if game.kind != "gral":
-        raise CompanionError(f"game {game_id} is a {game.kind} game; sheets belong to gral")
+        raise CompanionError(f"game {game_id} is a {game.kind} game; sheets belong to gral",
+                             hint="'companion --help' lists the commands of every kind of game")
     name = service.resolve_player(game, player)
     turn_rec = store.turn(game_id)
     target = out or service.inside(service.game_folder(SETTINGS.output, game),

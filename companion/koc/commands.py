@@ -71,7 +71,8 @@ def journal(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     game = store.game(game_id)
     if game.kind != "koc":
         raise CompanionError(f"game {game_id} is a {game.kind} game; Adventure Journals "
-                             "belong to koc", hint="for a gral game see 'companion sheet'")
+                             "belong to koc",
+                             hint="'companion --help' lists the commands of every kind of game")
     name = service.resolve_player(game, player)
     turn_rec = store.turn(game_id, turn_number)
     view = service.player_view(game, turn_rec, name)

@@ -166,6 +166,7 @@ def test_the_command_refuses_with_located_messages(cli, tmp_path):
            "--option", "first=Anna")
     result = cli("journal", "g", "Anna")
     assert result.code == 1 and "belong to koc" in result.err
+    assert "'companion --help' lists the commands" in result.err    # no stale spelling
     target = tmp_path / "sub" / "anna.pdf"
     letter = cli.ok("journal", "j2", "ann", "--paper", "letter", "--out", str(target)).out
     assert letter.strip() == str(target)
