@@ -311,9 +311,11 @@ def check_orders(store: Store, game_id: str, player_typed: str, text: str,
 def validate_orders(kind, state: dict, player: str, text: str, filename: str) -> None:
     """Parse and check an order text; raise one OrdersRejected listing every error of the file
     (syntax, names and legality together)."""
-    from companion.engine.orders import OrdersRejected
+    from companion.engine.orders import OrdersRejected, control_characters
 
-    errors = []
+    errors = control_characters(text)
+    if errors:
+        raise OrdersRejected(errors, filename)
     try:
         orders = kind.parse_orders(state, player, text, filename)
     except OrdersRejected as rejected:

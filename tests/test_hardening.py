@@ -691,3 +691,21 @@ def test_orders_in_utf16_and_with_a_byte_order_mark(cli, encoding):
     assert "Kaspar von Eichstätt" in cli.ok("orders", "submit", "g1", "Anna", str(path)).out
     assert "Kaspar von Eichstätt" in cli.ok("orders", "check", "g1", "Bert", "-",
                                             input=text).out
+
+
+def test_control_characters_in_orders_are_named_at_their_column(cli):
+    gral_game(cli)
+    path = cli.root / "orders.txt"
+    path.write_bytes(b"assign 3 to \x01Adam\x02\n\x1b[31massign 2 to Kaspar\n")
+    result = no_traceback(cli("orders", "submit", "g1", "Anna", str(path)))
+    assert result.code == 1
+    assert "orders.txt:1:13: syntax error: control character U+0001 in the orders (and 1 " \
+           "more on this line)" in result.err
+    assert "orders.txt:2:1: syntax error: control character U+001B" in result.err
+    # the line is shown with a visible mark in place of each control character, the caret
+    # under the first one
+    assert "    assign 3 to \ufffdAdam\ufffd\n" + " " * 16 + "^\n" in result.err
+    assert "\x01" not in result.err and "\x1b" not in result.err
+    db = sqlite3.connect(cli.store)
+    assert db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0] == 0
+    db.close()

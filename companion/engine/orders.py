@@ -68,7 +68,7 @@ class OrderError(CompanionError):
                 where += f":{self.col}"
         text = f"{where}: {self.kind}: {self.message}"
         if self.line is not None:
-            text += f"\n    {self.line.text}"
+            text += f"\n    {visible(self.line.text)}"
             if self.col is not None:
                 text += "\n    " + " " * (self.col - 1) + "^" * self.length
         if self.suggestion:
@@ -128,6 +128,33 @@ def tokenize(text: str) -> list[Token]:
         else:
             tokens.append(Token(m.group("w"), col, "word"))
     return tokens
+
+
+def visible(text: str) -> str:
+    """A line as it can be shown under an error: a tab as one space and every other control
+    character as U+FFFD, one character each, so the caret below still points at its column."""
+    return "".join(" " if ch == "\t" else "\ufffd" if _is_control(ch) else ch for ch in text)
+
+
+def _is_control(ch: str) -> bool:
+    return (ch < " " and ch not in "\t\r\n") or "\x7f" <= ch <= "\x9f"
+
+
+def control_characters(text: str) -> list[OrderSyntaxError]:
+    """One error per line holding control characters (pasted from a PDF or a word processor,
+    or a damaged file), at the first such character, naming it."""
+    errors = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        found = [i for i, ch in enumerate(raw) if _is_control(ch)]
+        if found:
+            first = raw[found[0]]
+            more = f" (and {len(found) - 1} more on this line)" if len(found) > 1 else ""
+            errors.append(OrderSyntaxError(
+                f"control character U+{ord(first):04X} in the orders{more}",
+                Line(number, raw, []), found[0] + 1,
+                suggestion="retype the line or delete the invisible character; it often comes "
+                           "from copying text out of a PDF or a word processor"))
+    return errors
 
 
 def order_lines(text: str) -> list[Line]:
