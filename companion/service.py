@@ -459,11 +459,13 @@ def viewers(game: Game) -> list[str]:
 def report_documents(game: Game, turn: Turn, only: str | None = None
                      ) -> dict[str, dict[str, Any]]:
     """The report document of every viewer of a turn (or of the viewer ``only``), each built
-    from that viewer's view."""
+    from that viewer's view; a player who can play by mail (``mail_codes``) finds their own
+    mail code in theirs, and nobody else's."""
     from companion.fairness import chance_commitment
 
     kind = get_kind(game.kind)
     commitment = chance_commitment(game)
+    codes = mail_codes(game)
     docs = {}
     for viewer in ([only] if only is not None else viewers(game)):
         view = kind.view(turn.state, viewer)
@@ -476,7 +478,37 @@ def report_documents(game: Game, turn: Turn, only: str | None = None
         docs[viewer]["timestamp"] = turn.processed_at     # the PDF's dates
         docs[viewer]["header"] = list(docs[viewer].get("header", [])) + [
             ("Chance commitment", commitment)]
+        if viewer in codes:
+            docs[viewer]["sections"] = [mail_section(game.player(viewer), codes[viewer])] + \
+                list(docs[viewer].get("sections", []))
     return docs
+
+
+def mail_codes(game: Game) -> dict[str, str]:
+    """The mail code of every player who can send orders by mail (docs/mail.md): a player with
+    a registered address. Derived from the game's secret and the player's token, so every
+    rendering of a report (the turn, 'companion report' again, the web view) shows the same."""
+    if not any(p.email for p in game.players):
+        return {}
+    from companion.mail.identity import mail_code
+
+    return {p.name: mail_code(game, p) for p in game.players if p.email}
+
+
+def mail_section(player: Player, code: str) -> dict[str, Any]:
+    """The 'Orders by mail' section of one player's own report: their code and how to use it."""
+    from companion.render.document import para, section
+
+    return section(
+        "Orders by mail",
+        para(f"Your mail code: {code}"),
+        para(f"To play by email, write from {player.email} (the address registered for you) "
+             "to the moderator's address, the one your reports are mailed from. Put the code "
+             f"in the subject (for example 'orders {code}') or alone on the first line, and "
+             "your orders in the body, one per line. Instead of orders, a word after the code "
+             "asks for something else: options, resend, help, or address NEW-ADDRESS."),
+        para("Keep the code to yourself: with your address it lets a message speak for you. "
+             "If it gets out, ask the moderator for a new one."))
 
 
 def player_files(game: Game, turn: Turn) -> dict[str, bytes]:

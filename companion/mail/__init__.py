@@ -7,5 +7,7 @@ records and sends outgoing mail (SMTP, or ``.eml`` files); ``deadlines`` keeps e
 deadline; ``run`` is one pass of all of it; ``commands`` the ``companion mail`` commands.
 
 Nothing here is imported by the quick commands of the command line: this package is loaded only
-when a mail command (or ``orders submit`` with a whole message) runs.
+when a mail command (or ``orders submit`` with a whole message) runs, and ``identity`` (light:
+hmac, base64) when the reports of a game with a player's address are built (their "Orders by
+mail" section shows the player's code: companion.service.mail_codes).
 """

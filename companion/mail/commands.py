@@ -241,16 +241,17 @@ def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: O
     game = store.game(game_id)
     latest = store.turn(game.id).number
 
-    def seconds(text: str, what: str) -> int | None:
+    def seconds(text: str, what: str) -> int:
         if text.strip().lower() in ("none", "off", "0"):
-            return None
+            return 0            # off, even where companion.toml gives a default (NULL: use it)
         try:
             return parse_duration(text)
         except ValueError as exc:
             raise CompanionError(f"{what}: {exc}") from None
 
+    settings = deadline_config()
     with store.transaction() as db:
-        deadlines.ensure(db, game.id, latest)
+        deadlines.ensure(db, game.id, latest, settings)
         if when is not None:
             deadlines.set_deadline(db, game.id, latest, deadlines.parse_when(when))
         if period is not None:
@@ -261,5 +262,24 @@ def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: O
                        (seconds(remind, "--remind"), game.id))
         if hold or release:
             db.execute("UPDATE mail_games SET held=? WHERE game_id=?", (int(hold), game.id))
-        schedule = deadlines.ensure(db, game.id, latest)
+        schedule = deadlines.ensure(db, game.id, latest, settings)
     echo(f"game {game.id}, turn {latest}: {deadlines.describe(schedule, latest)}")
+
+
+def deadline_config():
+    """The mail configuration 'mail run' would use ($COMPANION_CONFIG, else companion.toml next
+    to the store), for its [deadlines] defaults; None when there is none, or when the file
+    holds no [mail] table (a companion.toml of the web view alone). A file with a [mail]
+    table must be valid: its errors are said, as 'mail run' would say them."""
+    import tomllib
+
+    from companion.mail import config
+
+    path = config.find_config(None, SETTINGS.store)
+    try:
+        top = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return config.load(path)            # says exactly what is wrong, with file and line
+    return config.load(path) if "mail" in top else None

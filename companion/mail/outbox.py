@@ -10,7 +10,10 @@ same name every time, so writing it again replaces it).
 
 One window is left, as in every mail program: when the process dies after the server accepted a
 message and before ``sent`` is committed, the next run sends it again with the same Message-ID
-(a mail client shows it once). The row says ``sending`` meanwhile.
+(a mail client shows it once), and says so. The row says ``sending`` meanwhile. SMTP has no way
+to ask a server whether it accepted a message, so a ``sending`` row cannot be told apart from one
+the server never got; sending it again (at least once) is chosen over holding it (at most once,
+a report possibly lost). docs/mail.md, "Nothing lost, nothing twice", has the reasoning.
 """
 from __future__ import annotations
 
@@ -117,6 +120,9 @@ def send_all(store, config, log, hook=lambda step: None) -> tuple[int, int]:
     sent = failed = 0
     try:
         for item in pending:
+            if item.state == "sending":
+                log(f"#{item.id} to {item.recipient} was being sent when an earlier pass "
+                    "stopped; sending it again (same Message-ID: a mail program shows it once)")
             with store.transaction() as db:
                 db.execute("UPDATE mail_out SET state='sending', attempts=attempts+1 WHERE id=?",
                            (item.id,))

@@ -225,6 +225,28 @@ def refuse(db, config, parsed: Parsed, reason: str) -> None:
                  "Not accepted: " + (masked(parsed.subject) or "your message")[:120], body,
                  in_reply_to=parsed.message_id if parsed.message_id.startswith("<") and
                  not parsed.message_id.startswith("<sha256:") else None)
+    notify_moderator(db, config, parsed, reason)
+
+
+def notify_moderator(db, config, parsed: Parsed, reason: str) -> None:
+    """A short notice of a refused message to the moderator's address (when one is
+    configured): who sent it, its subject and why it was refused, every code masked. Queued
+    under its own key in the same transaction as the refusal, so it goes once. None when the
+    moderator sent the message: the refusal itself went to them."""
+    if not config.moderator or parsed.sender == config.moderator.lower():
+        return
+    secret = config.moderator_secret()
+    subject = masked(parsed.subject, secret)
+    body = (f"companion refused a message; it is on the review list.\n\n"
+            f"From:       {parsed.sender}\n"
+            f"Subject:    {subject[:200] or '(none)'}\n"
+            f"Message-ID: {masked(parsed.message_id, secret)}\n"
+            f"Why:        {masked(reason, secret)}\n\n"
+            "The sender was told why and nothing was changed. 'companion mail inbox' lists the "
+            "review list; 'companion mail inbox --show MESSAGE-ID' shows the message as it came "
+            "(with any code in it: keep it to yourself).\n")
+    outbox.queue(db, config, f"notice:{parsed.message_id}", config.moderator,
+                 f"companion: refused a message from {parsed.sender}"[:200], body)
 
 
 def _subject_note(parsed: Parsed) -> str:
@@ -454,16 +476,35 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
     if reason is None:
         remind(store, config, game, latest, schedule, awaited, pending, log)
         return done
-    log(f"game {game_id}: running turn {latest.number + 1} ({reason})")
+    # A turn that cannot run (missing=wait and orders missing after the deadline) is tried
+    # again by every pass, quietly: its lines are said once per turn, deadline and reason
+    # (recorded in companion_meta, so a pass from cron is as quiet as one of --watch).
+    deadline = deadlines.deadline_for(schedule, latest.number)
+    said_key = f"mail-no-turn:{game_id}"
+    prefix = (f"turn {latest.number}; "
+              f"{deadlines.format_time(deadline) if deadline else 'no deadline'}; ")
+    said = store.db.execute("SELECT value FROM companion_meta WHERE key=?",
+                            (said_key,)).fetchone()
+    quiet = said is not None and said[0].startswith(prefix)
+    if not quiet:
+        log(f"game {game_id}: running turn {latest.number + 1} ({reason})")
     try:
         outcome = service.run_turn(store, game_id, output=output,
                                    crash_hook=lambda: hook("turn-commit"))
     except CompanionError as exc:
-        log(f"game {game_id}: no turn run: {exc.message}")
+        if not quiet or said[0] != prefix + exc.message:
+            log(f"game {game_id}: no turn run: {exc.message} (the next passes try again, "
+                "saying nothing more until the deadline or the reason changes)")
+            with store.transaction() as db:
+                db.execute("INSERT OR REPLACE INTO companion_meta (key, value) VALUES (?,?)",
+                           (said_key, prefix + exc.message))
         return done
+    if quiet:
+        log(f"game {game_id}: running turn {latest.number + 1} ({reason})")
     hook("turn")
     with store.transaction() as db:
         deadlines.after_turn(db, game_id, outcome.turn, schedule)
+        db.execute("DELETE FROM companion_meta WHERE key=?", (said_key,))
     game = store.game(game_id)
     queue_reports(store, config, game, output, log)
     done.append(f"{game_id}:{outcome.turn}")
