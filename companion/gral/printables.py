@@ -265,7 +265,7 @@ def kit():
             Board(title="Board", width_mm=BOARD_MM, height_mm=BOARD_MM + 36,
                   draw=draw_board_part),
             FreePages(title="Influence sheets", draw=draw_blank_sheet, count=8,
-                      part_kind="sheets", name="sheets"),
+                      part_kind="sheets", name="sheets", same_pages=True),
             Standees(title="Tall initiates", figure_mm=42, width_mm=26,
                      figures=[Standee(i.name, draw=standee_panel(i)) for i in tall]),
             Standees(title="Small initiates and the grail", figure_mm=32, width_mm=22,

@@ -28,6 +28,12 @@ def draw_symbol(pen, name: str, x: float, y: float, s: float, colour: str) -> No
                 "heart", "star"):
         pen.icon(name, x, y, s, fill=mix(colour, "#ffffff", 0.55), ink=colour, line_pt=0.7)
         return
+    # drawn in its own unit square, so that the kit draws each emblem look once (pen.stamp)
+    pen.stamp(("mayhem symbol", name, colour), x, y, s,
+              lambda unit: _draw_emblem(unit, name, 0.0, 0.0, 1.0, colour))
+
+
+def _draw_emblem(pen, name: str, x: float, y: float, s: float, colour: str) -> None:
     u = lambda px, py: (x + px * s, y + py * s)  # noqa: E731
     light = mix(colour, "#ffffff", 0.55)
     if name == "dragon":

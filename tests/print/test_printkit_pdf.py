@@ -187,22 +187,28 @@ def test_every_page_says_print_at_100_percent(sample_pdf):
 
 
 def _placed_forms(data: bytes, page_index: int) -> list[tuple[list[float], str]]:
-    """(cm operands, form name) of each form placed on a page, in order."""
+    """(cm operands, form name) of each design placed on a page, in order: a form placed with
+    ``q cm /Name Do Q``, or a design used once drawn in place with ``q cm <box> re W n ... Q``
+    (named "inline"; reportlab starts the clipping path with ``n``)."""
     from pypdf.generic import ContentStream
 
     reader = _reader(data)
     page = reader.pages[page_index]
-    ops = ContentStream(page.get_contents(), reader).operations
+    ops = [op for op in ContentStream(page.get_contents(), reader).operations]
     placed = []
-    last_cm = None
-    for operands, op in ops:
-        if op == b"cm":
-            last_cm = [float(v) for v in operands]
-        elif op == b"Do":
-            placed.append((last_cm, str(operands[0])))
-            last_cm = None
+    depth = 0
+    for k, (operands, op) in enumerate(ops):
+        if op == b"q":
+            depth += 1
         elif op == b"Q":
-            last_cm = None
+            depth -= 1
+        elif op == b"cm" and depth == 1 and ops[k - 1][1] == b"q":
+            cm = [float(v) for v in operands]
+            following = [o for _, o in ops[k + 1:k + 5]]
+            if following[:1] == [b"Do"]:
+                placed.append((cm, str(ops[k + 1][0][0])))
+            elif following[:3] in ([b"n", b"re", b"W"], [b"n", b"re", b"W*"]):
+                placed.append((cm, "inline"))
     return placed
 
 

@@ -63,12 +63,29 @@ class KitPlan:
 
 
 class _Forms:
-    """Each distinct design is drawn once as a PDF form and placed wherever it is needed."""
+    """Each distinct design placed more than once is drawn once as a PDF form and placed
+    wherever it is needed; a design placed once only (``uses[name] == 1``, counted while
+    planning) is drawn in place, clipped to the form's box as a form would be: the same
+    picture, without a form object of its own to build, describe and compress (most cards of
+    a kit are unique, so this is most of them)."""
 
     def __init__(self):
         self.defined: set[str] = set()
+        self.uses: dict[str, int] = {}
+
+    def count(self, name: str) -> None:
+        self.uses[name] = self.uses.get(name, 0) + 1
 
     def place(self, c, name: str, transform, bbox: Rect, draw: Callable[[object], None]):
+        if self.uses.get(name) == 1:
+            c.saveState()
+            c.transform(*transform)
+            p = c.beginPath()
+            p.rect(bbox.x, bbox.y, bbox.w, bbox.h)
+            c.clipPath(p, stroke=0, fill=0)
+            draw(c)
+            c.restoreState()
+            return
         if name not in self.defined:
             c.beginForm(name, bbox.x, bbox.y, bbox.x1, bbox.y1)
             draw(c)
@@ -103,6 +120,12 @@ def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefi
             draw_sheet_furniture(c, layout, label)
         return draw
 
+    for sheet in plan.sheets:
+        for layout in sheet.pages:
+            for slot in layout.slots:
+                spec = front_form(slot.index) if slot.side == "front" else back_form(slot.index)
+                if spec is not None:
+                    forms.count(spec[0])
     for sheet in plan.sheets:
         if sheet.front.role == "fold":
             label = (f"{part.title}: {noun}, sheet {sheet.number} of {n}, fronts and backs - "
@@ -373,7 +396,7 @@ def _plan_reference(part: ReferenceSheet, options: PrintOptions) -> PartPlan:
     return PartPlan(part, pages)
 
 
-def _plan_free(part: FreePages, options: PrintOptions) -> PartPlan:
+def _plan_free(part: FreePages, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
     from companion.render.printkit.draw import draw_notice
     from companion.render.printkit.pen import Pen
 
@@ -381,6 +404,28 @@ def _plan_free(part: FreePages, options: PrintOptions) -> PartPlan:
         raise UsageError(f"pages '{part.title}' have no drawing")
     safe, notice, area = content_area(options.paper, options.margin_mm)
     pages = []
+    if part.same_pages and int(part.count) > 1:
+        # one drawing for every page: drawn once as a form, placed on each page
+        name = f"P{pi}S"
+
+        def art(c):
+            c.saveState()
+            c.scale(MM, MM)
+            part.draw(Pen(c, area.w / MM, area.h / MM, 0.0, f"pages '{part.title}'"),
+                      area.w / MM, area.h / MM, 0)
+            c.restoreState()
+
+        for k in range(int(part.count)):
+            label = f"{part.title}, page {k + 1} of {part.count}"
+            forms.count(name)
+
+            def draw(c, label=label):
+                forms.place(c, name, (1.0, 0.0, 0.0, 1.0, area.x, area.y),
+                            Rect(0.0, 0.0, area.w, area.h), art)
+                draw_notice(c, notice, label)
+            pages.append(PlannedPage(label, draw, "single", part))
+        pages[0].bookmarks.append((part.title, 0))
+        return PartPlan(part, pages)
     for k in range(int(part.count)):
         label = f"{part.title}, page {k + 1} of {part.count}"
 
@@ -440,7 +485,7 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
         elif isinstance(part, ReferenceSheet):
             plans.append(_plan_reference(part, options))
         elif isinstance(part, FreePages):
-            plans.append(_plan_free(part, options))
+            plans.append(_plan_free(part, options, forms, pi))
         else:
             raise TypeError(f"unknown part type {type(part).__name__}")
     _add_checklists(plans, options)
@@ -561,9 +606,9 @@ def build_kit(kit: Kit, options: PrintOptions, progress: Progress | None = None)
 
 def render_plan(plan: KitPlan, progress: Progress | None = None) -> bytes:
     """Draw a planned kit into PDF bytes."""
-    from companion.render.printkit.pdfcanvas import fast_pdfdoc_encoding
+    from companion.render.printkit.pdfcanvas import fast_pdfdoc_encoding, kit_streams
 
-    with fast_pdfdoc_encoding():
+    with kit_streams(), fast_pdfdoc_encoding():
         return _render_plan(plan, progress)
 
 

@@ -44,6 +44,7 @@ class Faces:
     condensed: bool
 
 
+@lru_cache(maxsize=2)
 def faces(condensed: bool) -> Faces:
     from companion.render import fonts
 
@@ -117,13 +118,19 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 def parse_markup(text: str, base: str = "r") -> list[list[Word]]:
     """Paragraphs of words; ``**...**`` is bold."""
+    return [list(words) for words in parsed(text, base)]
+
+
+def parsed(text: str, base: str = "r") -> tuple[tuple[Word, ...], ...]:
+    """:func:`parse_markup`'s paragraphs as the shared tuples it keeps (not to be changed; no
+    copies for the wrapping, which only reads them)."""
     key = (text, base) if isinstance(text, str) else None
     known = _PARSED.get(key) if key is not None else None
     if known is None:
         known = tuple(tuple(words) for words in _parse_markup(text, base))
         if key is not None and len(_PARSED) < 50_000:
             _PARSED[key] = known
-    return [list(words) for words in known]
+    return known
 
 
 _PARSED: dict[tuple[str, str], tuple[tuple[Word, ...], ...]] = {}
@@ -133,6 +140,11 @@ _PARSED: dict[tuple[str, str], tuple[tuple[Word, ...], ...]] = {}
 def _parse_markup(text: str, base: str) -> list[list[Word]]:
     paragraphs = []
     for para in str(text).replace("\r\n", "\n").split("\n"):
+        if "**" not in para:
+            # no markup: the words split at whitespace, as the general case below splits them
+            paragraphs.append([Word(token, base, k > 0)
+                               for k, token in enumerate(para.split())])
+            continue
         words: list[Word] = []
         pos = 0
         chunks: list[tuple[str, str]] = []
@@ -196,34 +208,31 @@ def wrap(paragraphs: list[list[Word]], width: float, size: float, f: Faces) -> l
     """Greedy line breaking at ``size``; every line is at most ``width`` wide."""
     lines: list[Line] = []
     limit = width + 1e-9
-    spaces: dict[str, float] = {}
     for para in paragraphs:
         if not para:
             lines.append(Line((), 0.0, True))
             continue
+        words = _measured(para, f)
+        line = _one_line(words, width, size)
+        if line is not None:
+            lines.append(line)
+            continue
         raw: list[tuple[float, str, str, float]] = []  # x, text, font, width of each chunk
         x = 0.0
         start = True
-        for word in para:
-            style = word.style
-            font = f.bold if style == "b" else f.italic if style == "i" else f.regular
-            if word.space_before:
-                space = spaces.get(font)
-                if space is None:
-                    space = spaces[font] = _width1(" ", font) * size
-            else:
-                space = 0.0
-            ww = _width1(word.text, font) * size
+        for text, font, w1, s1 in words:
+            space = s1 * size if s1 is not None else 0.0
+            ww = w1 * size
             if ww <= width:
                 gap = space if raw else 0.0
                 if raw and x + gap + ww > limit:
                     lines.append(Line(_merge_raw(raw), x, start))
                     start = False
                     raw, x, gap = [], 0.0, 0.0
-                raw.append((x + gap, word.text, font, ww))
+                raw.append((x + gap, text, font, ww))
                 x += gap + ww
                 continue
-            chunks = _split_long(word.text, font, size, width)
+            chunks = _split_long(text, font, size, width)
             for k, chunk in enumerate(chunks):
                 cw = ww if len(chunks) == 1 else text_width(chunk, font, size)
                 gap = space if (k == 0 and raw) else 0.0
@@ -235,6 +244,57 @@ def wrap(paragraphs: list[list[Word]], width: float, size: float, f: Faces) -> l
                 x += gap + cw
         lines.append(Line(_merge_raw(raw), x, start))
     return lines
+
+
+def _measured(para, f: Faces) -> tuple[tuple[str, str, float, float | None], ...]:
+    """Each word of a paragraph as (text, font, width at 1 pt, width at 1 pt of the space
+    before it or None).  Kept for the paragraph tuples :func:`parsed` shares: a text is wrapped
+    at several sizes while it is fitted, and a sheet's flow is tried at several sizes."""
+    key = (id(para), f.regular)
+    known = _MEASURED.get(key)
+    if known is not None and known[0] is para:
+        return known[1]
+    out = []
+    for word in para:
+        style = word.style
+        font = f.bold if style == "b" else f.italic if style == "i" else f.regular
+        out.append((word.text, font, _width1(word.text, font),
+                    _width1(" ", font) if word.space_before else None))
+    words = tuple(out)
+    if type(para) is tuple and len(_MEASURED) < 50_000:
+        _MEASURED[key] = (para, words)
+    return words
+
+
+_MEASURED: dict[tuple[int, str], tuple[tuple, tuple]] = {}
+"""Measured paragraphs by the id of the paragraph tuple (kept with them, so that the id is not
+reused) and the face family."""
+
+
+def _one_line(words, width: float, size: float) -> Line | None:
+    """The paragraph as one line in one font if it is that (most table cells and names are),
+    measured as :func:`wrap` measures it (the same products and sums in the same order, the
+    same single spaces between words); else None, and :func:`wrap` breaks it.  (Words of
+    several styles in one font, as italic and regular are in the condensed face, make one piece
+    there too: :func:`_merge_raw` joins runs of one font.)"""
+    limit = width + 1e-9
+    font = words[0][1]
+    x = 0.0
+    texts = []
+    for k, (text, wf, w1, s1) in enumerate(words):
+        if wf != font:
+            return None
+        ww = w1 * size
+        if ww > width:
+            return None
+        gap = s1 * size if (k and s1 is not None) else 0.0
+        if k and x + gap + ww > limit:
+            return None
+        if gap:
+            texts.append(" ")
+        texts.append(text)
+        x += gap + ww
+    return Line((Piece(0.0, texts[0] if len(texts) == 1 else "".join(texts), font),), x, True)
 
 
 def _merge_raw(raw: list[tuple[float, str, str, float]]) -> tuple[Piece, ...]:
@@ -277,7 +337,10 @@ def check_glyphs(text: str, what: str) -> None:
         if text in _GLYPHS_OK:
             return
         if text.isascii() and text.translate(_LINE_BREAKS).isprintable():
-            return  # the fonts have every printable ASCII character (tests/print checks it)
+            # the fonts have every printable ASCII character (tests/print checks it)
+            if len(_GLYPHS_OK) < 50_000:
+                _GLYPHS_OK.add(text)
+            return
     missing = missing_glyphs(plain(text))
     if not missing:
         if isinstance(text, str) and len(_GLYPHS_OK) < 50_000:
@@ -298,6 +361,7 @@ def reset_caches() -> None:
     a benchmark's repeated builds cost what a single ``companion print`` does)."""
     _PARSED.clear()
     _GLYPHS_OK.clear()
+    _MEASURED.clear()
 
 
 def fit_text(text: str | list[tuple[str, str]], width: float, height: float, *, max_size: float = 9.0,
@@ -317,7 +381,7 @@ def fit_text(text: str | list[tuple[str, str]], width: float, height: float, *, 
         check_glyphs(seg, what)
     if max_size < min_size:
         raise ValueError("max_size < min_size")
-    paragraphs = [p for seg, st in segments for p in parse_markup(seg, st)]
+    paragraphs = [p for seg, st in segments for p in parsed(seg, st)]
     text = "\n".join(seg for seg, _ in segments)
     if not any(paragraphs):
         return Fitted((), max_size, max_size * leading, False, 0.0, 0.0, 0.0)

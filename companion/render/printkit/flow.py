@@ -12,8 +12,7 @@ from typing import Callable, Sequence
 from companion.render import fonts
 from companion.render.printkit.colours import INK, RGB, mix
 from companion.render.printkit.fit import (ASCENT, DESCENT, Faces, Line, TextFitError,
-                                           check_glyphs, faces, parse_markup, text_width,
-                                           wrap)
+                                           check_glyphs, faces, parsed, text_width, wrap)
 from companion.render.printkit.model import Bullets, Heading, Paragraph, Table
 from companion.render.printkit.units import Rect, mm
 
@@ -52,14 +51,15 @@ def _lines_height(n: int, size: float, leading: float) -> float:
     return (n - 1) * size * leading + size * (ASCENT + DESCENT) if n else 0.0
 
 
-def _text_lines(text: str, width: float, size: float, f: Faces, style: str = "r") -> list[Line]:
-    key = (text, width, size, f, style)
+def _text_lines(text: str, width: float, size: float, f: Faces,
+                style: str = "r") -> tuple[Line, ...]:
+    key = (text, width, size, f.regular, style)  # the regular face names the family
     lines = _WRAPPED.get(key)
     if lines is None:
-        lines = tuple(wrap(parse_markup(text, style), width, size, f))
+        lines = tuple(wrap(parsed(text, style), width, size, f))
         if len(_WRAPPED) < 50_000:
             _WRAPPED[key] = lines
-    return list(lines)
+    return lines
 
 
 _WRAPPED: dict[tuple, tuple[Line, ...]] = {}
@@ -67,8 +67,14 @@ _WRAPPED: dict[tuple, tuple[Line, ...]] = {}
 when a kit is planned, so that each build costs what a single ``companion print`` does."""
 
 
+_EXTENTS: dict[tuple[int, float], tuple[Table, tuple[list[float], list[float]]]] = {}
+"""Column extents of each table at each size (asked for when choosing the columns and again
+when sizing them); the table is kept with them, so that its id is not reused."""
+
+
 def reset_caches() -> None:
     _WRAPPED.clear()
+    _EXTENTS.clear()
 
 
 def _draw_line(c, line: Line, x: float, baseline: float, size: float, align: str = "left",
@@ -89,6 +95,15 @@ def _draw_line(c, line: Line, x: float, baseline: float, size: float, align: str
 
 def column_extents(table: Table, size: float) -> tuple[list[float], list[float]]:
     """(minimum, natural) width of each column at ``size``, padding included."""
+    known = _EXTENTS.get((id(table), size))
+    if known is not None and known[0] is table:
+        return list(known[1][0]), list(known[1][1])
+    mins, nats = _column_extents(table, size)
+    _EXTENTS[(id(table), size)] = (table, (tuple(mins), tuple(nats)))
+    return mins, nats
+
+
+def _column_extents(table: Table, size: float) -> tuple[list[float], list[float]]:
     f = faces(False)
     n = len(table.columns)
     mins = [0.0] * n
@@ -100,7 +115,7 @@ def column_extents(table: Table, size: float) -> tuple[list[float], list[float]]
             bold = ri == 0 or (table.bold_first_column and ci == 0)
             for para in cell.split("\n"):
                 total = 0.0
-                for word in parse_markup(para, "b" if bold else "r")[0] if para else []:
+                for word in parsed(para, "b" if bold else "r")[0] if para else ():
                     font = f.bold if word.style == "b" else f.regular
                     ww = text_width(word.text, font, size)
                     mins[ci] = max(mins[ci], ww)
@@ -145,15 +160,21 @@ def _table_items(table: Table, width: float, size: float, what: str) -> list[Ite
     leading = 1.16
     items: list[Item] = []
 
+    text_widths = [w - 2 * CELL_PAD_X for w in widths]
+    body_styles = ["b" if (table.bold_first_column and ci == 0) else "r" for ci in range(n)]
+
     def row_item(cells: Sequence[str], header: bool, zebra: bool) -> Item:
         wrapped = []
+        most = 0
+        styles = ["b"] * n if header else body_styles
         for ci in range(n):
             cell = str(cells[ci]) if ci < len(cells) else ""
             check_glyphs(cell, what)
-            bold = header or (table.bold_first_column and ci == 0)
-            lines = _text_lines(cell, widths[ci] - 2 * CELL_PAD_X, size, f, "b" if bold else "r")
+            lines = _text_lines(cell, text_widths[ci], size, f, styles[ci])
             wrapped.append(lines)
-        h = max(_lines_height(len(ls), size, leading) for ls in wrapped) + 2 * CELL_PAD_Y
+            if len(lines) > most:
+                most = len(lines)
+        h = _lines_height(most, size, leading) + 2 * CELL_PAD_Y
 
         def draw(c, x, top, w, wrapped=wrapped, h=h):
             if header:
@@ -308,11 +329,76 @@ def flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_to
         for smaller in (size - 0.5, size - 1.0):
             if smaller < MIN_SHRUNK_PT:
                 break
+            if _too_much_for(blocks, area, smaller, columns, first_top, later_top,
+                             len(pages) - 1):
+                continue  # it cannot save the page: no need to lay it out
             trial = _flow(blocks, area, size=smaller, columns=columns, first_top=first_top,
                           later_top=later_top, what=what, balance=balance)
             if len(trial[0]) < len(pages):
                 return trial
     return pages, ncols
+
+
+def _too_much_for(blocks, area: Rect, size: float, columns, first_top: float,
+                  later_top: float, pages: int) -> bool:
+    """True if the blocks at ``size`` surely need more than ``pages`` pages: a lower bound of
+    their height (every text on as few lines as its words' widths allow, no spaces, no space
+    between blocks, no repeated table headers) is more than those pages' columns hold.  No
+    item is split between columns, so the flow itself would need more pages too."""
+    ncols = choose_columns(blocks, area, size, columns)
+    first = frames(area, ncols, first_top)
+    later = frames(area, ncols, later_top)
+    room = sum(fr.h for fr in first) + (pages - 1) * sum(fr.h for fr in later)
+    width = first[0].w
+    f = faces(False)
+    need = 0.0
+    for block in blocks:
+        if isinstance(block, Heading):
+            hs = size * (1.45 if block.level <= 1 else 1.15)
+            need += (_lines_height(_fewest_lines(block.text, width, hs, f, "b"), hs, 1.1)
+                     + (mm(1.2) if block.level <= 1 else 1.0))
+        elif isinstance(block, Paragraph):
+            need += _lines_height(_fewest_lines(block.text, width, size, f, "r"), size, 1.22)
+        elif isinstance(block, Bullets):
+            for entry in block.items:
+                need += _lines_height(_fewest_lines(entry, width - size * 1.1, size, f, "r"),
+                                      size, 1.22)
+        elif isinstance(block, Table):
+            n = len(block.columns)
+            widths = [w - 2 * CELL_PAD_X for w in column_widths(block, width, size)]
+            for ri, row in enumerate([block.columns] + list(block.rows)):
+                most = 0
+                for ci in range(n):
+                    cell = str(row[ci]) if ci < len(row) else ""
+                    bold = ri == 0 or (block.bold_first_column and ci == 0)
+                    most = max(most, _fewest_lines(cell, widths[ci], size, f,
+                                                   "b" if bold else "r"))
+                need += _lines_height(most, size, 1.16) + 2 * CELL_PAD_Y
+        else:
+            return False
+        if need > room + 1e-6:
+            return True
+    return False
+
+
+def _fewest_lines(text: str, width: float, size: float, f: Faces, style: str) -> int:
+    """At least this many lines for ``text`` wrapped at ``width``: an empty paragraph takes a
+    line; a line holds at most ``width`` of words (a word wider than that, which is broken or
+    stands alone, counts as ``width``)."""
+    from math import ceil
+
+    from companion.render.printkit.fit import _measured
+
+    if width <= 0:
+        return 1
+    total = 0
+    for para in parsed(text, style):
+        if not para:
+            total += 1
+            continue
+        ink = sum(min(w1 * size, width) for _, _, w1, _ in _measured(para, f))
+        total += max(1, ceil(ink / width - 1e-9))
+    return total
 
 
 def _flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,

@@ -440,5 +440,19 @@ def draw_icon(canvas, name: str, x: float, y: float, size: float, fill: RGB | No
     canvas.scale(size, size)
     canvas.setLineJoin(1)
     canvas.setLineCap(1)
-    ICONS[name](_Unit(canvas, fill, ink, line / size))
+    # the icon's own operators do not depend on where it goes: a kit canvas keeps them and
+    # writes them again for the next icon of the same look (the same bytes, drawn once)
+    memo = getattr(canvas, "icon_memo", None)
+    if memo is None:
+        ICONS[name](_Unit(canvas, fill, ink, line / size))
+    else:
+        key = (name, fill, ink, line / size)
+        code = canvas._code
+        body = memo.get(key)
+        if body is None:
+            start = len(code)
+            ICONS[name](_Unit(canvas, fill, ink, line / size))
+            memo[key] = tuple(code[start:])
+        else:
+            code.extend(body)
     canvas.restoreState()

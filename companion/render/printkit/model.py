@@ -289,6 +289,9 @@ class FreePages(Part):
     name: str = ""
     part_kind: str = "pages"
     """The kind ``--only`` selects this part by (e.g. 'sheets', 'pad')."""
+    same_pages: bool = False
+    """Every page is the same drawing (``draw`` ignores ``page_index``): it is drawn once, as
+    a PDF form placed on each page (the same print, a smaller and faster file)."""
 
 
 @dataclass

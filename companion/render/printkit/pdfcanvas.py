@@ -21,7 +21,7 @@ from companion.render.printkit.units import Paper
 def _canvas_class():
     from reportlab.lib.rl_accel import escapePDF, fp_str
     from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
-    from reportlab.pdfgen import canvas as rl_canvas
+    from reportlab.pdfgen import canvas as rl_canvas, pathobject
 
     class KitCanvas(rl_canvas.Canvas):
         """reportlab's canvas with a short path for one-line strings in TrueType fonts."""
@@ -33,13 +33,32 @@ def _canvas_class():
             self._fill_ops: dict = {}
             self._ascii_fonts: dict = {}
             self._stroke_ops: dict = {}
+            self._path_ops: dict = {}
+            self._text_tails: dict = {}
+            self._first_subset: dict = {}
+            self._widths: dict = {}
+            self.icon_memo: dict = {}
+            """The operators of each icon look drawn so far (see ``icons.draw_icon``)."""
 
         def _fast_text(self, x, y, text) -> bool:
             if type(text) is not str or not self.bottomup:
                 return False
+            # the operators after the position, kept per font, size, leading and text (a kit
+            # writes the same labels, values and footers again and again)
+            tail_key = (self._fontname, self._fontsize, self._leading, text)
+            tail = self._text_tails.get(tail_key)
+            if tail is None:
+                tail = self._text_tail(text)
+                if tail is None:
+                    return False
+                self._text_tails[tail_key] = tail
+            self._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {tail}")
+            return True
+
+        def _text_tail(self, text) -> str | None:
             font = getFont(self._fontname)
             if not font._dynamicFont:
-                return False
+                return None
             key = (self._fontname, text)
             parts = self._split_cache.get(key)
             if parts is None:
@@ -47,13 +66,17 @@ def _canvas_class():
                 if text and text.isascii() and text.isprintable() and self._ascii_ready(font):
                     # printable ASCII has its own codes in a font's first subset from the start
                     # (reportlab's "ASCII readable" subsets): what splitString would return
-                    split = [(0, text.encode("ascii"))]
+                    first = self._first_subset.get(self._fontname)
+                    if first is None:
+                        first = self._first_subset[self._fontname] = \
+                            font.getSubsetInternalName(0, doc)
+                    parts = ((first, escapePDF(text.encode("ascii"))),)
                 else:
                     # the first call assigns the characters' codes in the document's subsets
                     # (the same order as reportlab's own); later calls give the same result
                     split = font.splitString(text, doc)
-                parts = tuple((font.getSubsetInternalName(subset, doc), escapePDF(t))
-                              for subset, t in split)
+                    parts = tuple((font.getSubsetInternalName(subset, doc), escapePDF(t))
+                                  for subset, t in split)
                 self._split_cache[key] = parts
             size_key = (self._fontsize, self._leading)
             tmpl = self._font_ops.get(size_key)
@@ -67,8 +90,7 @@ def _canvas_class():
                     out.append(f"{name} {tmpl}")
                     current = name
                 out.append(f"({t}) Tj")
-            self._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(out)} T* ET")
-            return True
+            return f"{' '.join(out)} T* ET"
 
         def _ascii_ready(self, font) -> bool:
             """True once ``font``'s subsets in this document give printable ASCII its own
@@ -103,6 +125,38 @@ def _canvas_class():
             self._strokeColorObj = key
             self._code.append(op)
 
+        def roundRect(self, x, y, width, height, radius, stroke=1, fill=0):
+            # a kit draws the same panels and badges card after card: the path's operators
+            # (reportlab's own, from its own path object) are kept by their measures
+            key = (x, y, width, height, radius)
+            if isinstance(radius, (list, tuple)):
+                return super().roundRect(x, y, width, height, radius, stroke, fill)
+            ops = self._path_ops.get(("r",) + key)
+            if ops is None:
+                path = pathobject.PDFPathObject()
+                path.roundRect(x, y, width, height, radius)
+                ops = self._path_ops[("r",) + key] = tuple(path._code)
+            self._code.extend(ops)
+            self._strokeAndFill(stroke, fill)
+
+        def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
+            key = ("e", x1, y1, x2, y2)
+            ops = self._path_ops.get(key)
+            if ops is None:
+                path = pathobject.PDFPathObject()
+                path.ellipse(x1, y1, x2 - x1, y2 - y1)
+                ops = self._path_ops[key] = tuple(path._code)
+            self._code.extend(ops)
+            self._strokeAndFill(stroke, fill)
+
+        def _width(self, text: str) -> float:
+            """reportlab's ``stringWidth`` of the text in the current font, kept."""
+            key = (self._fontname, self._fontsize, text)
+            width = self._widths.get(key)
+            if width is None:
+                width = self._widths[key] = stringWidth(text, self._fontname, self._fontsize)
+            return width
+
         def drawString(self, x, y, text, mode=None, charSpace=0, direction=None,
                        wordSpace=None, shaping=False):
             if (mode is None and not charSpace and direction is None and not wordSpace
@@ -114,7 +168,7 @@ def _canvas_class():
                               wordSpace=None, shaping=False):
             if (mode is None and not charSpace and direction is None and not wordSpace
                     and not shaping and type(text) is str):
-                width = stringWidth(text, self._fontname, self._fontsize)
+                width = self._width(text)
                 if self._fast_text(x - 0.5 * width, y, text):
                     return
             super().drawCentredString(x, y, text, mode, charSpace, direction, wordSpace,
@@ -124,7 +178,7 @@ def _canvas_class():
                             wordSpace=None, shaping=False):
             if (mode is None and not charSpace and direction is None and not wordSpace
                     and not shaping and type(text) is str):
-                width = stringWidth(text, self._fontname, self._fontsize)
+                width = self._width(text)
                 if self._fast_text(x - width, y, text):
                     return
             super().drawRightString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
@@ -162,6 +216,43 @@ def fast_pdfdoc_encoding():
     finally:
         if pdfdoc.pdfdocEnc is pdfdocEnc:
             pdfdoc.pdfdocEnc = original
+
+
+STREAM_LEVEL = 3
+"""zlib level of a kit's streams: 3 deflates a kit's pages about twice as fast as zlib's
+default 6, for files some 8% larger (benchmarks/print_kit.py)."""
+
+
+@contextmanager
+def kit_streams():
+    """While a kit is drawn and saved, its streams (pages, forms, fonts) are deflated at
+    :data:`STREAM_LEVEL` and written as binary, without reportlab's ASCII85 layer
+    (``rl_config.useA85``): a quarter smaller, and no encoding pass.  Every PDF reader takes
+    binary streams.  Both settings are put back afterwards."""
+    import zlib
+
+    from reportlab import rl_config
+    from reportlab.pdfbase import pdfdoc
+
+    filt = pdfdoc.PDFStreamFilterZCompress
+    original_a85, original_encode = rl_config.useA85, filt.encode
+    if getattr(original_encode, "_printkit", False):  # already in place (nested builds)
+        yield
+        return
+
+    def encode(self, text):
+        if isinstance(text, str):
+            text = text.encode("utf8")
+        return zlib.compress(text, STREAM_LEVEL)
+
+    encode._printkit = True  # type: ignore[attr-defined]
+    rl_config.useA85 = 0
+    filt.encode = encode
+    try:
+        yield
+    finally:
+        rl_config.useA85 = original_a85
+        filt.encode = original_encode
 
 
 def new_canvas(out, paper: Paper, *, title: str, subject: str, keywords: list[str] | None = None):

@@ -22,6 +22,8 @@ class Pen:
         self.height_mm = height_mm
         self.bleed_mm = bleed_mm
         self.what = what
+        self.unit_pt = MM
+        """Points per unit of this pen (a millimetre; other units in :meth:`stamp`)."""
 
     # -- style ------------------------------------------------------------------------------
     def _fill(self, colour: Colour) -> bool:
@@ -34,7 +36,7 @@ class Pen:
         if colour is None:
             return False
         self.canvas.setStrokeColorRGB(*rgb(colour, what=self.what))
-        self.canvas.setLineWidth(line_pt / MM)
+        self.canvas.setLineWidth(line_pt / self.unit_pt)
         return True
 
     # -- shapes -----------------------------------------------------------------------------
@@ -84,7 +86,7 @@ class Pen:
         from companion.render.printkit.icons import draw_icon
 
         draw_icon(self.canvas, name, x, y, size, rgb(fill) if fill is not None else None,
-                  rgb(ink), line_pt / MM)
+                  rgb(ink), line_pt / self.unit_pt)
 
     # -- text -------------------------------------------------------------------------------
     def text(self, x: float, y: float, text: str, *, size_pt: float = 8.0, bold: bool = False,
@@ -95,7 +97,7 @@ class Pen:
 
         check_glyphs(text, self.what)
         font = font or (fonts.SANS_BOLD if bold else fonts.SANS)
-        size = size_pt / MM
+        size = size_pt / self.unit_pt
         w = text_width(text, font, size)
         dx = {"left": 0.0, "centre": -w / 2, "center": -w / 2, "right": -w}[align]
         self._fill(colour)
@@ -109,15 +111,43 @@ class Pen:
         Raises TextFitError if it cannot fit at ``min_pt`` condensed."""
         from companion.render.printkit.fit import draw_fitted, fit_text
 
-        fitted = fit_text(text, w * MM, h * MM, max_size=max_pt, min_size=min_pt, what=self.what)
+        u = self.unit_pt
+        fitted = fit_text(text, w * u, h * u, max_size=max_pt, min_size=min_pt, what=self.what)
         c = self.canvas
         c.saveState()
-        c.scale(1 / MM, 1 / MM)
-        top = (y + h) * MM
+        c.scale(1 / u, 1 / u)
+        top = (y + h) * u
         if valign == "middle":
-            top -= (h * MM - fitted.height) / 2
+            top -= (h * u - fitted.height) / 2
         elif valign == "bottom":
-            top -= h * MM - fitted.height
-        draw_fitted(c, fitted, x * MM, top, align=align, width=w * MM, colour=rgb(colour))
+            top -= h * u - fitted.height
+        draw_fitted(c, fitted, x * u, top, align=align, width=w * u, colour=rgb(colour))
         c.restoreState()
         return fitted.size
+
+    # -- repeated drawings ------------------------------------------------------------------
+    def stamp(self, key, x: float, y: float, size: float, draw) -> None:
+        """``draw(pen)`` in the square (x, y, size) mm, where ``pen`` counts in that square
+        (0..1 across; line widths and font sizes stay in points).  A drawing that recurs (a
+        symbol on every card) is drawn once per kit under ``key``, which must name everything
+        it depends on: a kit canvas keeps its operators and writes them again, as it does for
+        the icons."""
+        c = self.canvas
+        c.saveState()
+        c.translate(x, y)
+        c.scale(size, size)
+        unit = Pen(c, 1.0, 1.0, 0.0, self.what)
+        unit.unit_pt = self.unit_pt * size
+        memo = getattr(c, "icon_memo", None)
+        if memo is None:
+            draw(unit)
+        else:
+            code = c._code
+            body = memo.get(("stamp", key, self.unit_pt * size))
+            if body is None:
+                start = len(code)
+                draw(unit)
+                memo[("stamp", key, self.unit_pt * size)] = tuple(code[start:])
+            else:
+                code.extend(body)
+        c.restoreState()
