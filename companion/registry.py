@@ -74,7 +74,7 @@ _ALL: tuple[KindInfo, ...] = (
              "set collection with take-that effects and hidden characters"),
     KindInfo("fluxx", "Monty Python Fluxx", 2, 6, "companion.fluxx.kind",
              "the card game whose rules change as it is played"),
-    KindInfo("grailccg", "Monty Python and the Holy Grail CCG", 2, 2,
+    KindInfo("grailccg", "Monty Python and the Holy Grail CCG", 2, 6,
              "companion.grailccg.kind",
              "two decks, two Englands, one Avalon: the grail found on a search"),
 )

@@ -19,7 +19,7 @@ Views, reports and the position text are left to :mod:`companion.grailccg.views`
 from __future__ import annotations
 
 import copy
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Sequence
 
 from companion.engine.chance import Chance
@@ -31,7 +31,8 @@ from companion.grailccg import england as E
 from companion.grailccg import orders as grammar
 from companion.grailccg.orders import GrailOrders, illegal, line_text
 from companion.grailccg.rules import (
-    AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, Pause, Run, ekey, new_game_state, type_of,
+    AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, Pause, Run, ekey, may_double, new_game_state,
+    type_of,
 )
 
 DEFAULT_DECKS = "starter-arthur,starter-french"
@@ -52,11 +53,63 @@ def _limit(value: str, players: Sequence[str]) -> int:
     return int(value)
 
 
-def _decks(value: str, players: Sequence[str]) -> list[str]:
+def _decks(value: str, players: Sequence[str]) -> list:
+    """Shipped deck names stay names; a deck file is kept as its text (``{"name": as typed,
+    "file", "text"}``), so the game never reads the file again (replay included). The cards in
+    it are checked at create, against the game's card set."""
     names = [v.strip() for v in value.split(",") if v.strip()]
     if not names:
         raise ValueError("name a deck list for each player, separated by commas")
-    return names
+    return [_deck_entry(name) for name in names]
+
+
+def _deck_entry(name: str):
+    from pathlib import Path
+
+    from companion.errors import DataError
+    from companion.grailccg.cards import DECKS_DIR, _suggest
+    from companion.service import read_text_file
+
+    path = Path(name).expanduser()
+    shipped = sorted(p.stem for p in DECKS_DIR.glob("*.txt"))
+    if not path.exists():
+        if path.suffix == "" and len(path.parts) == 1 and name in shipped:
+            return name
+        raise DataError(f"option decks: '{name}' is neither a shipped deck list nor a file",
+                        path=name, hint=_suggest(name, shipped) or
+                        f"shipped decks: {', '.join(shipped)}; or give the path of a deck list")
+    text, shown = read_text_file(str(path))
+    return {"name": name, "file": shown, "text": text}
+
+
+def _user_cards(value: str, players: Sequence[str]):
+    """``cards=FILE``: a file of Write Yer Own cards (12.1), checked now (every mistake with its
+    file, line and column) and kept as its text, so the game never reads the file again."""
+    from pathlib import Path
+
+    from companion.grailccg.cards import parse_user_cards
+    from companion.service import read_text_file
+
+    value = value.strip()
+    if not value or value.lower() == "none":
+        return None
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise CompanionError(f"option cards: no file '{value}'",
+                             hint="give the path of a TOML file of Write Yer Own cards "
+                                  "(docs/grailccg-cards.md)")
+    text, shown = read_text_file(str(path))
+    parse_user_cards(text, shown)
+    return {"file": path.name, "text": text}
+
+
+@lru_cache(maxsize=8)
+def _custom_kind(file: str, text: str) -> "GrailKind":
+    from companion.grailccg.cards import parse_user_cards
+
+    kind = GrailKind(cards=parse_user_cards(text, file))
+    kind._custom = (file, text)
+    return kind
 
 
 def empty_standing() -> dict[str, Any]:
@@ -68,7 +121,7 @@ class GrailKind(GameKind):
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
-    max_players = 2
+    max_players = 6
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "who takes the first turn (2.6: the player who owns the most cards "
                    "of the game, which the engine cannot know): a player's name, or 'random' (a "
@@ -81,15 +134,63 @@ class GrailKind(GameKind):
         OptionSpec("hand-limit", "the most cards a player may hold at the end of their turn",
                    "7", parse=_limit),
         OptionSpec("doubling", "doubling the ante (16.2): 'on' or 'off'", "on", ("on", "off")),
+        OptionSpec("cards", "a file of Write Yer Own cards (12.1, docs/grailccg-cards.md) added "
+                   "to the card set for this game; the deck lists may then name them. The file "
+                   "is checked now and kept in the game", "", parse=_user_cards),
         OptionSpec("after-defeat", "when a player is out before the Grail is found: 'end' (the "
                    "game ends; the other wins the game, nobody the ante) or 'search' (the other "
                    "goes on alone to try for the ante, 15.3)", "end", ("end", "search")),
     )
 
+    _custom: tuple[str, str] | None = None
+    """(file, text) of the Write Yer Own cards this kind's card set holds, if any."""
+
     def __init__(self, cards=None, decks: dict[str, list[str]] | None = None):
         if cards is not None:
             self.__dict__["cards"] = cards
         self._decks = dict(decks or {})
+
+    def for_game(self, source: dict[str, Any] | None) -> "GrailKind":
+        """The kind that plays a game: this one, or one whose card set holds the game's Write
+        Yer Own cards (12.1). ``source`` is a state (``rules.cards``) or the game's options
+        (``cards``): both keep the card file's text, never its path."""
+        source = source or {}
+        custom = (source.get("rules") or {}).get("cards") if "rules" in source \
+            else source.get("cards")
+        if not isinstance(custom, dict):
+            return self
+        key = (custom["file"], custom["text"])
+        if key == self._custom:
+            return self
+        return _custom_kind(*key)
+
+    def for_options(self, options: dict[str, Any]) -> tuple["GrailKind", dict[str, Any]]:
+        """The kind for a new game's options, knowing the deck files named in option decks
+        (checked against the game's card set), and the options with those files as names."""
+        kind = self.for_game(options)
+        entries = options.get("decks")
+        files = [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+        if not files:
+            return kind, options
+        decks = dict(kind._decks)
+        for entry in files:
+            decks[entry["name"]] = kind.read_deck(entry)
+        bound = GrailKind(cards=kind.cards, decks=decks)
+        bound._custom = kind._custom
+        return bound, dict(options, decks=[e["name"] if isinstance(e, dict) else e
+                                           for e in entries])
+
+    def read_deck(self, entry: dict[str, str]) -> list[str]:
+        """A deck file kept in the options: its cards, after every check of its lines and of
+        deck construction (docs/grailccg-cards.md), all errors raised together."""
+        from companion.errors import DataErrors
+        from companion.grailccg.cards import parse_deck
+
+        deck = parse_deck(entry["text"], entry["file"], card_set=self.cards, name=entry["name"])
+        errors = deck.check(self.cards)
+        if errors:
+            raise errors[0] if len(errors) == 1 else DataErrors(errors)
+        return list(deck.cards)
 
     @cached_property
     def cards(self):
@@ -119,12 +220,18 @@ class GrailKind(GameKind):
 
     # -- creation and positions -------------------------------------------------------------------
     def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:
-        if len(players) != 2:
-            raise CompanionError("this engine plays the two-player game; 16.3 (three or more "
-                                 "players) is not implemented yet", hint="name two players")
+        kind, options = self.for_options(options)
+        if kind is not self:
+            return kind.create(players, options, chance)
+        if not 2 <= len(players) <= 6:
+            raise CompanionError(f"the Holy Grail CCG is played by 2 to 6 players (16.3), not "
+                                 f"{len(players)}", hint="name between two and six players")
         names = options.get("decks") or DEFAULT_DECKS.split(",")
         if isinstance(names, str):
             names = _decks(names, players)
+        if list(names) == DEFAULT_DECKS.split(",") and len(players) > 2:
+            # 16.3 with the default decks: the two starter decks in turn, round the table
+            names = [names[i % len(names)] for i in range(len(players))]
         if len(names) < len(players):
             raise CompanionError(f"option decks names {len(names)} deck(s) for {len(players)} "
                                  "players", hint=f"for example decks={DEFAULT_DECKS}")
@@ -144,17 +251,24 @@ class GrailKind(GameKind):
                 "decks": list(names[:len(players)]), "rules": rule_options(options)}
 
     def read_position(self, text: str, filename: str, options: dict[str, Any]) -> dict:
+        kind, options = self.for_options(options)
+        if kind is not self:
+            return kind.read_position(text, filename, options)
         from companion.grailccg.position import read_position
 
         return read_position(self, text, filename, options)
 
     def write_position(self, state: dict, viewer: str = "moderator") -> str:
+        if self.for_game(state) is not self:
+            return self.for_game(state).write_position(state, viewer)
         from companion.grailccg.position import write_position
 
         return write_position(self, state, viewer)
 
     # -- orders -----------------------------------------------------------------------------------
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> GrailOrders:
+        if self.for_game(state) is not self:
+            return self.for_game(state).parse_orders(state, player, text, filename)
         return grammar.parse_orders(self.cards, state["players"], text, filename)
 
     def asked(self, state: dict) -> str | None:
@@ -162,6 +276,8 @@ class GrailKind(GameKind):
         return pending["question"]["player"] if pending else None
 
     def check_orders(self, state: dict, player: str, orders: GrailOrders, filename: str) -> None:
+        if self.for_game(state) is not self:
+            return self.for_game(state).check_orders(state, player, orders, filename)
         g = state["game"]
         errors: list[OrderError] = []
         if g["stage"] == "over":
@@ -169,6 +285,9 @@ class GrailKind(GameKind):
                 raise OrdersRejected([illegal(orders.src[0], "the game is over; no more orders "
                                               "are taken")], filename)
             return
+        if player in g.get("out", ()) and orders.src:       # 16.3: a player who has left
+            raise OrdersRejected([illegal(orders.src[0], "you are out of the game (16.3); no "
+                                          "more orders are taken from you")], filename)
         active = g["active"] == player
         asked = self.asked(state) == player
         for entry, line in zip(orders.lines, orders.src):
@@ -209,6 +328,26 @@ class GrailKind(GameKind):
                 effects = [ekey(e) for e in card.primary or ()]
                 if t in ONE_SHOT and effects and all(k in ("join",) for k in effects):
                     errors.append(illegal(line, f"{card.name} only works when turned up"))
+            if kind == "decline" and entry.get("card") \
+                    and type_of(self.cards.get(entry["card"])) not in CHARACTERS:
+                errors.append(illegal(line, f"{self.cards.get(entry['card']).name} is not a "
+                                      "knight or persona; only they are invited to join (5)",
+                                      "write 'decline' alone for the next one turned up"))
+            if kind == "assign":
+                page, knight = (self.cards.get(entry[k]) for k in ("card", "knight"))
+                if type_of(page) != "page":
+                    errors.append(illegal(line, f"{page.name} is not a page"))
+                if type_of(knight) != "knight":
+                    errors.append(illegal(line, f"{knight.name} is not a knight; a page "
+                                          "serves a knight (10.1)"))
+            aimed = (entry.get("target") or {}).get("player") if kind in ("play", "use") \
+                else None
+            if aimed == player:
+                errors.append(illegal(line, "a card cannot be aimed at yourself",
+                                      "name another player after 'of' or 'against'"))
+            elif aimed and aimed in [*(g.get("out") or ()), *(g.get("defeated") or ())]:
+                errors.append(illegal(line, f"{aimed} is out of the game (16.3)",
+                                      "name a player still in the game"))
             if kind == "double" and state.get("rules", {}).get("doubling", "on") != "on":
                 errors.append(illegal(line, "this game is played without doubling the ante "
                                       "(option doubling=off, 16.1-16.2)"))
@@ -216,6 +355,8 @@ class GrailKind(GameKind):
             raise OrdersRejected(errors, filename)
 
     def acknowledge(self, state: dict, player: str, orders: GrailOrders) -> list[str]:
+        if self.for_game(state) is not self:
+            return self.for_game(state).acknowledge(state, player, orders)
         g = state["game"]
         hand = {g["cards"][i] for i in g["hands"].get(player, [])}
         out = []
@@ -234,6 +375,8 @@ class GrailKind(GameKind):
         return out
 
     def options_for(self, state: dict, player: str) -> list[str]:
+        if self.for_game(state) is not self:
+            return self.for_game(state).options_for(state, player)
         g = state["game"]
         if g["stage"] == "over":
             return []
@@ -249,6 +392,8 @@ class GrailKind(GameKind):
 
     # -- turns ------------------------------------------------------------------------------------
     def process(self, state: dict, ctx: TurnContext) -> None:
+        if self.for_game(state) is not self:
+            return self.for_game(state).process(state, ctx)
         state["events"] = []
         g = state["game"]
         if g["stage"] == "over":
@@ -328,6 +473,8 @@ class GrailKind(GameKind):
 
     # -- views ------------------------------------------------------------------------------------
     def view(self, state: dict, viewer: str) -> dict:
+        if self.for_game(state) is not self:
+            return self.for_game(state).view(state, viewer)
         from companion.grailccg.views import view
 
         return view(self, state, viewer)
@@ -364,7 +511,12 @@ def rule_options(options: dict[str, Any]) -> dict[str, Any]:
     return {"doubling": options.get("doubling", "on"),
             "hand-limit": int(options.get("hand-limit", 7) or 7),
             "grail-draw": options.get("grail-draw", "discard"),
-            "after-defeat": options.get("after-defeat", "end")}
+            "after-defeat": options.get("after-defeat", "end")} | (
+        {"cards": options["cards"]} if isinstance(options.get("cards"), dict) else {})
+
+
+AIMED = ("opponent_discards", "slay_knight", "skip_draw", "move_back", "lose_game")
+"""Effects that hit another player: with three or more, the order may name whom (16.3)."""
 
 
 def _trigger(kind: str) -> str:
@@ -393,6 +545,12 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
     else:
         if run.moves_left(p) > 0:
             out += [f"move {a}" for a in run.move_targets(p)]
+            if out:
+                out.append("decline")
+        knights = run.knights(p)
+        for page, info in g["table"][p]["pages"].items():
+            if info["knight"] is None:
+                out += [f"assign {run.n(page)} to {run.n(k)}" for k in knights[:3]]
         if at != E.HOME:
             a = run.area(p, at)
             if a["card"] is not None and a["up"] and run.ctype(a["card"]) == "castle" \
@@ -418,6 +576,11 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
             for page in list(g["table"][p]["pages"])[:3]:
                 out.append(f"give {name} to {run.n(page)}")
         elif t in HOSTILE or t in AREA_TYPES:
+            if run.multi:       # 16.3: whose England, named (the first is the default)
+                for k, q in enumerate(run.seats_from(p)):
+                    for area in run.area_targets(p, t, q)[:4 if k == 0 else 2]:
+                        out.append(f"play {name} on {area} of {q}")
+                continue
             for area in run.area_targets(p, t)[:4]:
                 out.append(f"play {name} on {area}")
         elif t in ONE_SHOT:
@@ -427,6 +590,8 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
             if keys and all(k in ("cancel", "join") for k in keys):
                 continue
             out.append(f"play {name}")
+            if run.multi and any(k in AIMED for k in keys):
+                out += [f"play {name} against {q}" for q in run.seats_from(p)]
     for page, info in g["table"][p]["pages"].items():
         for item in info["items"]:
             keys = [ekey(e) for e in run.card(item).primary or ()]
@@ -434,7 +599,7 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
                 out.append(f"use {run.n(item)}")
     if g.get("defeated"):
         out.append("give up")
-    elif state.get("rules", {}).get("doubling", "on") == "on" and g["ante"]["last"] != p:
+    elif state.get("rules", {}).get("doubling", "on") == "on" and may_double(g, p):
         out.append("double")
     out.append("end")
     seen = []

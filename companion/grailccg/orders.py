@@ -6,7 +6,9 @@ that is not possible when its turn comes is left out and the report says why)::
     play <card> [on|to|at <target>]   play a card from hand; the target is an area (1a..4b,
                                       av1..av4, 'my 2b' / 'their 2b' for either England), or a
                                       character (the knight a page serves, the page that carries
-                                      an item, the knight 'Burn Her!' slays)
+                                      an item, the knight 'Burn Her!' slays); with three or more
+                                      players 'of <player>' after it names whose (16.3)
+    play <card> ... against <player>  whom a card aimed at an opponent hits (16.3)
     give <item> to <page>             the same as 'play <item> to <page>' (11.1)
     pass <item> from <page> to <page> hand an item from one page to another (FAQ 5)
     use <item> [at <area>]            use the property of an item a page carries (11.1)
@@ -18,6 +20,11 @@ that is not possible when its turn comes is left out and the report says why)::
     consult [with <character>]        consult the castle table (8.1)
     assault [with <character>]        assault the castle (8.3)
     stay outside                      the knights stay outside the castle (8.4)
+    decline [<character>]             make no Round Table draw for the next knight or persona
+                                      turned up this turn (or only for the one named): it
+                                      stays as an adversary (5 as rebuilt, 7.1)
+    assign <page> to <knight>         a page whose knight died serves another knight of yours
+                                      (FAQ 4, 10.1)
     search                            search for the Grail in this area of Avalon (15.1)
     give up                           end a lone search after the opponent is out (15.3)
     discard <card>[, <card> ...]      what goes when the hand is over the limit (end phase)
@@ -54,8 +61,8 @@ from companion.grailccg import england as E
 
 HEADS = ("play", "give", "pass", "use", "move", "lead", "fight", "outwit", "run", "consult",
          "assault", "stay", "search", "discard", "double", "end", "accept", "concede",
-         "retreat", "defend", "respond", "reveal", "on")
-STOPS = ("on", "to", "at", "from", "with")
+         "retreat", "defend", "respond", "reveal", "on", "decline", "assign")
+STOPS = ("on", "to", "at", "from", "with", "against")
 TRIGGERS = ("dispute", "play", "invite", "double", "retreat", "defend", "reveal")
 STANDING_KINDS = ("on",)
 ANSWER_KINDS = ("accept", "concede", "retreat", "defend", "respond", "reveal")
@@ -184,13 +191,46 @@ class Parser:
         return out
 
     def target(self, cur: Cursor) -> dict[str, Any]:
-        """An area or a character after on/to/at."""
+        """An area or a character after on/to/at, each optionally followed by 'of <player>'
+        (whose England or Round Table, in a game of three or more, 16.3)."""
         token = cur.peek()
         if token is None:
             raise cur.syntax("expected an area or a character")
         if cur.at_keyword("my", "mine", "their", "theirs") or E.canonical(token.text):
-            return self.area(cur)
-        return {"member": self.card(cur, "a character", stops=())}
+            out = self.area(cur)
+        else:
+            out = {"member": self.card(cur, "a character", stops=("of", "against"))}
+        if cur.accept("of"):
+            out["player"] = self.player(cur)
+        return out
+
+    def player(self, cur: Cursor) -> str:
+        """A player's name (the rest of the line, or up to 'against')."""
+        start = cur.i
+        if cur.at_end():
+            raise cur.syntax("expected a player's name")
+        end = next((j for j in range(start, len(cur.tokens)) if cur.tokens[j].kind == "word"
+                    and cur.tokens[j].key == "against"), len(cur.tokens))
+        if end == start:
+            raise cur.syntax("expected a player's name", cur.peek())
+        span = cur.tokens[start:end]
+        text = cur.line.text[span[0].col - 1: span[-1].end - 1]
+        found = match_name(text, self.players)
+        if not found.ok:
+            suggestion = "players: " + ", ".join(self.players)
+            if found.ambiguous:
+                raise AmbiguousNameError(f"'{text}' could be any of: "
+                                         f"{', '.join(found.candidates)}", cur.line, span[0].col,
+                                         span[-1].end - span[0].col, suggestion=suggestion)
+            raise UnknownNameError(f"no player called '{text}'", cur.line, span[0].col,
+                                   span[-1].end - span[0].col, suggestion=suggestion)
+        cur.i = end
+        return found.name
+
+    def against(self, cur: Cursor, entry: dict) -> None:
+        """'against <player>': whom the card is aimed at (16.3)."""
+        if cur.accept("against"):
+            entry["target"] = dict(entry.get("target") or {}, player=self.player(cur))
 
     def with_member(self, cur: Cursor, entry: dict) -> None:
         if cur.accept("with", "by"):
@@ -221,6 +261,7 @@ class Parser:
             entry = {"kind": "play", "card": self.card(cur, "the card to play")}
             if cur.accept("on", "to", "at"):
                 entry["target"] = self.target(cur)
+            self.against(cur, entry)
         elif key == "give" and cur.at_keyword("up"):
             cur.next()
             entry = {"kind": "giveup"}
@@ -238,6 +279,7 @@ class Parser:
             entry = {"kind": "use", "card": self.card(cur, "the item to use")}
             if cur.accept("on", "to", "at"):
                 entry["target"] = self.target(cur)
+            self.against(cur, entry)
         elif key == "move":
             cur.accept("to")
             token = cur.peek()
@@ -265,6 +307,16 @@ class Parser:
         elif key == "stay":
             cur.expect("outside", "after 'stay' ('stay outside')")
             entry = {"kind": "outside"}
+        elif key == "decline":
+            cur.accept("draw")
+            entry = {"kind": "decline", "card": None}
+            if not cur.at_end():
+                cur.accept("for")
+                entry["card"] = self.card(cur, "the knight or persona not to invite", stops=())
+        elif key == "assign":
+            entry = {"kind": "assign", "card": self.card(cur, "the page to assign")}
+            cur.expect("to", "after the page ('assign <page> to <knight>')")
+            entry["knight"] = self.card(cur, "the knight the page is to serve", stops=())
         elif key in ("search", "double", "end", "accept", "concede"):
             entry = {"kind": key}
         elif key == "discard":
@@ -337,7 +389,8 @@ def line_text(cards, entry: dict[str, Any]) -> str:
         text = f"play {n(entry['card'])}"
         t = entry.get("target")
         if t:
-            text += " on " + target_text(cards, t)
+            text += (" on " + target_text(cards, t)) if "area" in t or "member" in t else \
+                f" against {t['player']}"
         return text
     if kind == "give":
         return f"give {n(entry['card'])} to {n(entry['page'])}"
@@ -345,8 +398,10 @@ def line_text(cards, entry: dict[str, Any]) -> str:
         return f"pass {n(entry['card'])} from {n(entry['from'])} to {n(entry['to'])}"
     if kind == "use":
         text = f"use {n(entry['card'])}"
-        if entry.get("target"):
-            text += " at " + target_text(cards, entry["target"])
+        t = entry.get("target")
+        if t:
+            text += (" at " + target_text(cards, t)) if "area" in t or "member" in t else \
+                f" against {t['player']}"
         return text
     if kind == "move":
         return f"move {entry['area']}"
@@ -358,6 +413,10 @@ def line_text(cards, entry: dict[str, Any]) -> str:
         return "run away" + (f" to {entry['area']}" if entry.get("area") else "")
     if kind == "outside":
         return "stay outside"
+    if kind == "decline":
+        return "decline" + (f" {n(entry['card'])}" if entry.get("card") else "")
+    if kind == "assign":
+        return f"assign {n(entry['card'])} to {n(entry['knight'])}"
     if kind == "giveup":
         return "give up"
     if kind == "discard":
@@ -387,9 +446,10 @@ def line_text(cards, entry: dict[str, Any]) -> str:
 
 
 def target_text(cards, t: dict[str, Any]) -> str:
+    of = f" of {t['player']}" if t.get("player") else ""
     if "area" in t:
-        return (f"{t['side']} " if t.get("side") else "") + t["area"]
-    return cards.get(t["member"]).name
+        return (f"{t['side']} " if t.get("side") else "") + t["area"] + of
+    return cards.get(t["member"]).name + of
 
 
 def illegal(line: Line, message: str, suggestion: str | None = None) -> IllegalOrderError:

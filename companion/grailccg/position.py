@@ -59,7 +59,7 @@ TRIGGER_CARDS = ("dispute", "play", "invite", "defend")
 TRIGGER_WORDS = {"double": ("accept", "concede"), "reveal": ("apply", "ignore")}
 HIDDEN = re.compile(r"\s*\d+\s+cards?\s*")
 TAG = re.compile(r"^(.*?)\s*\[(\d+)-(\d+)\]\s*$")
-MIN_PLAYERS = MAX_PLAYERS = 2
+MIN_PLAYERS, MAX_PLAYERS = 2, 6          # 16.3: three or more players
 MAX_TURN = 99999
 TITLE = "Monty Python and the Holy Grail CCG"
 
@@ -860,9 +860,14 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
         if at.startswith("av") and at not in g["avalon"]:
             r.error(rts[p][0], rts[p][1], f"Avalon has no area {at}")
     ats = [g["table"][p]["at"] for p in players]
-    if ats[0].startswith("av") and ats[0] == ats[1]:
+    if len(players) == 2 and ats[0].startswith("av") and ats[0] == ats[1]:
         r.error(rts[players[1]][0], rts[players[1]][1], f"both Round Tables are in {ats[0]}; "
                 "an Avalon area holds one (FAQ 9)")
+    for k, p in enumerate(players[2:] and players[1:], start=1):    # 16.3: three or more
+        if ats[k].startswith("av") and ats[k] in ats[:k]:
+            first = players[ats[:k].index(ats[k])]
+            r.error(rts[p][0], rts[p][1], f"the Round Tables of {first} and {p} are both in "
+                    f"{ats[k]}; an Avalon area holds one (FAQ 9)")
 
     # rest and conservation
     rs = single("rest")

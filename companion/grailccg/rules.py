@@ -56,6 +56,15 @@ class Skip(Exception):
     """An order line that is not possible at the moment it comes up (it is left out)."""
 
 
+class Out(Exception):
+    """In a game of three or more (16.3), a player other than the one whose turn it is has just
+    left the game (an empty deck, a card, a concession); the others play on."""
+
+    def __init__(self, player: str):
+        super().__init__(player)
+        self.player = player
+
+
 # ---------------------------------------------------------------------------------- cards
 def type_of(card) -> str:
     t = str(card.type).lower().replace("-", " ").replace("_", " ")
@@ -206,7 +215,7 @@ def new_game_state(players: list[str]) -> dict[str, Any]:
                      "bonus_from": [],
                      "outwitted_once": []},
         "result": None, "defeated": [],
-    }
+    } | ({"out": []} if len(players) > 2 else {})
 
 
 # ---------------------------------------------------------------------------------- the run
@@ -268,6 +277,102 @@ class Run(ReplayedChance):
     def other(self, p: str) -> str:
         players = self.g["players"]
         return players[(players.index(p) + 1) % len(players)]
+
+    # ------------------------------------------------------------------------------ seats (16.3)
+    @property
+    def multi(self) -> bool:
+        """A game of three or more players (16.3): seats are the player order at creation, and
+        the player on a player's left is the next one in that order."""
+        return len(self.g["players"]) > 2
+
+    def gone(self, q: str) -> bool:
+        return q in self.defeated() or q in self.g.get("out", ())
+
+    def live(self) -> list[str]:
+        return [q for q in self.g["players"] if not self.gone(q)]
+
+    def left(self, p: str) -> str:
+        """The player on ``p``'s left: the next one in seat order still in the game (``p`` when
+        nobody else is)."""
+        players = self.g["players"]
+        i = players.index(p)
+        for k in range(1, len(players)):
+            q = players[(i + k) % len(players)]
+            if not self.gone(q):
+                return q
+        return p
+
+    def seats_from(self, p: str) -> list[str]:
+        """The other players still in the game, in seat order starting on ``p``'s left."""
+        out: list[str] = []
+        q = self.left(p)
+        while q != p and q not in out:
+            out.append(q)
+            q = self.left(q)
+        return out
+
+    def rival(self, p: str) -> str:
+        """Who takes the opponent's part in ``p``'s exploration (the retreat choice, castle
+        occupants, FAQ 1): the opponent; with three or more players the player on ``p``'s left,
+        whose cards built ``p``'s England and who draws its adversaries' grail numbers."""
+        if not self.multi:
+            return self.other(p)
+        q = self.left(p)
+        if q == p and self.defeated():
+            return self.defeated()[0]
+        return q
+
+    def victim(self, p: str, target: dict | None = None) -> str:
+        """Whom a card of ``p`` aimed at 'the opponent' hits. Two players: the opponent. Three or
+        more: the player named in the order; else, for a player answering in someone's turn, the
+        player whose turn (or dispute) it is; else the player on ``p``'s left."""
+        if not self.multi:
+            return self.other(p)
+        named = (target or {}).get("player")
+        if named and named != p and not self.gone(named):
+            return named
+        d = self.g["dispute"]
+        if d and d["player"] != p and not self.gone(d["player"]):
+            return d["player"]
+        active = self.g["active"]
+        if active != p and not self.gone(active):
+            return active
+        return self.left(p)
+
+    def aim(self, p: str, target: dict) -> None:
+        """Checks a player named as the target of a card (16.3)."""
+        named = (target or {}).get("player")
+        if not named:
+            return
+        if named == p:
+            raise Skip("a card cannot be aimed at yourself")
+        if named not in self.g["players"]:
+            raise Skip(f"{named} is not a player of this game")
+        if self.gone(named):
+            raise Skip(f"{named} is out of the game")
+
+    def forfeit_note(self) -> str:
+        """The antes conceded in a game of three or more, for the last message of the game."""
+        forfeits = self.g.get("forfeits") or {}
+        return "".join(f" {q}'s ante is forfeit to {w} (16.2)." for q, w in forfeits.items())
+
+    def knock_out(self, p: str, reason: str) -> None:
+        """16.3: ``p`` leaves a game of three or more; the others play on. Their cards stay
+        where they are; their Round Table leaves England and Avalon."""
+        g = self.g
+        g.setdefault("out", []).append(p)
+        t = g["table"][p]
+        t["at"], t["from"] = E.HOME, None
+        d = g["dispute"]
+        if d and d["player"] == p:
+            g["dispute"] = None
+        if g.get("arrival") and g["arrival"]["player"] == p:
+            g["arrival"] = None
+        c = g["counters"]
+        if p in c["skip_draw"]:
+            c["skip_draw"].remove(p)
+        self.say(f"{p} is out of the game: {reason}. {p}'s Round Table leaves the board and the "
+                 f"others play on ({_and(self.live())}) (16.3).", kind="lose", player=p)
 
     def ctype(self, inst: str) -> str:
         return type_of(self.card(inst))
@@ -351,7 +456,14 @@ class Run(ReplayedChance):
             self.say(f"{p}'s lone search for the Grail ends: {reason}. {p} keeps the win over "
                      f"{first}, but nobody wins the ante (15.3).", kind="lose", player=p)
             raise Over()
-        winner = self.other(p)
+        if self.multi and not self.gone(p) and len(self.live()) > 2:
+            self.knock_out(p, reason)
+            if p == g["active"]:
+                raise Defeat()
+            raise Out(p)
+        winner = self.other(p) if not self.multi else next(q for q in self.live() if q != p)
+        if self.multi and self.options.get("after-defeat") != "search":
+            g["out"].append(p)
         if self.options.get("after-defeat") == "search":
             out.append(p)
             self.say(f"{p} is out of the game: {reason}. {winner} wins the game and may go on "
@@ -362,17 +474,25 @@ class Run(ReplayedChance):
                        "ante": None}
         g["stage"] = "over"
         g["dispute"] = None
+        if self.multi:
+            self.say(f"{p} is out of the game: {reason}. {winner} is the last player left and "
+                     "wins the game (the ante is won only by finding the Grail, so each player "
+                     "takes their own ante back) (16.3)." + self.forfeit_note(), kind="lose",
+                     player=p)
+            raise Over()
         self.say(f"{p} loses the game: {reason}. {winner} wins the game (the ante is won only "
                  "by finding the Grail, so each side takes its own ante back).", kind="lose",
                  player=p)
         raise Over()
 
     def waits_for(self, q: str) -> bool:
-        return self.waits() and q not in self.defeated()
+        return self.waits() and not self.gone(q)
 
     def foe_drawer(self, p: str) -> str:
         """Who draws grail numbers for the adversaries ``p`` meets: the opponent, or ``p``
         when the opponent is out (15.3)."""
+        if self.multi:         # 16.3: the active player's left neighbour draws
+            return self.left(p)
         o = self.other(p)
         return p if o in self.defeated() else o
 
@@ -443,20 +563,30 @@ class Run(ReplayedChance):
             g["ante"]["cards"][p].append(self.from_deck(p, "the ante"))
         self.say("Ante: " + "; ".join(f"{p} {self.names(g['ante']['cards'][p])}"
                                       for p in players) + " (2.3).", kind="ante")
-        for p in players:
-            laid = [self.from_deck(p, "laying out England and Avalon") for _ in range(14)]
-            to_avalon = (1 + (1 if p == first else 0)) if multi else 2
-            explorer = self.other(p)
-            england = laid[:12] if not multi else laid[:14 - to_avalon][:12]
-            extra = [] if not multi else laid[12:14 - to_avalon]
+        for i, p in enumerate(players):
+            if multi:       # 16.3: one card each into Avalon, one more from the first player
+                to_avalon = 1 + (1 if p == first else 0)
+                laid = [self.from_deck(p, "laying out England and Avalon")
+                        for _ in range(12 + to_avalon)]
+                explorer = players[(i - 1) % len(players)]      # p sits on the explorer's left
+                england = laid[:12]
+                avalon += laid[12:]
+            else:
+                laid = [self.from_deck(p, "laying out England and Avalon") for _ in range(14)]
+                explorer = self.other(p)
+                england = laid[:12]
+                avalon += laid[12:]
             g["england"][explorer] = {name: new_area(inst) for name, inst in zip(E.AREAS, england)}
-            avalon += laid[14 - to_avalon:] if multi else laid[12:]
-            for inst in extra:          # 3+ players: what does not fit England goes back under
-                g["decks"][p].append(inst)
         for i, inst in enumerate(avalon, start=1):
             g["avalon"][f"av{i}"] = new_area(inst)
-        self.say(f"England and Avalon are laid out face down: each England is built from the "
-                 f"opponent's cards; Avalon has {len(avalon)} areas (2.4).", kind="setup")
+        if multi:
+            self.say(f"England and Avalon are laid out face down: each England is built from "
+                     f"the cards of the player on its explorer's left; every player lays one "
+                     f"card in Avalon and {first} one more, so Avalon has {len(avalon)} areas "
+                     "(2.4, 16.3).", kind="setup")
+        else:
+            self.say(f"England and Avalon are laid out face down: each England is built from the "
+                     f"opponent's cards; Avalon has {len(avalon)} areas (2.4).", kind="setup")
         for p in players:
             self.draw(p, 7, " (the opening hand, 2.5)")
         g["active"] = first
@@ -481,6 +611,9 @@ class Run(ReplayedChance):
         if g["stage"] == "over":
             return
         p = g["active"]
+        if self.multi:
+            self.play_turn_multi(p)
+            return
         try:
             try:
                 self.action_phase(p)
@@ -498,6 +631,32 @@ class Run(ReplayedChance):
                 self.next_turn(self.g["active"])
             except (Over, Defeat):
                 g["dispute"] = None
+        except Over:
+            g["dispute"] = None
+            g["arrival"] = None
+
+    def play_turn_multi(self, p: str) -> None:
+        """The turn in a game of three or more: a player who goes out in their own turn has it
+        cut short, and the turn passes on to the next player still in (16.3)."""
+        g = self.g
+        try:
+            try:
+                self.action_phase(p)
+                self.end_phase(p)
+                self.doubling(p)
+            except Defeat:
+                g["dispute"] = None
+                g["arrival"] = None
+                g["counters"]["stack"] = []
+            current = p
+            for _ in range(len(g["players"]) + 1):
+                try:
+                    self.next_turn(current)
+                    return
+                except Defeat:          # the next player went out in their draw phase
+                    g["dispute"] = None
+                    g["arrival"] = None
+                    current = g["active"]
         except Over:
             g["dispute"] = None
             g["arrival"] = None
@@ -539,7 +698,7 @@ class Run(ReplayedChance):
     def next_turn(self, p: str) -> None:
         g = self.g
         c = g["counters"]
-        q = self.other(p)
+        q = self.other(p) if not self.multi else self.left(p)
         if q in self.defeated():
             q = p
         g["active"] = q
@@ -547,6 +706,7 @@ class Run(ReplayedChance):
         c["moves"] = 0
         c["extra_moves"] = 0
         c["auto_join"] = None
+        c.pop("decline", None)
         c["used_items"] = []
         c["stack"] = []
         c["bonus_from"] = []
@@ -556,7 +716,11 @@ class Run(ReplayedChance):
         for pages in g["table"][p]["pages"].values():
             pages["items"] += pages["new"]
             pages["new"] = []
-        self.say(f"{p}'s turn ends. Turn {g['turn']}: {q}'s turn begins.", kind="turn", player=q)
+        if self.multi and p in g.get("out", ()):       # p went out at their draw phase
+            self.say(f"Turn {g['turn']}: {q}'s turn begins.", kind="turn", player=q)
+        else:
+            self.say(f"{p}'s turn ends. Turn {g['turn']}: {q}'s turn begins.", kind="turn",
+                     player=q)
         self.draw_phase(q)
 
     def action_phase(self, p: str) -> None:
@@ -580,6 +744,8 @@ class Run(ReplayedChance):
             except Skip as why:
                 self.say(f"Your order '{line.get('text', line['kind'])}' was not carried out: "
                          f"{why}.", to=[p], kind="skipped")
+            except Out:                 # another player left the game (16.3); play on
+                pass
             self.settle(p)
 
     def resolve_next(self, p: str):
@@ -622,6 +788,10 @@ class Run(ReplayedChance):
             self.stay_outside(p)
         elif kind == "search":
             self.search(p)
+        elif kind == "decline":
+            self.decline(p, line)
+        elif kind == "assign":
+            self.assign_page(p, line)
         elif kind == "giveup":
             self.give_up(p)
         elif kind in ("discard", "double"):
@@ -823,7 +993,7 @@ class Run(ReplayedChance):
         effects = [e for e in (card.primary or ()) if ekey(e) != "none"]
         if not effects:
             return
-        o = self.other(p)
+        o = self.rival(p)
         answer = self.decide(o, "reveal", lambda: self.answer(
             o, "reveal", ("apply", "ignore"),
             f"{card.name} turned up in {p}'s England: does its primary property affect them "
@@ -841,6 +1011,13 @@ class Run(ReplayedChance):
         g = self.g
         c = g["counters"]
         name = self.n(inst)
+        cid = g["cards"][inst]
+        declined = next((x for x in c.get("decline") or [] if x in (None, cid)), False)
+        if declined is not False:       # the player chose not to make the draw
+            c["decline"].remove(declined)
+            self.say(f"{p} makes no Round Table draw for {name}: it stays in the area as an "
+                     "adversary (5, 7.1).", kind="refuse", card=inst, declined=True)
+            return False
         self.window(p, "invite")
         if g["stage"] == "over":
             raise Over()
@@ -865,6 +1042,42 @@ class Run(ReplayedChance):
                  f"{'7 or more, it joins' if ok else 'under 7, it refuses and becomes an adversary'}"
                  " (5, 7.1).", kind="join" if ok else "refuse", card=inst, total=total)
         return ok
+
+    def decline(self, p: str, line: dict) -> None:
+        """``decline [<character>]``: no Round Table draw for the next knight or persona turned
+        up this turn (or only for the one named); it stays as an adversary (docs/grailccg.md)."""
+        cid = line.get("card")
+        if cid is not None and type_of(self.cards.get(cid)) not in CHARACTERS:
+            raise Skip(f"{self.cards.get(cid).name} is not a knight or persona; only they are "
+                       "invited to join")
+        self.g["counters"].setdefault("decline", []).append(cid)
+        who = self.cards.get(cid).name if cid else "the next knight or persona turned up"
+        self.say(f"You will make no Round Table draw for {who} this turn.", to=[p],
+                 kind="decline")
+
+    def assign_page(self, p: str, line: dict) -> None:
+        """``assign <page> to <knight>``: a page whose knight died (or that joined serving
+        nobody) takes up service with another knight of the same Round Table (FAQ 4, 10.1)."""
+        g = self.g
+        t = g["table"][p]
+        name = self.cards.get(line["card"]).name
+        if g["dispute"] and g["dispute"]["player"] == p:
+            raise Skip("a page changes masters only between disputes: settle this one first")
+        pages = [x for x in t["pages"] if g["cards"][x] == line["card"]]
+        if not pages:
+            raise Skip(f"{name} is not a page of your Round Table")
+        page = next((x for x in pages if t["pages"][x]["knight"] is None), pages[0])
+        info = t["pages"][page]
+        if info["knight"] is not None:
+            raise Skip(f"{name} still serves {self.n(info['knight'])}: a page serves its knight "
+                       "until one of them dies (10.1)")
+        knight = self.instance(p, line["knight"], self.knights(p))
+        if knight is None:
+            raise Skip(f"no knight called {self.cards.get(line['knight']).name} is in your "
+                       "Round Table")
+        info["knight"] = knight
+        self.say(f"{p} assigns {name}, who served nobody, to {self.n(knight)} (FAQ 4, 10.1).",
+                 kind="assign", card=page, player=p)
 
     def join(self, p: str, inst: str) -> None:
         t = self.ctype(inst)
@@ -958,6 +1171,8 @@ class Run(ReplayedChance):
             except Skip as why:
                 self.say(f"Your order '{line.get('text', line['kind'])}' was not carried out: "
                          f"{why}.", to=[p], kind="skipped")
+            except Out:                 # another player left the game (16.3); play on
+                pass
 
     def resolve_dispute_line(self, p: str):
         found = self.next_unused(p)
@@ -1028,6 +1243,9 @@ class Run(ReplayedChance):
         """13.1-13.2: before grail numbers are drawn (or after a card is played) the opponent may
         play as many cards as they like, then the player may answer (tag-backs), and so on,
         until one side plays nothing."""
+        if self.multi:
+            self.window_multi(p, trigger)
+            return
         side = self.other(p)
         for _ in range(12):
             played = 0
@@ -1050,8 +1268,43 @@ class Run(ReplayedChance):
                 return
             side = self.other(side)
 
+    def window_multi(self, p: str, trigger: str) -> None:
+        """13.1-13.2 with three or more players (16.3): the chance to play goes round the table
+        in seat order from the player on ``p``'s left; each may play as many cards as they like;
+        it ends when everybody after the last card played has passed."""
+        last, side = p, self.left(p)
+        for _ in range(12 * len(self.g["players"])):
+            if side == last:
+                return
+            played = 0
+            for _ in range(12):
+                q = side
+                if self.gone(q):
+                    break
+                playable = [x for x in self.g["hands"][q] if self.responds(q, x, trigger)]
+                if not playable:
+                    break
+                answer = self.decide(q, "respond", lambda: self.resolve_response(
+                    q, trigger, playable))
+                inst = self.instance(q, answer, playable) if answer else None
+                if inst is None:
+                    break
+                played += 1
+                try:
+                    self.play_card(q, inst, {}, responding=True)
+                except Out:
+                    pass
+                if self.g["stage"] == "over" or (trigger == "dispute" and
+                                                 self.g["dispute"] is None):
+                    return
+            if played:
+                last = side
+            if self.gone(last):
+                last = p
+            side = self.left(side)
+
     def responds(self, q: str, inst: str, trigger: str) -> bool:
-        if q in self.defeated():
+        if self.gone(q):
             return False
         card = self.card(inst)
         if type_of(card) not in ONE_SHOT:
@@ -1109,7 +1362,7 @@ class Run(ReplayedChance):
     def resolve(self, p: str, method: str, lead: str) -> None:
         g = self.g
         d = g["dispute"]
-        o = self.other(p)
+        o = self.other(p) if not self.multi else self.foe_drawer(p)
         foe = d["foe"]
         self.window(p, "dispute")
         d = g["dispute"]
@@ -1133,6 +1386,16 @@ class Run(ReplayedChance):
         if self.foe_drawer(p) == p:      # alone: first for the adversary, then herself (15.3)
             go = self.grail(p, f"for {self.n(foe)}")
             gp = self.grail(p, f"for {self.n(lead)}")
+        elif self.multi:
+            gp = self.grail(p, f"for {self.n(lead)}")
+            while True:             # 16.3: the player on the left draws for the adversary
+                o = self.foe_drawer(p)
+                try:
+                    go = self.grail(o, f"for {self.n(foe)} (on {p}'s left, 16.3)"
+                                    if o != p else f"for {self.n(foe)}")
+                    break
+                except Out:         # that player's deck ran out: the next one draws
+                    continue
         else:
             gp = self.grail(p, f"for {self.n(lead)}")
             go = self.grail(o, f"for {self.n(foe)}")
@@ -1146,6 +1409,8 @@ class Run(ReplayedChance):
                    "foe_value": self.stat(foe, method) or 0,
                    "defence": theirs - (self.stat(foe, method) or 0), "foe_cards": mods_o,
                    "foe_grail": go, "foe_total": total_o}
+        if self.multi:
+            numbers["drawer"] = o if self.foe_drawer(p) != p else p
         g["last_dispute"] = numbers
         parts = [f"{self.n(lead)} {method} {numbers['lead_value']}"]
         if numbers["assist"]:
@@ -1269,7 +1534,10 @@ class Run(ReplayedChance):
         self.say(f"{self.n(foe)} wins the battle of wits (7.4).", kind="outwitted-by", card=foe)
         if effects:
             for e in effects:
-                self.effect(self.other(p), e, foe, {})
+                if self.multi:
+                    self.effect(self.rival(p), e, foe, {}, victim=p)
+                else:
+                    self.effect(self.other(p), e, foe, {})
             return
         came = d["from"]
         if came is not None and self.at(p) == d["area"] and g["stage"] != "over":
@@ -1309,7 +1577,7 @@ class Run(ReplayedChance):
         if len(options) == 1:
             target = options[0]
         else:
-            o = self.other(p)
+            o = self.rival(p)
             target = self.decide(o, "retreat", lambda: self.resolve_retreat(o, p, options, wish))
         if shout:
             self.say(f'{p} stands and shouts: "Run away! Run away!" (7.6)', kind="run")
@@ -1346,7 +1614,7 @@ class Run(ReplayedChance):
                        "assaulted": False, "trapped": []}
         if not spec:
             return
-        o = self.other(p)
+        o = self.rival(p)
         count = spec if isinstance(spec, int) and not isinstance(spec, bool) else 1
         for _ in range(max(0, min(count, 3))):
             options = [x for x in self.g["decks"][o] if self.may_occupy(x, spec)]
@@ -1651,13 +1919,15 @@ class Run(ReplayedChance):
         g["last_dispute"] = {"kind": "search", "player": p, "grail": value, "bonus": bonus,
                              "total": total, "area": at}
         if total >= 6:
-            g["result"] = {"winner": p, "loser": self.other(p), "draw": False,
+            g["result"] = {"winner": p, "loser": self.other(p) if not self.multi else None,
+                           "draw": False,
                            "reason": f"{p} finds the Holy Grail in {at}", "ante": p}
             g["stage"] = "over"
-            ante = [x for q in g["players"] for x in g["ante"]["cards"][q]]
+            forfeits = g.get("forfeits") or {}
+            ante = [x for q in g["players"] for x in g["ante"]["cards"][q] if q not in forfeits]
             self.say(f"{p} searches {at}: {value} + {bonus} = {total}: {p} finds the Holy Grail "
-                     f"and wins the game and the ante ({_count(len(ante))}) (15.1, 15.3)!",
-                     kind="win", player=p, total=total)
+                     f"and wins the game and the ante ({_count(len(ante))}) (15.1, 15.3)!"
+                     + self.forfeit_note(), kind="win", player=p, total=total)
             raise Over()
         a["searched"] = True
         g["counters"]["search_bonus"] += 1
@@ -1700,7 +1970,9 @@ class Run(ReplayedChance):
         g = self.g
         card = self.card(inst)
         t = type_of(card)
-        o = self.other(p)
+        if self.multi:
+            self.aim(p, target)
+        o = self.victim(p, target)
         if responding and t not in ONE_SHOT:
             raise Skip("only events, songs, taunts and Questions Three answer other cards")
         if t in CHARACTERS:
@@ -1731,7 +2003,7 @@ class Run(ReplayedChance):
                      "turn (11.1).", kind="play", card=inst, player=p)
             return
         if t in HOSTILE or t in AREA_TYPES:
-            area = self.target_area(p, target, t)
+            area = self.target_area(p, target, t, o)
             g["hands"][p].remove(inst)
             a = self.area(o, area)
             if t in HOSTILE:
@@ -1816,9 +2088,9 @@ class Run(ReplayedChance):
             return (free or options)[0]
         return options[0]
 
-    def area_targets(self, p: str, t: str) -> list[str]:
+    def area_targets(self, p: str, t: str, o: str | None = None) -> list[str]:
         g = self.g
-        o = self.other(p)
+        o = o or self.victim(p)
         out = []
         for name in list(E.AREAS) + list(g["avalon"]):
             a = self.area(o, name)
@@ -1830,8 +2102,9 @@ class Run(ReplayedChance):
                 out.append(name)
         return out
 
-    def target_area(self, p: str, target: dict, t: str) -> str:
-        options = self.area_targets(p, t)
+    def target_area(self, p: str, target: dict, t: str, o: str | None = None) -> str:
+        o = o or self.victim(p, target)
+        options = self.area_targets(p, t, o)
         wanted = target.get("area")
         if wanted:
             if wanted not in options:
@@ -1842,7 +2115,6 @@ class Run(ReplayedChance):
             return wanted
         if not options:
             raise Skip("there is no area to play it on")
-        o = self.other(p)
         at = self.at(o)
         near = [a for a in E.adjacent(at) if a in options and E.row_of(a) > E.row_of(at)]
         if at in E.TOP or at.startswith("av"):
@@ -1864,6 +2136,8 @@ class Run(ReplayedChance):
         effects = [e for e in card.primary or () if ekey(e) not in ("combat", "wits", "none")]
         if not effects:
             raise Skip(f"{card.name} works by itself in disputes; it has nothing to use")
+        if self.multi:
+            self.aim(p, line.get("target") or {})
         info["items"].remove(inst)
         self.kill(inst)
         self.say(f"{p} uses {card.name} (carried by {self.n(page)}); it goes to the dead cart.",
@@ -1890,10 +2164,11 @@ class Run(ReplayedChance):
                  kind="pass")
 
     # ------------------------------------------------------------------------------ effects
-    def effect(self, p: str, e, source: str, target: dict, entry: dict | None = None) -> None:
+    def effect(self, p: str, e, source: str, target: dict, entry: dict | None = None,
+               victim: str | None = None) -> None:
         g = self.g
         k = ekey(e)
-        o = self.other(p)
+        o = victim or self.victim(p, target)
         n = amount(e)
         d = g["dispute"]
         c = g["counters"]
@@ -1943,6 +2218,12 @@ class Run(ReplayedChance):
             if d and d["player"] == p:
                 self.slay_foe(p, f"slain by {src}")
         elif k == "slay_knight":
+            if self.multi and target.get("member") and not target.get("player"):
+                for q in self.seats_from(p):        # the first player with that knight
+                    if self.instance(q, target["member"], [
+                            m for m in self.knights(q) if not self._is(m, "arthur")]):
+                        o = q
+                        break
             options = [m for m in self.knights(o) if not self._is(m, "arthur")]
             if not options:
                 self.say(f"{src}: {o} has no knight but Arthur; nothing happens.")
@@ -2006,7 +2287,10 @@ class Run(ReplayedChance):
         elif k == "lose_game":
             tgt = str(getattr(e, "target", "") or "").lower()
             loser = p if tgt in ("self", "you", "player") else o
-            self.lose(loser, f"{src} (15.2)")
+            try:
+                self.lose(loser, f"{src} (15.2)")
+            except Out:
+                pass
         elif k == "run_away":
             if d and d["player"] == p:
                 self.run_away(p, None, shout=False)
@@ -2047,7 +2331,8 @@ class Run(ReplayedChance):
         g = self.g
         wanted = target.get("area")
         side = target.get("side")
-        owners = [p, self.other(p)] if side != "their" else [self.other(p)]
+        them = self.victim(p, target) if self.multi else self.other(p)
+        owners = [p, them] if side != "their" else [them]
         if side == "my":
             owners = [p]
         for q in owners:
@@ -2129,6 +2414,9 @@ class Run(ReplayedChance):
         if not wants:
             return
         ante = g["ante"]
+        if self.multi:
+            self.doubling_multi(p)
+            return
         if ante["last"] == p:
             self.say(f"{p} may not double the ante again before {self.other(p)} has doubled it "
                      "(16.2).", to=[p], kind="skipped")
@@ -2155,6 +2443,58 @@ class Run(ReplayedChance):
         self.say(f"{o} accepts: each player adds {_count(share)} from the top of the deck; "
                  f"each now has {ante['share']} in the ante (16.2).", kind="double")
 
+    def doubling_multi(self, p: str) -> None:
+        """16.2 with three or more players: every other player still in, in seat order from
+        ``p``'s left, accepts or concedes. A player who concedes leaves the game and their ante
+        is forfeit to ``p`` (``g["forfeits"]``); if all concede, ``p`` wins and takes the whole
+        ante. Those who accept (and
+        ``p``) each double their share. ``p`` may double again only after every other player
+        still in has doubled since."""
+        g = self.g
+        ante = g["ante"]
+        if not may_double(g, p):
+            waiting = [q for q in self.seats_from(p) if q not in _since(ante["doubled"], p)]
+            self.say(f"{p} may not double the ante again before {_and(waiting)} "
+                     f"{'has' if len(waiting) == 1 else 'have'} doubled it (16.2).", to=[p],
+                     kind="skipped")
+            return
+        self.say(f"{p} doubles the ante (16.2).", kind="double", player=p)
+        staying = [p]
+        for q in self.seats_from(p):
+            answer = self.decide(q, "accept", lambda: self.answer(
+                q, "double", ("accept", "concede"), f"{p} doubles the ante: accept or concede "
+                "(16.2)?", "accept"))
+            if answer == "concede":
+                g.setdefault("forfeits", {})[q] = p
+                self.say(f"{q} concedes rather than double: {q}'s ante "
+                         f"({_count(len(ante['cards'][q]))}) is forfeit to {p}, who takes it "
+                         "when the game ends (16.2, house rule).", kind="concede", player=q)
+                if len(self.live()) > 2:
+                    self.knock_out(q, "conceded the doubled ante")
+                    continue
+                g["out"].append(q)
+                g["result"] = {"winner": p, "loser": q, "draw": False,
+                               "reason": f"every other player has left; {q} concedes last when "
+                                         f"{p} doubles the ante", "ante": p}
+                g["stage"] = "over"
+                self.say(f"{q} concedes the game: {p} is the last player left, wins and takes "
+                         "the whole ante (16.2, 16.3, house rule).", kind="concede", player=q)
+                raise Over()
+            staying.append(q)
+        ante["last"] = p
+        ante["doubled"].append(p)
+        share = ante["share"]
+        ante["share"] = share * 2
+        for q in [x for x in self.g["players"] if x in staying]:
+            try:
+                for _ in range(share):
+                    ante["cards"][q].append(self.from_deck(q, "doubling the ante"))
+            except Out:
+                continue
+        self.say(f"{_and([q for q in staying if q != p])} accept: each player still in adds "
+                 f"{_count(share)} from the top of the deck; each now has {ante['share']} in "
+                 "the ante (16.2).", kind="double")
+
     def answer(self, q: str, kind: str, choices: tuple[str, ...], prompt: str, default: str):
         """An answer of ``q``: their answer lines, their standing order, a pause or the
         default."""
@@ -2175,8 +2515,29 @@ class Run(ReplayedChance):
         return default, "default"
 
 
+def _since(history: list[str], p: str) -> list[str]:
+    """Who has doubled since ``p`` last did (everyone in ``history`` if ``p`` never did)."""
+    if p not in history:
+        return list(history)
+    i = len(history) - 1 - history[::-1].index(p)
+    return history[i + 1:]
+
+
+def may_double(g: dict[str, Any], p: str) -> bool:
+    """16.2: a player may not double again until all other players have doubled since. With two
+    players: not twice in a row."""
+    ante = g["ante"]
+    if len(g["players"]) <= 2:
+        return ante["last"] != p
+    if p not in ante["doubled"]:
+        return True
+    gone = set(g.get("out") or ()) | set(g.get("defeated") or ())
+    since = _since(ante["doubled"], p)
+    return all(q in since for q in g["players"] if q != p and q not in gone)
+
+
 TURN_KINDS = ("play", "give", "pass", "use", "move", "lead", "fight", "outwit", "run", "consult",
-              "assault", "outside", "search", "giveup", "end")
+              "assault", "outside", "search", "giveup", "decline", "assign", "end")
 
 
 # ---------------------------------------------------------------------------------- helpers

@@ -24,6 +24,11 @@ from companion.render import document as d
 
 FIGURE = "companion.grailccg.views:england_flowable"
 
+MULTI_HELP = [
+    "... on <area> of <player>          whose England a card goes to (16.3)",
+    "... against <player>               whom a card aimed at others hits",
+]
+"""Order-form lines added in games of three or more players."""
 ORDER_HELP = [
     "play <card> [on <area|character>]  a card from your hand",
     "give <item> to <page>              an item for one of your pages",
@@ -35,6 +40,8 @@ ORDER_HELP = [
     "outwit [with <knight>]             settle it by wits",
     "run away [to <area>]               leave it (the opponent picks where)",
     "consult | assault | stay outside   at a castle",
+    "decline [<knight>]                 no Round Table draw for the next one met (5)",
+    "assign <page> to <knight>          a page whose knight died serves another",
     "search                             look for the Grail (Avalon)",
     "discard <card>, <card>             what goes when over the hand limit",
     "double                             double the ante after this turn",
@@ -129,6 +136,20 @@ def _other(g: dict, p: str) -> str:
     return players[(players.index(p) + 1) % len(players)]
 
 
+def _left(g: dict, p: str) -> str:
+    """The player on ``p``'s left still in the game (16.3; the opponent with two players)."""
+    players = g["players"]
+    if len(players) <= 2:
+        return _other(g, p)
+    gone = set(g.get("out") or ()) | set(g.get("defeated") or ())
+    i = players.index(p)
+    for k in range(1, len(players)):
+        q = players[(i + k) % len(players)]
+        if q not in gone:
+            return q
+    return p
+
+
 def _area(kind, g: dict, area: dict, name: str, viewer: str, holders: list[str]) -> dict:
     inst = area["card"]
     if inst is None:
@@ -174,7 +195,7 @@ def _dispute(kind, g: dict) -> dict[str, Any] | None:
     if not dsp:
         return None
     foe = kind.cards.get(g["cards"][dsp["foe"]])
-    out = {"player": dsp["player"], "opponent": _other(g, dsp["player"]),
+    out = {"player": dsp["player"], "opponent": _left(g, dsp["player"]),
            "foe": _card(kind, g, dsp["foe"]), "area": dsp["area"], "kind": dsp["kind"],
            "methods": list(dsp["methods"]), "lead": _name(kind, g, dsp.get("lead")),
            "method": dsp.get("method"), "tied": dsp.get("tied") or 0,
@@ -246,7 +267,8 @@ def view(kind, state: dict, viewer: str) -> dict[str, Any]:
                                     holders.get(f"{p}:{name}", []))
                         for name in E.AREAS if name in g["england"][p]},
             "skips_draw": p in c.get("skip_draw", []),
-        })
+        } | ({"out": p in g.get("out", []), "forfeit_to": (g.get("forfeits") or {}).get(p)}
+             if len(players) > 2 else {}))
     rules = state.get("rules") or {}
     no_join = c.get("no_join")
     v: dict[str, Any] = {
@@ -320,6 +342,9 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
         return {"expects": "nothing",
                 "prompt": f"Nothing now: the game waits for {pending['question']['player']}'s "
                           "answer. You may send standing orders.", "groups": []}
+    if player in g.get("out", ()):
+        return {"expects": "nothing", "prompt": "Nothing: you are out of the game (16.3); the "
+                "others play on.", "groups": []}
     if g["active"] == player:
         return {"expects": "turn",
                 "prompt": f"It is your turn ({g['turn']}). Your orders are carried out from "
@@ -459,6 +484,7 @@ def _figure_data(v: dict[str, Any]) -> dict[str, Any]:
             "boards": [{"player": s["player"], "builder": s["builder"],
                         "home": s["table"]["at"] == E.HOME,
                         "areas": {n: cell(a) for n, a in s["england"].items()}}
+                       | ({"out": s["out"]} if "out" in s else {})
                        for s in v["sides"]]}
 
 
@@ -495,8 +521,12 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         sections.append(d.section("Your hand", *blocks))
 
     blocks = [d.figure(FIGURE, _figure_data(v), "\n".join(layout_text(v))),
-              d.para("Each player explores an England laid face down from the opponent's "
-                     "cards. Nobody knows a face-down card until it is turned up, not even "
+              d.para(("Each player explores an England laid face down from the opponent's "
+                      "cards. " if len(v["players"]) <= 2 else
+                      "Each player explores an England laid face down from the cards of the "
+                      "player on their left, who also draws the grail numbers of its "
+                      "adversaries (16.3). ") +
+                     "Nobody knows a face-down card until it is turned up, not even "
                      "the player who dealt it, so unexplored areas are shown blank in every "
                      "report.")]
     for side in v["sides"]:
@@ -548,6 +578,13 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     for side in v["sides"]:
         if side["skips_draw"]:
             notes.append(f"{side['player']} misses the next draw phase.")
+    for side in v["sides"]:
+        if side.get("out"):
+            notes.append(f"{side['player']} is out of the game (16.3); their cards stay where "
+                         "they are.")
+        if side.get("forfeit_to"):
+            notes.append(f"{side['player']} conceded a doubled ante: their ante is forfeit to "
+                         f"{side['forfeit_to']}, who takes it when the game ends (16.2).")
     for p in v.get("defeated", []):
         notes.append(f"{p} is out of the game; the other player searches on alone for the "
                      "Grail and the ante (15.3).")
@@ -575,7 +612,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                                                          "none (the defaults apply).")))
         sections.append(d.section("What is asked of you", *blocks))
         sections.append(d.section(
-            "Order form", d.code(ORDER_HELP),
+            "Order form", d.code(ORDER_HELP + (MULTI_HELP if len(v["players"]) > 2 else [])),
             d.form(8, "Write one order per line and send it to the moderator. Names may be "
                       "shortened to any beginning that is not ambiguous; case, accents and "
                       "punctuation do not matter. '#' starts a comment.")))
@@ -665,7 +702,8 @@ def _number_rows(n: dict[str, Any]) -> list[list[str]]:
         rows.append(["Castle defence", f"+{n['defence']}"])
     if n.get("foe_cards"):
         rows.append(["Cards played against", f"{n['foe_cards']:+d}"])
-    rows.append(["Its grail number (opponent's deck)", str(n.get("foe_grail"))])
+    rows.append([f"Its grail number ({n['drawer']}'s deck)" if n.get("drawer") else
+                 "Its grail number (opponent's deck)", str(n.get("foe_grail"))])
     rows.append(["Adversary's total", str(n.get("foe_total"))])
     return rows
 
@@ -781,3 +819,104 @@ def england_flowable(data: dict[str, Any], width: float):
             draw_layout(self.canv, data, 0, rows_height, width, fonts)
 
     return Layout()
+
+
+def england_svg(data: dict[str, Any]) -> str:
+    """England and Avalon as SVG for the web view (the twin of :func:`england_flowable`, found
+    by companion/render/report_html.py): the shared Avalon on top, then each player's England
+    (as many as the data holds, two to a row), with the Round Table area under each. Built from
+    the figure data alone (what the viewer may see); every text is escaped here; no style
+    attribute, no script."""
+    from html import escape
+
+    def colour(rgb) -> str:
+        return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
+
+    def text(value: Any) -> str:
+        return escape(str(value), quote=True)
+
+    def clip(value: str, width: int) -> str:
+        return value if len(value) <= width else value[:width - 1] + "\u2026"
+
+    ink, red, gold = colour(INK), colour(RED), colour(GOLD)
+    cw, ch, gap, pad = 96, 60, 24, 12
+    boards = list(data.get("boards") or [])
+    per_row = 2 if len(boards) > 1 else 1
+    widest = max(len(row) for row in E.ROWS)
+    bw = cw * widest
+    width = pad * 2 + per_row * bw + (per_row - 1) * gap
+    avalon = list((data.get("avalon") or {}).items())
+    out: list[str] = []
+
+    def cell(x: float, y: float, w: float, h: float, name: str, c: dict | None) -> None:
+        state = (c or {}).get("state", "empty")
+        fill = colour(AREA_FILL.get(state, AREA_FILL["empty"]))
+        label = str((c or {}).get("label") or "")
+        foes = [str(f) for f in (c or {}).get("foes") or []]
+        here = [str(p) for p in (c or {}).get("here") or []]
+        tip = f"{name}: {label}"
+        if foes:
+            tip += "; waiting there: " + ", ".join(foes)
+        if (c or {}).get("searched"):
+            tip += "; searched"
+        if here:
+            tip += "; Round Table of " + ", ".join(here)
+        out.append(f'<g><title>{text(tip)}</title>')
+        out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{h - 4}" rx="5" '
+                   f'fill="{fill}" stroke="{ink}" stroke-width="1"/>')
+        out.append(f'<text x="{x + 7}" y="{y + 14}" font-size="10" font-weight="bold" '
+                   f'fill="{ink}">{text(name)}</text>')
+        if (c or {}).get("searched"):
+            out.append(f'<text x="{x + w - 7}" y="{y + 14}" font-size="9" text-anchor="end" '
+                       f'fill="{ink}">searched</text>')
+        chars = max(6, int((w - 10) / 6.2))
+        out.append(f'<text x="{x + w / 2}" y="{y + h / 2 + 4}" font-size="11" '
+                   f'text-anchor="middle" fill="{ink}">{text(clip(label, chars))}</text>')
+        if foes:
+            out.append(f'<text x="{x + w / 2}" y="{y + h - 9}" font-size="9" '
+                       f'font-weight="bold" text-anchor="middle" fill="{red}">'
+                       f'{text(clip("! " + ", ".join(foes), chars + 2))}</text>')
+        if here:
+            out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{w - 10}" height="{h - 10}" '
+                       f'rx="4" fill="none" stroke="{gold}" stroke-width="3"/>')
+            if not (c or {}).get("searched"):
+                out.append(f'<text x="{x + w - 7}" y="{y + 14}" font-size="9" '
+                           f'font-weight="bold" text-anchor="end" fill="{gold}">'
+                           f'{text(clip(", ".join(here), 14))}</text>')
+        out.append("</g>")
+
+    y = pad
+    out.append(f'<text x="{width / 2}" y="{y + 12}" font-size="13" font-weight="bold" '
+               f'text-anchor="middle" fill="{ink}">Avalon (shared), search bonus '
+               f'+{text(data.get("search_bonus", 0))}</text>')
+    y += 20
+    aw = min(round(cw * 1.1), (width - 2 * pad) // max(1, len(avalon)))
+    ax = (width - aw * len(avalon)) // 2
+    for i, (name, c) in enumerate(avalon):
+        cell(ax + i * aw, y, aw, ch, name, c)
+    y += ch + 16
+    board_height = 20 + ch * len(E.ROWS) + 8 + 40
+    for b, board in enumerate(boards):
+        bx = pad + (b % per_row) * (bw + gap)
+        by = y + (b // per_row) * (board_height + gap)
+        title = f"{board.get('player', '')}'s England (from {board.get('builder', '')}'s cards)"
+        out.append(f'<text x="{bx + bw / 2}" y="{by + 12}" font-size="12" font-weight="bold" '
+                   f'text-anchor="middle" fill="{ink}">{text(clip(title, 52))}</text>')
+        ry = by + 20
+        areas = board.get("areas") or {}
+        for row in reversed(E.ROWS):
+            rx = bx + (bw - cw * len(row)) / 2
+            for i, name in enumerate(row):
+                cell(rx + i * cw, ry, cw, ch, name, areas.get(name))
+            ry += ch
+        home = {"label": "Round Table area", "state": "open", "foes": [],
+                "here": [board.get("player", "")] if board.get("home") else [],
+                "searched": False}
+        cell(bx + (bw - cw * 2) / 2, ry + 8, cw * 2, 40, E.HOME, home)
+    rows = (len(boards) + per_row - 1) // per_row
+    height = y + rows * board_height + max(0, rows - 1) * gap + pad
+    names = ", ".join(str(b.get("player", "")) for b in boards)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+            f'role="img" aria-label="{text("England and Avalon: the Englands of " + names)}" '
+            f'class="grailccg-england" font-family="DejaVu Sans, sans-serif">')
+    return head + "".join(out) + "</svg>"

@@ -55,10 +55,11 @@ def check_invariants(state: dict) -> None:
     assert not doubles, f"cards in two places: {doubles}"
     assert set(counts) == set(g["cards"]), \
         f"lost: {sorted(set(g['cards']) - set(counts))}, unknown: {sorted(set(counts) - set(g['cards']))}"
-    a, b = g["players"]
-    at_a, at_b = g["table"][a]["at"], g["table"][b]["at"]
-    if at_a.startswith("av") or at_b.startswith("av"):
-        assert at_a != at_b, f"both Round Tables in {at_a} (FAQ 9)"
+    in_avalon = [g["table"][p]["at"] for p in g["players"]
+                 if g["table"][p]["at"].startswith("av")]
+    assert len(in_avalon) == len(set(in_avalon)), f"two Round Tables in one area: {in_avalon}"
+    for p in g.get("out", []) if g["stage"] != "over" else []:
+        assert g["table"][p]["at"] == E.HOME, f"{p} is out but their Round Table is on the board"
     for p in g["players"]:
         at = g["table"][p]["at"]
         assert at == E.HOME or at in E.AREAS or at in g["avalon"], at
@@ -134,13 +135,15 @@ class RandomPlayer:
         return out
 
 
-def new_state(kind: GrailKind, seed: int, options: dict[str, Any] | None = None):
-    opts = {"missing": "default", "first": NAMES[0], "decks": None, "grail-draw": "discard",
+def new_state(kind: GrailKind, seed: int, options: dict[str, Any] | None = None,
+              players: list[str] | None = None):
+    players = list(players or NAMES)
+    opts = {"missing": "default", "first": players[0], "decks": None, "grail-draw": "discard",
             "hand-limit": 7, "doubling": "on"}
     opts.update(options or {})
     key = seed_key(str(seed))
     chance = Chance(key, 0)
-    state = kind.create(list(NAMES), opts, chance)
+    state = kind.create(players, opts, chance)
     ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=opts)
     kind.finish_turn(state, ctx)
     return state, opts, key, chance.to_json()
@@ -161,18 +164,21 @@ def run_turn(kind: GrailKind, state: dict, number: int, key: bytes, opts: dict,
 
 
 def engine_game(seed: int, options: dict[str, Any] | None = None, max_turns: int = 600,
-                kind: GrailKind = KIND, record: list | None = None):
+                kind: GrailKind = KIND, record: list | None = None,
+                players: list[str] | None = None):
     """A whole random game through the rules engine only. Returns the final state and the
-    number of processed turns; ``record`` gets (texts, chance outcomes) per turn."""
+    number of processed turns; ``record`` gets (texts, chance outcomes) per turn; ``players``
+    (default Anna and Bert) seats three or more for 16.3."""
     rng = random.Random(seed)
-    state, opts, key, _ = new_state(kind, seed, options)
+    players = list(players or NAMES)
+    state, opts, key, _ = new_state(kind, seed, options, players)
     check_invariants(state)
     player = RandomPlayer(seed, kind)
     number = 0
     while not kind.is_over(state) and number < max_turns:
         number += 1
         texts = {}
-        for p in NAMES:
+        for p in players:
             lines = []
             if p in kind.awaited(state):
                 lines = player.turn_orders(state, p)

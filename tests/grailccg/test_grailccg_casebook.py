@@ -14,6 +14,7 @@ Case format (tests/grailccg/casebook.toml)::
     source = "7.2"
     title = "..."
     new = true                      # a new game from the starter decks (else a built position)
+    players = ["Anna", "Bert", "Cleo"]   # seats (16.3); default Anna and Bert
     seed = "casebook"
     [case.options]                  # game options (missing = "wait", doubling = "off", ...)
     [case.setup.Anna]               # see ccg_play.build: table, pages, hand, deck, dead, at,
@@ -27,10 +28,13 @@ Case format (tests/grailccg/casebook.toml)::
     numbers = { total = 11, foe_total = 10 }        # the last dispute / table / search
     table = { Anna = ["Lancelot"] }   not_table = {...}   pages = {...}   hand = {...}
     hand_count = { Anna = 3 }   dead = { Bert = ["Gawain"] }   at = { Anna = "1a" }
+    serves = { Anna = { Page = "Lancelot" } }       # the knight a page serves ("" nobody)
     dispute = true | false   tied = true   active = "Bert"   awaiting = ["Bert"]
     asks = { Bert = "substring of the question" }   rejects = { Anna = "error text" }
     area = { "Anna 1a" = { foes = [...], occupants = [...], card = "Tintagel", up = true } }
     winner = "Anna"   draw = true   over = true   ante_share = 2
+    out = ["Bert"]   avalon_count = 4   england_from = { Bert = "Cleo" }   ante_count = {...}
+    forfeits = { Cleo = "Anna" }                    # 16.3 games
 """
 from __future__ import annotations
 
@@ -80,6 +84,12 @@ def check(expect: dict, ctx: TurnContext, state: dict, where: str) -> None:
     for player, cards in expect.get("pages", {}).items():
         held = names(list(g["table"][player]["pages"]), g)
         assert sorted(held) == sorted(cards), f"{where}: {player}'s pages are {held}"
+    for player, serving in expect.get("serves", {}).items():
+        pages = g["table"][player]["pages"]
+        for page, knight in serving.items():
+            got = [names([info["knight"]], g)[0] if info["knight"] else ""
+                   for inst, info in pages.items() if names([inst], g)[0] == page]
+            assert knight in got, f"{where}: {player}'s {page} serves {got}, not {knight!r}"
     for player, cards in expect.get("items", {}).items():
         held = names([i for info in g["table"][player]["pages"].values()
                       for i in info["items"] + info["new"]], g)
@@ -138,15 +148,28 @@ def check(expect: dict, ctx: TurnContext, state: dict, where: str) -> None:
         assert g["ante"]["share"] == expect["ante_share"], f"{where}: ante {g['ante']}"
     if "search_bonus" in expect:
         assert g["counters"]["search_bonus"] == expect["search_bonus"], where
+    if "out" in expect:                                     # 16.3: players who left, in order
+        assert g.get("out", []) == expect["out"], f"{where}: out {g.get('out')}"
+    if "avalon_count" in expect:
+        assert len(g["avalon"]) == expect["avalon_count"], f"{where}: Avalon {list(g['avalon'])}"
+    for explorer, builder in expect.get("england_from", {}).items():
+        seat = str(g["players"].index(builder) + 1)
+        owners = {a["card"].split("-")[0] for a in g["england"][explorer].values() if a["card"]}
+        assert owners == {seat}, f"{where}: {explorer}'s England from seats {owners}"
+    for player, count in expect.get("ante_count", {}).items():
+        assert len(g["ante"]["cards"][player]) == count, f"{where}: ante {g['ante']}"
+    if "forfeits" in expect:
+        assert g.get("forfeits", {}) == expect["forfeits"], f"{where}: {g.get('forfeits')}"
 
 
 def new_game(case: dict):
-    opts = {"missing": "default", "first": NAMES[0], "decks": None, "grail-draw": "discard",
+    players = list(case.get("players", NAMES))
+    opts = {"missing": "default", "first": players[0], "decks": None, "grail-draw": "discard",
             "hand-limit": 7, "doubling": "on"}
     opts.update(case.get("options", {}))
     key = seed_key(case.get("seed", "casebook"))
     chance = Chance(key, 0)
-    state = KIND.create(list(NAMES), opts, chance)
+    state = KIND.create(players, opts, chance)
     ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=opts)
     KIND.finish_turn(state, ctx)
     return state, opts, key, ctx
@@ -201,7 +224,7 @@ def test_casebook_is_numbered_and_cites_its_sources():
     sources = " ".join(c["source"] for c in CASES)
     for section in ("7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "8.1", "8.2", "8.3", "8.4", "9.1",
                     "10.1", "11.1", "13.1", "13.2", "13.3", "13.4", "14.1", "15.1", "15.2",
-                    "15.3", "16.1", "16.2", "Example 7.1", "Example 7.2", "Example 8.1",
+                    "15.3", "16.1", "16.2", "16.3", "Example 7.1", "Example 7.2", "Example 8.1",
                     "Example 8.2", "Example 8.3"):
         assert section in sources, section
     for q in range(1, 11):

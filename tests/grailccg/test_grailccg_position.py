@@ -143,7 +143,7 @@ def test_a_players_version_of_a_random_game_names_no_hidden_card():
     (("stage: action", "stage: over"), "stage 'over' is not 'action'", "setup.txt:7:8"),
     (("game: grailccg", "game: fluxx"), "this is a position of 'fluxx', not of grailccg",
      "setup.txt:2:7"),
-    (("players: Anna, Bert", "players: Anna"), "is for 2 to 2 players", "setup.txt:3:"),
+    (("players: Anna, Bert", "players: Anna"), "is for 2 to 6 players", "setup.txt:3:"),
     (("active: Anna", "active: Anja"), "no player called 'Anja'", "setup.txt:6:9"),
     (("turn: 5", "turn: five"), "'turn' must be a whole number", "setup.txt:5:7"),
     (("hand: Anna: Knights of the Round Table", "hand: Anna: Knights of the Round Tabel"),

@@ -149,8 +149,13 @@ def test_acknowledge_echoes_what_was_understood():
 
 def test_create_refuses_other_player_counts_and_bad_decks():
     key = seed_key("x")
-    with pytest.raises(CompanionError, match="two-player"):
-        KIND.create(["A", "B", "C"], {"first": "A"}, Chance(key, 0))
+    with pytest.raises(CompanionError, match="2 to 6 players"):
+        KIND.create(["A", "B", "C", "D", "E", "F", "G"], {"first": "A"}, Chance(key, 0))
+    with pytest.raises(CompanionError, match="2 to 6 players"):
+        KIND.create(["A"], {"first": "A"}, Chance(key, 0))
+    with pytest.raises(CompanionError, match="names 2 deck"):     # a list shorter than the table
+        KIND.create(["A", "B", "C"], {"first": "A", "decks": "starter-french,starter-arthur"},
+                    Chance(key, 0))
     kind = GrailKind(decks={"no-arthur": ["lancelot"] * 30, "ok": ["arthur", "patsy"] +
                             ["swamp"] * 30})
     with pytest.raises(CompanionError, match="no Arthur"):
