@@ -13,6 +13,7 @@ from typing import Any
 from companion.engine.game import MODERATOR, visible
 from companion.fluxx.cards import TYPE_TITLE
 from companion.fluxx.rules import Run
+from companion.fluxx.table import table_data, table_text
 from companion.render import document as d
 
 ORDER_HELP = [
@@ -367,8 +368,10 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                      ", ".join(row["creepers"]) or "-"])
     piles = v["piles"]
     top = ", ".join(piles["discard_top"][:8]) + (" ..." if len(piles["discard_top"]) > 8 else "")
+    figure = table_data(v)
     sections.append(d.section(
         "On the table",
+        d.figure("companion.fluxx.table:table_flowable", figure, table_text(figure)),
         d.table(["Player", "Hand", "Keepers", "Creepers"], rows, [1.5, 0.7, 3.5, 2.5]),
         d.para(f"Draw pile: {_cards(piles['deck'])}. Discard pile: {_cards(piles['discard'])}"
                + (f" (from the top: {top})." if top else ".")

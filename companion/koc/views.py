@@ -382,6 +382,10 @@ def report(kind, v: dict) -> dict:
     if v["castles"]:
         blocks.append(d.para("Castles placed on the map: " + ", ".join(
             f"{name} ({area})" for name, area in v["castles"].items()) + "."))
+    from companion.koc.mapfigure import map_data, map_text
+
+    figure = map_data(kind.world, v)        # built from this view only (koc/mapfigure.py)
+    blocks.append(d.figure("companion.koc.mapfigure:map_flowable", figure, map_text(figure)))
     sections.append(d.section("The map", *blocks))
     if v.get("tournaments"):
         sections.append(d.section("Tournaments proclaimed", d.bullet_list(v["tournaments"])))

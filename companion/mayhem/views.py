@@ -16,6 +16,7 @@ from companion.engine.game import MODERATOR, visible
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import defend_text, hand_text
 from companion.mayhem.rules import LIMITS, bonus_points, team_of, zone_points
+from companion.mayhem.table import table_data, table_text
 from companion.render import document as d
 
 
@@ -305,6 +306,9 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                 card_list(cards) if cards
                 else d.para(f"{mate}'s hand is empty.")))
 
+    figure = table_data(v)
+    sections.append(d.section("The table", d.figure("companion.mayhem.table:table_flowable",
+                                                    figure, table_text(figure))))
     table_blocks = [d.para(f"Draw deck: {v['deck_count']} card{'s' if v['deck_count'] != 1 else ''}."
                            + ("" if v["deck_count"] else " The deck is empty."))]
     table_blocks.append(d.para("The Barracks (recruit zone):" if v["barracks"] else
