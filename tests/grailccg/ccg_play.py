@@ -135,6 +135,38 @@ class RandomPlayer:
         return out
 
 
+def play_stored_game(store, game_id: str, player: "RandomPlayer", max_turns: int) -> None:
+    """Play the stored game ``game_id`` through the service with ``player``'s orders (a rejected
+    order line is dropped from the end until the rest is accepted; 'end' when nothing is) until
+    it is over or ``max_turns`` turns have run, checking the invariants after every turn; then
+    assert it is over and replays."""
+    from companion import service
+    from companion.errors import CompanionError
+
+    for _ in range(max_turns):
+        state = store.turn(game_id).state
+        if KIND.is_over(state):
+            break
+        for p in KIND.awaited(state):
+            lines = player.turn_orders(state, p) or ["end"]
+            while lines:
+                try:
+                    service.submit_orders(store, game_id, p, "\n".join(lines) + "\n", "o.txt")
+                    break
+                except OrdersRejected:
+                    lines = lines[:-1]
+            else:
+                service.submit_orders(store, game_id, p, "end\n", "o.txt")
+        try:
+            service.run_turn(store, game_id)
+        except CompanionError as exc:
+            assert "nothing to adjudicate" in exc.message, exc.message
+        check_invariants(store.turn(game_id).state)
+    assert KIND.is_over(store.turn(game_id).state)
+    result = service.replay(store, game_id)
+    assert result.ok, result.message
+
+
 def new_state(kind: GrailKind, seed: int, options: dict[str, Any] | None = None,
               players: list[str] | None = None):
     players = list(players or NAMES)

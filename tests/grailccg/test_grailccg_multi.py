@@ -16,7 +16,8 @@ from companion.engine.chance import seed_key
 from companion.grailccg.kind import KIND
 from companion.render.report_text import render_text
 
-from ccg_play import RandomPlayer, check_invariants, engine_game, new_state, run_turn
+from ccg_play import (RandomPlayer, check_invariants, engine_game, new_state,
+                      play_stored_game, run_turn)
 
 SEATS = ["Anna", "Bert", "Cleo", "Dirk", "Edda", "Fritz"]
 
@@ -145,8 +146,6 @@ def test_no_player_report_depends_on_another_players_secrets(count, seed):
 
 def test_a_three_player_game_through_the_service(tmp_path, fixed_date):
     from companion import service
-    from companion.engine.orders import OrdersRejected
-    from companion.errors import CompanionError
     from companion.store import Store
 
     players = SEATS[:3]
@@ -154,29 +153,7 @@ def test_a_three_player_game_through_the_service(tmp_path, fixed_date):
     service.new_game(store, "grailccg", "g", players, seed="31",
                      option_args=["first=Cleo", "missing=wait"])
     assert store.turn("g").state["game"]["active"] == "Cleo"
-    player = RandomPlayer(31)
-    for _ in range(600):
-        state = store.turn("g").state
-        if KIND.is_over(state):
-            break
-        for p in KIND.awaited(state):
-            lines = player.turn_orders(state, p) or ["end"]
-            while lines:
-                try:
-                    service.submit_orders(store, "g", p, "\n".join(lines) + "\n", "o.txt")
-                    break
-                except OrdersRejected:
-                    lines = lines[:-1]
-            else:
-                service.submit_orders(store, "g", p, "end\n", "o.txt")
-        try:
-            service.run_turn(store, "g")
-        except CompanionError as exc:
-            assert "nothing to adjudicate" in exc.message, exc.message
-        check_invariants(store.turn("g").state)
-    assert KIND.is_over(store.turn("g").state)
-    result = service.replay(store, "g")
-    assert result.ok, result.message
+    play_stored_game(store, "g", RandomPlayer(31), 600)
 
 
 def test_a_three_player_game_through_the_command_line_leaks_no_hand(cli):

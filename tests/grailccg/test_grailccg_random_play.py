@@ -15,7 +15,8 @@ import pytest
 from companion.engine.chance import seed_key
 from companion.grailccg.kind import KIND
 
-from ccg_play import NAMES, RandomPlayer, check_invariants, engine_game, run_turn
+from ccg_play import (NAMES, RandomPlayer, check_invariants, engine_game,
+                      play_stored_game, run_turn)
 
 SOAK = os.environ.get("COMPANION_SOAK") == "1"
 
@@ -119,32 +120,8 @@ def test_options_for_are_valid_orders():
                                            (78, ["first=Bert", "missing=wait"])])
 def test_random_whole_game_through_the_service(tmp_path, fixed_date, seed, options):
     from companion import service
-    from companion.engine.orders import OrdersRejected
-    from companion.errors import CompanionError
     from companion.store import Store
 
     store = Store(tmp_path / "g.sqlite3", create=True)
     service.new_game(store, "grailccg", "g", list(NAMES), seed=str(seed), option_args=options)
-    player = RandomPlayer(seed)
-    for _ in range(400):
-        state = store.turn("g").state
-        if KIND.is_over(state):
-            break
-        for p in KIND.awaited(state):
-            lines = player.turn_orders(state, p) or ["end"]
-            while lines:
-                try:
-                    service.submit_orders(store, "g", p, "\n".join(lines) + "\n", "o.txt")
-                    break
-                except OrdersRejected:
-                    lines = lines[:-1]
-            else:
-                service.submit_orders(store, "g", p, "end\n", "o.txt")
-        try:
-            service.run_turn(store, "g")
-        except CompanionError as exc:
-            assert "nothing to adjudicate" in exc.message, exc.message
-        check_invariants(store.turn("g").state)
-    assert KIND.is_over(store.turn("g").state)
-    result = service.replay(store, "g")
-    assert result.ok, result.message
+    play_stored_game(store, "g", RandomPlayer(seed), 400)

@@ -66,6 +66,9 @@ def check_mail_of_game(world, game_id: str, who: dict[str, str]) -> None:
             slug = next(p.slug for p in game.players if p.name == name)
             files = attachments(msg)
             assert f"{slug}.pdf" in files
+            own = {f.name for f in folder.iterdir() if f.name.startswith(slug + ".")}
+            assert own - {f"{slug}.txt"} <= set(files), "an extra file of the player's is " \
+                "missing from their mail (a KoC journal, a Gral sealed sheet)"
             for filename, data in files.items():
                 assert filename.startswith(slug + ".") or filename.endswith(".json")
                 assert (folder / filename).read_bytes() == data
