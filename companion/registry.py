@@ -76,7 +76,7 @@ _ALL: tuple[KindInfo, ...] = (
              "the card game whose rules change as it is played"),
     KindInfo("grailccg", "Monty Python and the Holy Grail CCG", 2, 6,
              "companion.grailccg.kind",
-             "two decks, two Englands, one Avalon: the grail found on a search"),
+             "a deck and an England each, one Avalon: the grail found on a search"),
 )
 KINDS: tuple[KindInfo, ...] = tuple(k for k in _ALL if k.available)
 
