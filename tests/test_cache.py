@@ -267,6 +267,10 @@ CACHED = {
     "fluxx": ("from companion.fluxx.cards import load_deck; load_deck()",
               lambda: __import__("companion.fluxx.cards").fluxx.cards.CODE,
               lambda: _fluxx(True), lambda: _fluxx(False)),
+    "grailccg": ("from companion.grailccg.cards import _load_folder, DATA_DIR\n"
+                 "_load_folder(DATA_DIR)",
+                 lambda: __import__("companion.grailccg.cards").grailccg.cards.CODE,
+                 lambda: _grailccg(True), lambda: _grailccg(False)),
 }
 
 
@@ -301,6 +305,13 @@ def _fluxx(cached: bool):
     return cards.default_deck() if cached else cards.load_deck()
 
 
+def _grailccg(cached: bool):
+    from companion.grailccg import cards
+
+    cards._default_cards.cache_clear()
+    return cards._default_cards() if cached else cards._load_folder(cards.DATA_DIR)
+
+
 @pytest.mark.parametrize("what", sorted(CACHED))
 def test_every_cached_value_is_the_loaded_one(folder, what):
     _, _, with_cache, without = CACHED[what]
@@ -328,7 +339,8 @@ def test_the_code_version_covers_every_module_that_loads_it(what):
     loaded = {Path(line).resolve() for line in out.split()}
     covered = {Path(p).resolve() for p in code_of()}
     packages = {(ROOT / "companion" / sub / "__init__.py").resolve()   # imports, version
-                for sub in ("", "engine", "koc", "koc/engine", "gral", "mayhem", "fluxx")}
+                for sub in ("", "engine", "koc", "koc/engine", "gral", "mayhem", "fluxx",
+                            "grailccg")}
     assert loaded - packages - covered == set()
     assert (ROOT / "companion" / "__init__.py").resolve() in loaded   # its version is in the key
 

@@ -127,7 +127,7 @@ def test_options_and_show_import_only_their_game(cli):
         assert not {m for m in loaded if m.split(".")[0] in HEAVY[:-1]}
 
 
-@pytest.mark.parametrize("kind", ["gral", "koc", "mayhem", "fluxx"])
+@pytest.mark.parametrize("kind", ["gral", "koc", "mayhem", "fluxx", "grailccg"])
 def test_options_and_show_read_no_data_file_once_cached(cli, tmp_path, kind):
     """A game's data comes from the cache (companion/engine/cache.py) after the first command:
     no TOML is parsed (figures: docs/performance.md)."""

@@ -17,11 +17,13 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from companion.engine.datafiles import DataFile
 from companion.engine.names import fold, match_name, slugify
 from companion.errors import DataError, DataErrors
+
+if TYPE_CHECKING:       # imported where a file is parsed: the shipped set comes from the cache
+    from companion.engine.datafiles import DataFile
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DECKS_DIR = DATA_DIR / "decks"
@@ -167,6 +169,9 @@ EFFECT_VOICE = {
 
 @dataclass(frozen=True)
 class Effect:
+    """One effect of a card as read from its text (``"combat +2"``: name, amount, target, and
+    the text in canonical form)."""
+
     name: str
     amount: int | None = None
     target: str | None = None
@@ -312,13 +317,16 @@ def parse_village_result(text: str) -> Effect:
     return _parse_words(text, VILLAGE_RESULTS, "village result")
 
 
-_RANGE = re.compile(r"^\s*(?:(<=|>=)\s*(-?\d+)|(-?\d+)\s*(?:\.\.\s*(-?\d+))?)\s*:\s*(.*?)\s*$")
+_RANGE = r"^\s*(?:(<=|>=)\s*(-?\d+)|(-?\d+)\s*(?:\.\.\s*(-?\d+))?)\s*:\s*(.*?)\s*$"
+"""A row of a castle or village table (a pattern: compiled on first use, by ``re``)."""
 
 
 # -- cards ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Card:
+    """One card of the set: the keys of its card table (docs/grailccg-cards.md), validated."""
+
     id: str
     name: str
     type: str
@@ -482,6 +490,9 @@ class UnknownCard(DataError, KeyError):
 
 @dataclass
 class CardSet:
+    """The cards a game is played with (the shipped set, with a game's Write Yer Own cards),
+    found by id or by a typed name."""
+
     cards: list[Card]
     folder: Path | None = None
     _by_id: dict[str, Card] = field(default_factory=dict, repr=False)
@@ -561,7 +572,8 @@ class CardSet:
 
 # -- loading ------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"^\s*\[\[\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*\]\]")
+_HEADER = r"^\s*\[\[\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*\]\]"
+"""The header of a card table (a pattern: compiled on first use, by ``re``)."""
 
 
 class _Source:
@@ -573,7 +585,7 @@ class _Source:
         self.spans: dict[tuple[str, int], tuple[int, int]] = {}
         heads = []
         for i, line in enumerate(self.lines):
-            m = _HEADER.match(line)
+            m = re.match(_HEADER, line)
             if m:
                 heads.append((m.group(1).strip("\"'"), i))
         count: dict[str, int] = {}
@@ -699,7 +711,7 @@ def _table_rows(ck, src, span, where, raw,
         return None
     rows = []
     for text in raw:
-        m = _RANGE.match(text)
+        m = re.match(_RANGE, text)
         if not m:
             ck.error(src, span, f"{where}: cannot read the {what} row '{text}'", text,
                      hint="write 'N: result', 'N..M: result', '<=N: result' or '>=N: result'")
@@ -1044,10 +1056,27 @@ def load_cards(folder: str | Path | None = None) -> CardSet:
 
 @lru_cache(maxsize=1)
 def _default_cards() -> CardSet:
-    return _load_folder(DATA_DIR)
+    """The shipped set: loaded once, then from the cache (companion/engine/cache.py)."""
+    from companion.engine import cache
+
+    return cache.cached(cache.name_for("grailccg-cards", DATA_DIR),
+                        files=[DATA_DIR / name for name in FILES], code=CODE,
+                        build=lambda: _load_folder(DATA_DIR),
+                        codec=cache.Codec((Card, Effect), rebuilt={CardSet: ("cards", "folder")}))
+
+
+_HERE = Path(__file__).resolve().parent
+CODE = (_HERE / "cards.py", _HERE.parent / "engine" / "datafiles.py",
+        _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "errors.py")
+"""The sources a cached card set depends on besides its data files
+(tests/grailccg/test_grailccg_startup.py checks that every module of the package that loading
+imports is here)."""
 
 
 def _load_folder(folder: Path) -> CardSet:
+    from companion.engine.datafiles import DataFile
+
     ck = _Checker()
     items = []
     for filename in FILES:
@@ -1065,12 +1094,16 @@ def _load_folder(folder: Path) -> CardSet:
 def load_user_cards(path: str | Path, base: CardSet | None = None) -> CardSet:
     """Add a file of Write Yer Own cards (12.1) to ``base`` (the shipped set by default),
     validated exactly as the shipped files are; names may not repeat the base set's."""
+    from companion.engine.datafiles import DataFile
+
     base = base if base is not None else load_cards()
     df = DataFile.load(path)
     return _extend(base, df)
 
 
 def parse_user_cards(text: str, filename: str, base: CardSet | None = None) -> CardSet:
+    from companion.engine.datafiles import DataFile
+
     base = base if base is not None else load_cards()
     return _extend(base, DataFile.parse(text, filename))
 
@@ -1091,6 +1124,8 @@ def card_from_dict(d: dict[str, Any], where: str = "<card>", *,
     """One card from a dict with a ``type`` key and the keys of a card table; errors name
     ``where``. An occupant given by name is resolved against ``known`` (default: the shipped
     set)."""
+    from companion.engine.datafiles import DataFile
+
     d = dict(d)
     ctype = d.pop("type", None)
     src = _Source(DataFile(where, "", {}))
@@ -1172,6 +1207,9 @@ DECK_RULES = DeckRules()
 
 @dataclass
 class Deck:
+    """A deck list: the card ids in order, the file it was read from, and the line where each
+    card is first listed."""
+
     name: str
     cards: list[str]
     path: str = ""

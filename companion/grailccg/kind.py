@@ -14,26 +14,25 @@ The state holds:
 * ``events``: what happened in the last processed turn, each with who may see it.
 
 Views, reports and the position text are left to :mod:`companion.grailccg.views` and
-:mod:`companion.grailccg.position`.
+:mod:`companion.grailccg.position`. The rules and the order grammar are imported where they are
+used: ``show`` needs neither, ``options`` only the rules (docs/performance.md).
 """
 from __future__ import annotations
 
 import copy
 from functools import cached_property, lru_cache
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
-from companion.engine.orders import OrderError, OrdersRejected
 from companion.errors import CompanionError
 from companion.grailccg import england as E
-from companion.grailccg import orders as grammar
-from companion.grailccg.orders import GrailOrders, illegal, line_text
-from companion.grailccg.rules import (
-    AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, Pause, Run, ekey, may_double, new_game_state,
-    type_of,
-)
+
+if TYPE_CHECKING:
+    from companion.engine.orders import OrderError
+    from companion.grailccg.orders import GrailOrders
+    from companion.grailccg.rules import Run
 
 DEFAULT_DECKS = "starter-arthur,starter-french"
 
@@ -214,12 +213,16 @@ class GrailKind(GameKind):
         return list(load_deck(name, self.cards).cards)
 
     def run(self, g, standing, options, chance, **kw) -> Run:
+        from companion.grailccg.rules import Run
+
         pe, pv = self.effect_parsers
         return Run(self.cards, g, standing, options, chance, parse_effect=pe, parse_village=pv,
                    **kw)
 
     # -- creation and positions -------------------------------------------------------------------
     def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:
+        from companion.grailccg.rules import new_game_state
+
         kind, options = self.for_options(options)
         if kind is not self:
             return kind.create(players, options, chance)
@@ -269,6 +272,8 @@ class GrailKind(GameKind):
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> GrailOrders:
         if self.for_game(state) is not self:
             return self.for_game(state).parse_orders(state, player, text, filename)
+        from companion.grailccg import orders as grammar
+
         return grammar.parse_orders(self.cards, state["players"], text, filename)
 
     def asked(self, state: dict) -> str | None:
@@ -278,6 +283,11 @@ class GrailKind(GameKind):
     def check_orders(self, state: dict, player: str, orders: GrailOrders, filename: str) -> None:
         if self.for_game(state) is not self:
             return self.for_game(state).check_orders(state, player, orders, filename)
+        from companion.engine.orders import OrdersRejected
+        from companion.grailccg.orders import illegal
+        from companion.grailccg.rules import (AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, ekey,
+                                              type_of)
+
         g = state["game"]
         errors: list[OrderError] = []
         if g["stage"] == "over":
@@ -357,6 +367,8 @@ class GrailKind(GameKind):
     def acknowledge(self, state: dict, player: str, orders: GrailOrders) -> list[str]:
         if self.for_game(state) is not self:
             return self.for_game(state).acknowledge(state, player, orders)
+        from companion.grailccg.orders import line_text
+
         g = state["game"]
         hand = {g["cards"][i] for i in g["hands"].get(player, [])}
         out = []
@@ -394,6 +406,9 @@ class GrailKind(GameKind):
     def process(self, state: dict, ctx: TurnContext) -> None:
         if self.for_game(state) is not self:
             return self.for_game(state).process(state, ctx)
+        from companion.grailccg.orders import line_text
+        from companion.grailccg.rules import Pause
+
         state["events"] = []
         g = state["game"]
         if g["stage"] == "over":
@@ -525,6 +540,9 @@ def _trigger(kind: str) -> str:
 
 def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
     """The order lines that make sense for ``p`` now (each valid input for orders submit)."""
+    from companion.grailccg.rules import (AREA_TYPES, CHARACTERS, HOSTILE, ONE_SHOT, ekey,
+                                          may_double, type_of)
+
     g = state["game"]
     run = kind.run(copy.deepcopy(g), state["standing"], {}, None)
     out: list[str] = []

@@ -57,8 +57,10 @@ KNOWN_COUNTERS = ("search_bonus", "moves", "extra_moves", "grail_bonus", "skip_d
                   "outwitted_once", "joined")
 TRIGGER_CARDS = ("dispute", "play", "invite", "defend")
 TRIGGER_WORDS = {"double": ("accept", "concede"), "reveal": ("apply", "ignore")}
-HIDDEN = re.compile(r"\s*\d+\s+cards?\s*")
-TAG = re.compile(r"^(.*?)\s*\[(\d+)-(\d+)\]\s*$")
+HIDDEN = r"\s*\d+\s+cards?\s*"
+TAG = r"^(.*?)\s*\[(\d+)-(\d+)\]\s*$"
+"""Patterns of a hidden card list and of a numbered card, used only when a position is read
+(compiled then, by ``re``: ``show`` writes a position without them)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 6          # 16.3: three or more players
 MAX_TURN = 99999
 TITLE = "Monty Python and the Holy Grail CCG"
@@ -501,7 +503,7 @@ class _Cards:
 
     def parse(self, line: int, col: int, text: str):
         """(card id, instance or None, column) of one card reference, or None if unreadable."""
-        m = TAG.match(text)
+        m = re.match(TAG, text)
         if m:
             cid = self.r.card_id(line, col, m.group(1))
             if cid is None:
@@ -634,7 +636,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
     for i, p in enumerate(players):
         if p in given:
             line, col, value = given[p]
-            if HIDDEN.fullmatch(value) or not value:
+            if re.fullmatch(HIDDEN, value) or not value:
                 r.error(line, col, "the card list is missing", "list the deck list, e.g. "
                         "'cards: Anna: Arthur; 3 Patsy; ...'")
                 continue
@@ -700,7 +702,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 cards.pinned.add(f"{int(m.group(1))}-{int(m.group(2)):02d}")
 
     def place_list(key: str, p: str, line: int, col: int, value: str, owner: str) -> list[str]:
-        if HIDDEN.fullmatch(value):
+        if re.fullmatch(HIDDEN, value):
             r.error(line, col, "this position hides cards (a player's version); only the "
                     "moderator's position can be read back", "companion show GAME --position")
             return []
