@@ -150,6 +150,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Modifier:
+    """A modifier a chart's roll may take (its key, value and label)."""
+
     key: str
     value: int
     label: str
@@ -157,6 +159,8 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Chart:
+    """A chart (``charts.toml`` and the other chart files): its dice and entries."""
+
     name: str
     title: str
     group: str

@@ -3,11 +3,12 @@ rules engine for play by email (docs/koc-engine.md)."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
-from companion.engine.orders import IllegalOrderError, OrdersRejected
+
+if TYPE_CHECKING:
+    from companion.engine.chance import Chance
 
 
 RULES = ("optional_adventures", "stamina", "superior_knights", "short_tournaments",

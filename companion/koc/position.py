@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from companion.engine.datafiles import DataFile, suggest
 from companion.errors import DataError, DataErrors
 from companion.koc.engine import knight as kn
 
@@ -149,6 +148,14 @@ def _with_edits(base: Any, unedited: Any, edited: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ reading
+def suggest(word: str, choices) -> str | None:
+    """A 'did you mean' hint (engine/datafiles.py, imported only when a position is read:
+    writing one does not need it)."""
+    from companion.engine.datafiles import suggest as closest
+
+    return closest(word, choices)
+
+
 class Source:
     """The text of a position, parsed, with every error located by file, line and column.
 

@@ -52,6 +52,9 @@ class Step:
 
 @dataclass(frozen=True)
 class Route:
+    """A route found by ``find_route``: how it goes (``by``), its steps and, for a direct
+    route, the turns it takes at ``allowance`` areas a turn."""
+
     by: str
     steps: tuple[Step, ...]
     turns: int | None = None

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Spec:
+    """A question of the catalogue: its meaning, answers and default, the tags of its
+    situations and the numbers a condition may test."""
+
     key: str
     meaning: str
     answers: tuple[str, ...]
