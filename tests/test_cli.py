@@ -13,6 +13,7 @@ import pytest
 
 from companion.registry import KINDS
 from companion.store import pack, unpack
+from tests.test_cli_startup import modules_after
 
 PLAYABLE = [k.id for k in KINDS if k.playable]
 WITH_COMMANDS = [k for k in KINDS if k.commands]
@@ -47,22 +48,6 @@ def test_usage_errors_exit_2(cli):
     assert cli("new").code == 2
     assert cli("turn", "g1", "--frobnicate").code == 2
     assert cli("no-such-verb").code == 2
-
-
-def modules_after(cli, *args: str) -> set[str]:
-    """The modules a run of the command line loads (in a child process, as the script)."""
-    import subprocess
-    import sys
-
-    code = ("import sys, atexit\n"
-            "atexit.register(lambda: print('\\nMODULES ' + ' '.join(sorted(sys.modules))))\n"
-            f"sys.argv = ['companion', *{list(args)!r}]\n"
-            "from companion.cli import main\n"
-            "main()\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=cli.root, env=cli.env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return set(proc.stdout.rsplit("MODULES ", 1)[1].split())
 
 
 def test_each_kind_mounts_its_own_commands_without_loading_a_game(cli):

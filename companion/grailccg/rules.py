@@ -1248,23 +1248,8 @@ class Run(ReplayedChance):
             return
         side = self.other(p)
         for _ in range(12):
-            played = 0
-            for _ in range(12):
-                q = side
-                playable = [x for x in self.g["hands"][q] if self.responds(q, x, trigger)]
-                if not playable:
-                    break
-                answer = self.decide(q, "respond", lambda: self.resolve_response(
-                    q, trigger, playable))
-                inst = self.instance(q, answer, playable) if answer else None
-                if inst is None:
-                    break
-                self.play_card(q, inst, {}, responding=True)
-                played += 1
-                if self.g["stage"] == "over" or (trigger == "dispute" and
-                                                 self.g["dispute"] is None):
-                    return
-            if not played:
+            played = self.answers(side, trigger)
+            if not played:         # nothing played, or the window closed
                 return
             side = self.other(side)
 
@@ -1276,32 +1261,38 @@ class Run(ReplayedChance):
         for _ in range(12 * len(self.g["players"])):
             if side == last:
                 return
-            played = 0
-            for _ in range(12):
-                q = side
-                if self.gone(q):
-                    break
-                playable = [x for x in self.g["hands"][q] if self.responds(q, x, trigger)]
-                if not playable:
-                    break
-                answer = self.decide(q, "respond", lambda: self.resolve_response(
-                    q, trigger, playable))
-                inst = self.instance(q, answer, playable) if answer else None
-                if inst is None:
-                    break
-                played += 1
-                try:
-                    self.play_card(q, inst, {}, responding=True)
-                except Out:
-                    pass
-                if self.g["stage"] == "over" or (trigger == "dispute" and
-                                                 self.g["dispute"] is None):
-                    return
+            played = self.answers(side, trigger)
+            if played is None:
+                return
             if played:
                 last = side
             if self.gone(last):
                 last = p
             side = self.left(side)
+
+    def answers(self, q: str, trigger: str) -> int | None:
+        """``q``'s turn in an answering window: as many cards as they choose to play (at most
+        12). Returns how many, or None when the window has closed (the game is over, or the
+        dispute it was opened for has ended)."""
+        played = 0
+        for _ in range(12):
+            playable = [x for x in self.g["hands"][q] if self.responds(q, x, trigger)]
+            if not playable:
+                break
+            answer = self.decide(q, "respond", lambda: self.resolve_response(
+                q, trigger, playable))
+            inst = self.instance(q, answer, playable) if answer else None
+            if inst is None:
+                break
+            played += 1
+            try:
+                self.play_card(q, inst, {}, responding=True)
+            except Out:         # another player left the game (16.3 only); play on
+                pass
+            if self.g["stage"] == "over" or (trigger == "dispute" and
+                                             self.g["dispute"] is None):
+                return None
+        return played
 
     def responds(self, q: str, inst: str, trigger: str) -> bool:
         if self.gone(q):
