@@ -13,7 +13,7 @@ import hmac
 import os
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -24,6 +24,7 @@ from companion.engine.identity import (IdentityError, check_email, check_game_id
                                        check_player_name, inside, new_secret, new_token,
                                        player_slugs)
 from companion.engine.names import fold, match_name
+from companion.engine.record import record
 from companion.errors import CompanionError, StoreError, TurnMovedOn
 from companion.registry import get_kind, info
 from companion.store import TURN_COLUMNS, Game, Player, Store, Turn
@@ -128,7 +129,7 @@ def decode_text(raw: bytes, name: str) -> str:
 
 
 # ----------------------------------------------------------------------------------- games
-@dataclass
+@record
 class TurnOutcome:
     game_id: str
     turn: int
@@ -268,7 +269,7 @@ def opening(kind, game: Game, chance: Chance, setup_name: str = "setup"
 
 
 # ----------------------------------------------------------------------------------- orders
-@dataclass
+@record
 class OrdersResult:
     player: str
     understood: list[str]
@@ -733,7 +734,7 @@ def show(store: Store, game_id: str, viewer_typed: str, number: int | None) -> t
 
 
 # ----------------------------------------------------------------------------------- replay
-@dataclass
+@record
 class ReplayResult:
     ok: bool
     turns: int
@@ -905,7 +906,7 @@ def import_game(store: Store, data: Any, name: str, new_id: str | None = None) -
 
 
 # ----------------------------------------------------------------------------------- QR links
-@dataclass
+@record
 class Opened:
     game_id: str
     turn: int

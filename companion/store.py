@@ -28,12 +28,13 @@ import os
 import sqlite3
 import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from companion.engine.canon import GENESIS_HASH, canonical_json, sha256_hex
 from companion.engine.identity import IdentityError, check_game_id, check_players, new_token
+from companion.engine.record import record
 from companion.errors import StoreError, TurnMovedOn
 
 SCHEMA_VERSION = 4
@@ -155,7 +156,7 @@ deadline (and the turn it is for), default period, reminder time, hold, and the 
 _SCHEMA += MAIL_SCHEMA
 
 
-@dataclass
+@record
 class Player:
     seat: int
     name: str
@@ -164,7 +165,7 @@ class Player:
     token: str
 
 
-@dataclass
+@record
 class Game:
     id: str
     kind: str
@@ -231,7 +232,7 @@ def turn_hash(prev_hash: str, number: int, digests: dict[str, str]) -> str:
     return sha256_hex(prev_hash + "\n" + canonical_json({"number": number, "digests": digests}))
 
 
-@dataclass
+@record
 class Turn:
     game_id: str
     number: int
@@ -265,7 +266,7 @@ class Turn:
                          self.digests() if digests is None else digests)
 
 
-@dataclass
+@record
 class Submission:
     id: int
     player: str

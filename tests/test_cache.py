@@ -2,13 +2,14 @@
 the files, stale when a file or the code changes, and never in the way when it is broken."""
 from __future__ import annotations
 
+import copy
 import json
 import marshal
 import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -211,6 +212,49 @@ def test_the_codec_rebuilds_values_exactly():
     assert type(back.extra[1]) is tuple and type(back.leaves[0].values["list"][1]) is tuple
     assert type(back.leaves[0].values["t"]) is bool and back.extra[4] == Path("a/b")
     assert codec.decode(codec.encode({"plain": [1, 2]})) == {"plain": [1, 2]}
+
+
+@dataclass
+class Lazy(cache.Deferred):
+    name: str
+    heavy: dict
+    more: list
+
+
+def test_deferred_fields_are_decoded_when_first_read():
+    codec = cache.Codec([Leaf, Lazy], deferred={Lazy: ("heavy", "more")})
+    leaf = Leaf("a", {"n": 1})
+    value = Lazy("x", {"leaf": leaf, "again": leaf}, [leaf, (1, 2)])
+    back = codec.decode(marshal.loads(marshal.dumps(codec.encode(value))))
+    assert "heavy" not in vars(back) and "more" not in vars(back)
+    twin = copy.copy(back)
+    assert back.name == "x" and "heavy" not in vars(back)
+    assert back.heavy == value.heavy and back.heavy["leaf"] is back.heavy["again"]
+    assert "heavy" in vars(back) and "more" not in vars(back)
+    assert twin == value and cache.same(twin, value) and repr(twin) == repr(value)
+    assert replace(back, name="y").more == value.more
+    with pytest.raises(AttributeError):
+        back.missing
+    with pytest.raises(TypeError):
+        cache.Codec([Leaf], deferred={Leaf: ("values",)})
+    with pytest.raises(TypeError):
+        cache.Codec([Leaf, Lazy], deferred={Lazy: ("nothing",)})
+    encoded = codec.encode(value)
+    for broken in [(*encoded[:4], {"in": "place"}, encoded[5]),
+                   (*encoded[:4], (b"z", 0, "not bytes"), encoded[5]), encoded[:5]]:
+        with pytest.raises(ValueError):
+            codec.decode(broken)
+
+
+def test_a_cached_world_decodes_its_charts_only_when_used(folder, data):
+    fresh = load_world(data)
+    load_world(data, cache=True)
+    again = load_world(data, cache=True)
+    assert {"charts", "war_steps"} & set(vars(again)) == set()
+    assert again.area("Sorhaute") == fresh.area("Sorhaute")
+    assert "charts" not in vars(again)
+    assert again.chart(next(iter(fresh.charts))) == fresh.chart(next(iter(fresh.charts)))
+    assert again == fresh and "war_steps" in vars(again)
 
 
 @pytest.mark.parametrize("value", [b"bytes", {1.5: "float key"}, {("a",): 1}, object(),

@@ -35,6 +35,8 @@ _OBJECT = b"o"      # (b"o", class index, mask, field values...): a dataclass in
 _SAME = b"r"        # (b"r", n): the n-th instance built so far again (shared, not copied)
 _TUPLE, _LIST, _DICT = b"t", b"l", b"d"     # (tag, mask, items...), a dict's as key, value...
 _PATH = b"p"        # (b"p", 0, text): a Path
+_DEFERRED = b"z"    # (b"z", 0, bytes): a deferred field, encoded on its own and marshalled
+_PENDING = "__pending__"    # where a Deferred object keeps its fields not yet decoded
 _PATH_TYPE = type(Path())
 
 
@@ -70,11 +72,14 @@ class Codec:
     """Turns values made of plain data and instances of the given dataclasses into plain data
     that ``marshal`` can store, and back (rebuilding instances by calling their classes)."""
 
-    def __init__(self, classes: Sequence[type], rebuilt: dict[type, tuple[str, ...]] | None = None):
+    def __init__(self, classes: Sequence[type], rebuilt: dict[type, tuple[str, ...]] | None = None,
+                 deferred: dict[type, tuple[str, ...]] | None = None):
         """``classes``: plain dataclasses, kept field by field and rebuilt by calling the class
         with them. ``rebuilt``: other classes with the attributes that are their constructor's
         arguments (in order); the constructor derives the rest (checked when a file is written:
-        the value read back must be the same, attribute by attribute)."""
+        the value read back must be the same, attribute by attribute). ``deferred``: fields of
+        some of ``classes`` (subclasses of ``Deferred``) kept apart in the file and decoded
+        only when first read (a quick command that never reads them never pays for them)."""
         for cls in classes:
             if not is_dataclass(cls) or hasattr(cls, "__post_init__"):
                 raise TypeError(f"{cls.__name__}: only plain dataclasses can be cached")
@@ -85,6 +90,15 @@ class Codec:
         self.index = {cls: i for i, cls in enumerate(self.classes)}
         self.names = [tuple(f.name for f in fields(cls)) for cls in classes] + list(rebuilt.values())
         self.derives = frozenset(rebuilt)
+        self.deferred: dict[int, frozenset[str]] = {}
+        for cls, names in (deferred or {}).items():
+            if cls not in classes or not issubclass(cls, Deferred):
+                raise TypeError(f"{cls.__name__}: only a Deferred dataclass of the codec can "
+                                "defer fields")
+            unknown = set(names) - set(self.names[self.index[cls]])
+            if unknown:
+                raise TypeError(f"{cls.__name__} has no fields {sorted(unknown)}")
+            self.deferred[self.index[cls]] = frozenset(names)
 
     def encode(self, value: Any) -> Any:
         """Plain data for ``value``; raises TypeError for anything the codec cannot rebuild
@@ -133,11 +147,13 @@ class Codec:
             if id(v) in busy:
                 raise TypeError(f"a cycle through a {t.__name__}")
             names = self.names[number]
-            extra = set(getattr(v, "__dict__", {})) - set(names)
+            extra = set(getattr(v, "__dict__", {})) - set(names) - {_PENDING}
             if extra and t not in self.derives:
                 raise TypeError(f"{t.__name__} has attributes that are not fields: {sorted(extra)}")
             busy.add(id(v))
-            items = [enc(getattr(v, name)) for name in names]
+            apart = self.deferred.get(number, ())
+            items = [(True, (_DEFERRED, 0, marshal.dumps(self.encode(getattr(v, name)))))
+                     if name in apart else enc(getattr(v, name)) for name in names]
             busy.discard(id(v))
             done[id(v)] = len(done)
             keep.append(v)
@@ -161,9 +177,24 @@ class Codec:
                 if not 0 <= mask < len(classes):
                     raise ValueError("a cache names an unknown class")
                 mask, items = v[2], v[3:]
-                if mask:
-                    items = [dec(x) if mask >> i & 1 else x for i, x in enumerate(items)]
-                obj = classes[v[1]](*items)
+                apart = self.deferred.get(v[1])
+                if apart is None:
+                    if mask:
+                        items = [dec(x) if mask >> i & 1 else x for i, x in enumerate(items)]
+                    obj = classes[v[1]](*items)
+                else:       # built with the deferred fields None, then they wait in the object
+                    names = self.names[v[1]]
+                    later = {n: _Later(self, x[2]) for n, x in zip(names, items) if n in apart
+                             and type(x) is tuple and x[:2] == (_DEFERRED, 0)
+                             and type(x[2]) is bytes}
+                    if len(later) != len(apart) or len(items) != len(names):
+                        raise ValueError("a cache holds a deferred field in place")
+                    items = [None if n in apart else dec(x) if mask >> i & 1 else x
+                             for i, (n, x) in enumerate(zip(names, items))]
+                    obj = classes[v[1]](*items)
+                    for n in later:
+                        del obj.__dict__[n]
+                    obj.__dict__[_PENDING] = later
                 built.append(obj)
                 return obj
             items = v[2:]
@@ -181,6 +212,33 @@ class Codec:
         if type(data) is tuple and data and type(data[0]) is bytes:
             return dec(data)
         return data
+
+
+class _Later:
+    """A deferred field's marshalled data and the codec that decodes it."""
+
+    __slots__ = ("codec", "data")
+
+    def __init__(self, codec: Codec, data: bytes):
+        self.codec, self.data = codec, data
+
+    def value(self) -> Any:
+        return self.codec.decode(marshal.loads(self.data))
+
+
+class Deferred:
+    """A mixin for a dataclass some of whose fields a cache file may keep apart (``Codec(...,
+    deferred=...)``): such a field is decoded the first time it is read, and from then on it
+    is an attribute like any other. Equality, ``repr``, ``dataclasses.replace`` and ``asdict``
+    read every field, so they see the object as if it had been decoded whole."""
+
+    def __getattr__(self, name: str) -> Any:
+        pending = self.__dict__.get(_PENDING)
+        if pending is not None and name in pending:
+            value = pending[name].value()
+            self.__dict__[name] = value
+            return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def name_for(what: str, folder: Path) -> str:
@@ -236,6 +294,8 @@ def same(a: Any, b: Any) -> bool:
         seen.add((id(x), id(y)))
         if not hasattr(x, "__dict__"):
             return x == y
+        if is_dataclass(t):     # fields read one by one: a Deferred one is decoded first
+            return all(alike(getattr(x, f.name), getattr(y, f.name)) for f in fields(t))
         return alike(vars(x), vars(y))
 
     return alike(a, b)
@@ -281,4 +341,4 @@ def _write(path: Path, key: str, value: Any, codec: Codec) -> None:
         raise
 
 
-__all__ = ["Codec", "cache_dir", "cached", "content_key", "name_for", "same"]
+__all__ = ["Codec", "Deferred", "cache_dir", "cached", "content_key", "name_for", "same"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Sequence
 
+from companion.engine.record import record
 from companion.errors import CompanionError
 
 
@@ -20,7 +21,7 @@ class ChanceError(CompanionError):
     """Supplied dice that cannot be used, or a replay that asks for different outcomes."""
 
 
-@dataclass
+@record
 class Outcome:
     seq: int
     kind: str            # 'die', 'choice' or 'shuffle'

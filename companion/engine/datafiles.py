@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Iterable
 
+from companion.engine.record import record
 from companion.errors import DataError, DataErrors
 
 
-@dataclass
+@record
 class DataFile:
     """A parsed TOML file that remembers its text so errors can point at lines."""
 

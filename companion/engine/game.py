@@ -10,17 +10,18 @@ event with who may see it.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Sequence
 
 from companion.engine.chance import Chance
+from companion.engine.record import record
 from companion.errors import CompanionError
 
 PUBLIC = "public"
 MODERATOR = "moderator"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OptionSpec:
     """A documented game option (``--option KEY=VALUE``)."""
 
@@ -87,7 +88,7 @@ def resolve_options(specs: Sequence[OptionSpec], raw: dict[str, str],
     return result
 
 
-@dataclass
+@record
 class Decision:
     """A choice a player must make now, with the order lines that are legal answers."""
 

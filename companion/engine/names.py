@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Iterable, Sequence
+
+from companion.engine.record import record
 
 _CYRILLIC = dict(zip(
     "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґў",
@@ -53,7 +54,7 @@ def slugify(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Match:
     """The outcome of matching a typed name: the known name, or the candidates."""
 

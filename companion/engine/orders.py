@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Sequence
 
 from companion.engine.names import Match, fold, match_name
+from companion.engine.record import record
 from companion.errors import CompanionError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Token:
     text: str          # as typed (quotes removed for quoted tokens)
     col: int           # 1-based column of the token's first character
@@ -35,7 +36,7 @@ class Token:
         return self.col + len(self.text) + (2 if self.kind == "quoted" else 0)
 
 
-@dataclass
+@record
 class Line:
     number: int        # 1-based line number in the file
     raw: str           # the whole line as written

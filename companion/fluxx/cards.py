@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.engine.datafiles import DataFile
 from companion.engine.names import fold, slugify
+from companion.engine.record import record
 from companion.errors import DataError, DataErrors
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -99,14 +100,14 @@ KEYS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tag:
     id: str
     name: str
     plural: str
 
 
-@dataclass
+@record
 class Card:
     id: str
     name: str
@@ -133,7 +134,7 @@ class Card:
         return tuple(out)
 
 
-@dataclass
+@record
 class Deck:
     cards: list[Card]                           # the 100 cards, in data order
     basic: Card
@@ -877,6 +878,7 @@ def default_deck() -> Deck:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "cards.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "engine" / "record.py",
         _HERE.parent / "errors.py")
 """The sources a cached deck depends on besides its data files (tests/test_cache.py checks
 that every module of the package that loading imports is here)."""

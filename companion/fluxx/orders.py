@@ -21,7 +21,7 @@ ignoring case, accents and punctuation, and any unambiguous beginning is enough 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from companion.engine.names import match_name
@@ -29,6 +29,7 @@ from companion.engine.orders import (
     Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, Token,
     UnknownNameError, AmbiguousNameError, order_lines, unknown_keyword,
 )
+from companion.engine.record import record
 from companion.fluxx.cards import ALL_CLAUSES, Card, Deck, norm
 
 HEADS = ("play", "use", "sing", "accent", "quote", "keep", "ask", "join")
@@ -44,7 +45,7 @@ TYPE_WORD = {"keeper": "Keeper", "creeper": "Creeper", "goal": "Goal", "rule": "
              "action": "Action"}
 
 
-@dataclass
+@record
 class FluxxOrders:
     """Parsed orders: JSON-able line dicts (kept in the state while a turn is paused) and the
     source lines they came from (for located errors)."""

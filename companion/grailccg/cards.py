@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from companion.engine.names import fold, match_name, slugify
+from companion.engine.record import record
 from companion.errors import DataError, DataErrors
 
 if TYPE_CHECKING:       # imported where a file is parsed: the shipped set comes from the cache
@@ -74,7 +75,7 @@ WHEN: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EffectSpec:
     """One word of the effect language: what it takes and what it means.
 
@@ -167,7 +168,7 @@ EFFECT_VOICE = {
 """Who "you" is when the effects of each property are read."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Effect:
     """One effect of a card as read from its text (``"combat +2"``: name, amount, target, and
     the text in canonical form)."""
@@ -323,7 +324,7 @@ _RANGE = r"^\s*(?:(<=|>=)\s*(-?\d+)|(-?\d+)\s*(?:\.\.\s*(-?\d+))?)\s*:\s*(.*?)\s
 
 # -- cards ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Card:
     """One card of the set: the keys of its card table (docs/grailccg-cards.md), validated."""
 
@@ -488,7 +489,7 @@ class UnknownCard(DataError, KeyError):
         return self.message
 
 
-@dataclass
+@record
 class CardSet:
     """The cards a game is played with (the shipped set, with a game's Write Yer Own cards),
     found by id or by a typed name."""
@@ -1068,6 +1069,7 @@ def _default_cards() -> CardSet:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "cards.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "engine" / "record.py",
         _HERE.parent / "errors.py")
 """The sources a cached card set depends on besides its data files
 (tests/grailccg/test_grailccg_startup.py checks that every module of the package that loading
@@ -1190,7 +1192,7 @@ def export(card_set: CardSet | None = None) -> dict[str, Any]:
 
 # -- deck lists -----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DeckRules:
     """The house rules of deck construction (docs/grailccg-cards.md)."""
 
@@ -1205,7 +1207,7 @@ class DeckRules:
 DECK_RULES = DeckRules()
 
 
-@dataclass
+@record
 class Deck:
     """A deck list: the card ids in order, the file it was read from, and the line where each
     card is first listed."""

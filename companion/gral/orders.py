@@ -19,7 +19,7 @@ Names match ignoring case and accents; an unambiguous prefix is enough ("alb", "
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from companion.engine.names import match_name
@@ -27,12 +27,13 @@ from companion.engine.orders import (
     Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError,
     UnknownNameError, order_lines, resolve_name, span_text, unknown_keyword,
 )
+from companion.engine.record import record
 
 KEYWORDS = ("move", "blow", "assign", "pass", "object")
 GRAIL_CLAUSES = {"with": "with", "leaving": "leave", "dropping": "drop"}
 
 
-@dataclass
+@record
 class Move:
     line: Line
     initiate: str                 # initiate id (the active initiate)
@@ -43,14 +44,14 @@ class Move:
     insist: int | str = 0         # the most the mover reveals to push it through, or 'all'
 
 
-@dataclass
+@record
 class Assign:
     line: Line
     values: list[int]
     initiate: str
 
 
-@dataclass
+@record
 class Objection:
     line: Line | None
     initiate: str | None          # None: any initiate
@@ -69,7 +70,7 @@ class Objection:
                 "ending": self.ending, "limit": self.limit}
 
 
-@dataclass
+@record
 class GralOrders:
     moves: list[Move] = field(default_factory=list)
     assigns: list[Assign] = field(default_factory=list)

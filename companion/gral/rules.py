@@ -18,10 +18,10 @@ Structure of play by email:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.game import TurnContext
+from companion.engine.record import record
 from companion.gral.orders import Assign, GralOrders, Move, move_text
 
 # ------------------------------------------------------------------------------------ helpers
@@ -83,7 +83,7 @@ def pick_units(state: dict, player: str, values: list[int], world,
 # ------------------------------------------------------------------------------------ proposals
 
 
-@dataclass
+@record
 class Outcome:
     """What a proposed action would do, worked out before anybody objects."""
 

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from companion.engine.datafiles import DataFile, suggest
 from companion.engine.names import slugify
+from companion.engine.record import record
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SYMBOLS = ("knife", "cross", "rose-cross", "triangle")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     id: str
     name: str
@@ -22,7 +22,7 @@ class Field:
     short: str           # the name shortened to 14 characters at most, for tight spaces
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Order:
     id: str
     name: str
@@ -31,7 +31,7 @@ class Order:
     colour: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Initiate:
     id: str
     name: str
@@ -39,7 +39,7 @@ class Initiate:
     size: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unit:
     id: str              # e.g. 'A7': bar A, seventh unit
     bar: str
@@ -108,6 +108,7 @@ def _load(folder: str) -> World:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "world.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "engine" / "record.py",
         _HERE.parent / "errors.py")
 """The sources a cached world depends on besides its data files (tests/test_cache.py checks
 that every module of the package that loading imports is here)."""

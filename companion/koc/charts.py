@@ -16,9 +16,10 @@ that range counts as the nearest end ("12 or more").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from companion.engine.record import record
 from companion.errors import CompanionError
 
 DIE_RE = re.compile(r"^(\d*)d(\d+)$")
@@ -46,7 +47,7 @@ SITE_VALUES = ("local", "local_castle", "local_royal_castle", "random_area", "ra
                "random_wasteland", "rolled")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Die:
     """One stage of a chart: ``count`` dice of ``sides`` sides, added together."""
 
@@ -76,7 +77,7 @@ class Die:
         return f"{self.count if self.count > 1 else ''}d{self.sides}"
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Span:
     """An inclusive range of totals, e.g. 6-8."""
 
@@ -111,7 +112,7 @@ def roll_text(roll: Sequence[Span]) -> str:
     return "/".join(str(s) for s in roll)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One result of a chart."""
 
@@ -148,7 +149,7 @@ class Entry:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Modifier:
     """A modifier a chart's roll may take (its key, value and label)."""
 
@@ -157,7 +158,7 @@ class Modifier:
     label: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Chart:
     """A chart (``charts.toml`` and the other chart files): its dice and entries."""
 
@@ -338,7 +339,7 @@ class Chart:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resolution:
     """The outcome of a roll on a chart: which dice, which totals, which entry."""
 

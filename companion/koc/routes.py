@@ -29,10 +29,10 @@ fewer turns, then fewer ship moves, then fewer moves in all, then the route whos
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.names import fold
+from companion.engine.record import record
 from companion.errors import CompanionError
 
 from .world import OPEN_LAND, SITES, Area, World
@@ -40,7 +40,7 @@ from .world import OPEN_LAND, SITES, Area, World
 LAND_KINDS = ("countryside", "forest", "river", "wasteland", "town", "castle", "shrine")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """One step of a route: the area reached and how (start, land, river, board, sail,
     coast, debark, land_from_coast)."""
@@ -50,7 +50,7 @@ class Step:
     turn: int = 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Route:
     """A route found by ``find_route``: how it goes (``by``), its steps and, for a direct
     route, the turns it takes at ``allowance`` areas a turn."""

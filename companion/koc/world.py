@@ -15,11 +15,13 @@ Derived values (never stored in the files, so they cannot disagree):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.cache import Deferred
 from companion.engine.names import Match, fold, match_name
+from companion.engine.record import record
 from companion.errors import CompanionError, DataError, DataErrors
 
 if TYPE_CHECKING:
@@ -69,7 +71,7 @@ MIN_SPACING = 1.0
 
 # =========================================================================== model
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kingdom:
     """A kingdom of the map (``kingdoms.toml``), or an independent land."""
 
@@ -82,7 +84,7 @@ class Kingdom:
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Castellany:
     """One of Logres' castellanies: its number and its castle."""
 
@@ -92,7 +94,7 @@ class Castellany:
     note: str | None = None
 
 
-@dataclass
+@record
 class Area:
     """An area of the map (``areas.toml``): what it is, where it lies, its links, and the
     values derived from the other areas and the charts."""
@@ -175,7 +177,7 @@ def virtue_points_range(cp: int, vl: int) -> tuple[int, int | None] | None:
     return lo, hi
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Knight:
     """A knight card (``knights.toml``)."""
 
@@ -197,7 +199,7 @@ class Knight:
                 **({"note": self.note} if self.note else {})}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class King:
     """A king card (``kings.toml``)."""
 
@@ -219,7 +221,7 @@ class King:
                 **({"note": self.note} if self.note else {})}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lady:
     """A lady card (``ladies.toml``)."""
 
@@ -239,7 +241,7 @@ class Lady:
                 "wound_level": 1, **({"note": self.note} if self.note else {})}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChitKind:
     """A kind of chit (monster, animal, ship...) and how its chits fight."""
 
@@ -249,7 +251,7 @@ class ChitKind:
     drawn: bool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Chit:
     """A chit of the counter sheets (``chits.toml``)."""
 
@@ -282,7 +284,7 @@ class Chit:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlayerColour:
     """A player's colour: its letter and how many markers it has."""
 
@@ -291,7 +293,7 @@ class PlayerColour:
     markers: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WarExit:
     """Where a foreign war step leads: on an outcome and/or a roll, to a step or an end."""
 
@@ -316,7 +318,7 @@ class WarExit:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WarStep:
     """A step of the foreign war (``war.toml``): its effects and its exits."""
 
@@ -354,7 +356,7 @@ class WarStep:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestKind:
     """A kind of request a knight may be asked to grant (``requests.toml``)."""
 
@@ -363,7 +365,7 @@ class RequestKind:
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Person:
     """Who makes requests, and which (each with the condition it is made only on)."""
 
@@ -372,9 +374,11 @@ class Person:
     requests: tuple[tuple[str, str | None], ...]
 
 
-@dataclass
-class World:
-    """The whole validated world: map, cards, chits, charts, war steps and requests."""
+@record
+class World(Deferred):
+    """The whole validated world: map, cards, chits, charts, war steps and requests. Read from
+    the cache (``load_world(cache=True)``), its charts and war steps are decoded when first
+    used: most quick commands never look at them."""
 
     kingdoms: dict[str, Kingdom]
     independent: dict[str, Kingdom]
@@ -603,7 +607,7 @@ def _codec():
 
     return Codec((Kingdom, Castellany, Area, Knight, King, Lady, ChitKind, Chit, PlayerColour,
                   WarExit, WarStep, RequestKind, Person, World, Die, Span, Entry, Modifier,
-                  Chart))
+                  Chart), deferred={World: ("charts", "war_steps")})
 
 
 def __getattr__(name: str) -> Any:
@@ -619,7 +623,8 @@ _PACKAGE = Path(__file__).resolve().parent
 CODE = tuple(_PACKAGE / name for name in ("world.py", "loader.py", "charts.py",
                                           "_source.py")) + tuple(
     _PACKAGE.parent / name for name in ("engine/datafiles.py", "engine/names.py",
-                                        "engine/cache.py", "errors.py"))
+                                        "engine/cache.py", "engine/record.py",
+                                        "errors.py"))
 """The sources a cached world depends on besides its data files (a test checks that every
 module of the package that loading imports is here)."""
 

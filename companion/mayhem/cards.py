@@ -2,13 +2,13 @@
 editable data files in ``companion/mayhem/data/`` and validated with located errors."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from companion.engine.datafiles import DataFile, suggest
 from companion.engine.names import fold, slugify
+from companion.engine.record import record
 from companion.errors import DataError, DataErrors
 from companion.mayhem.effects import (COLOURS, KINDS, PRIME_ZONE, TYPES, Bonus, Effect,
                                       EffectError, bonus_text, parse_bonus, parse_effect)
@@ -24,7 +24,7 @@ RESERVED = ("at", "from", "by", "then", "taking", "choose", "up", "with", "again
 FORBIDDEN = ',;:=#"|+()'
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Card:
     id: str                 # slug of the name
     no: int                 # position in the data file, 1..70 (printed as 'n/70')
@@ -65,7 +65,7 @@ class Card:
                 "text": self.text}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Character:
     id: str                 # slug of the full name
     no: int                 # 1..18
@@ -137,6 +137,7 @@ def _load(folder: str) -> Catalogue:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "cards.py", _HERE / "effects.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
+        _HERE.parent / "engine" / "record.py",
         _HERE.parent / "errors.py")
 """The sources a cached catalogue depends on besides its data files (tests/test_cache.py
 checks that every module of the package that loading imports is here)."""

@@ -37,8 +37,9 @@ Bonus rules of the character cards use a sister language::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable
+
+from companion.engine.record import record
 
 COLOURS = ("Crimson", "Gilded", "Sapphire")
 TYPES = ("Dragon", "Princess", "Knight", "Treasure", "Attack", "Defense")
@@ -76,7 +77,7 @@ class EffectError(ValueError):
 
 
 # ------------------------------------------------------------------------------- the model
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spec:
     """One description of cards: each given attribute must match."""
 
@@ -110,7 +111,7 @@ class Spec:
                                   ("kind", self.kind), ("number", self.number)) if v is not None}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Filter:
     specs: tuple[Spec, ...] = ()        # empty: any card
 
@@ -133,7 +134,7 @@ class Filter:
 ANY = Filter()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Place:
     zone: str                  # hand, play, set, barracks, discard
     owner: str | None = None   # target, own, each, others (None for barracks and discard)
@@ -156,7 +157,7 @@ class Place:
         return f"{self.owner} {self.zone}" if self.owner else self.zone
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     op: str                          # draw, capture, destroy, lure
     n: int = 1
@@ -199,7 +200,7 @@ class Step:
                 "places": [p.to_json() for p in self.places]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Effect:
     source: str
     alternatives: tuple[tuple[Step, ...], ...]
@@ -448,7 +449,7 @@ def parse_effect(text: str) -> Effect:
 
 
 # ------------------------------------------------------------------------------- bonuses
-@dataclass(frozen=True)
+@record(frozen=True)
 class Bonus:
     """A character's bonus rule: points per matching card or set, or points if enough."""
 

@@ -39,7 +39,7 @@ Names match ignoring case and accents; any unambiguous beginning is enough ("hoa
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from companion.engine.names import match_name
@@ -47,6 +47,7 @@ from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
     OrderSyntaxError, UnknownNameError, order_lines, resolve_name, span_text, unknown_keyword,
 )
+from companion.engine.record import record
 from companion.mayhem.effects import TYPES
 
 KEYWORDS = ("play", "draw", "recruit", "character", "set", "discard", "recycle", "answer",
@@ -61,13 +62,13 @@ TYPE_ALIASES = {"Dragons": "Dragon", "Princesses": "Princess", "Knights": "Knigh
 ALT_WORDS = {"a": 0, "b": 1, "1": 0, "2": 1, "first": 0, "second": 1}
 
 
-@dataclass
+@record
 class Order:
     line: Line
     data: dict[str, Any]
 
 
-@dataclass
+@record
 class MayhemOrders:
     actions: list[Order] = field(default_factory=list)
     answers: list[Order] = field(default_factory=list)

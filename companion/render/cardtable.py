@@ -27,10 +27,10 @@ the same data gives the same PDF and SVG bytes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from companion.engine.record import record
 from companion.render.fonts import CONDENSED_BOLD, SANS, SANS_BOLD
 
 FONTS = (SANS, CONDENSED_BOLD, SANS_BOLD)
@@ -63,7 +63,7 @@ INK = "#2b2620"
 MUTED = "#6b6458"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Metrics:
     """Sizes of one drawing, in its own units (points for the PDF, user units for the SVG)."""
     card_w: float
@@ -136,7 +136,7 @@ def wrap(text: str, font: str, size: float, width: float, lines: int) -> list[st
 #   ("card_start", title) / ("card_end",)     group a card's shapes (SVG <g> with its tooltip)
 
 
-@dataclass
+@record
 class Band:
     """One area of the table, laid out: its height and its drawing operations."""
     height: float

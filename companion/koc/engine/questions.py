@@ -7,10 +7,12 @@ catalogue when they are submitted. Every engine module that asks questions lists
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from companion.engine.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spec:
     """A question of the catalogue: its meaning, answers and default, the tags of its
     situations and the numbers a condition may test."""

@@ -8,10 +8,11 @@ standing orders, then (with ``missing=wait``) the turn pauses, else the document
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from companion.engine.names import fold
+from companion.engine.record import record
 from companion.koc.engine import knight as kn
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------------------ questions
-@dataclass
+@record
 class Question:
     """A choice a player must make now."""
 
