@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.record import record
+from companion.engine.record import _COMPILE_AFTER, _compile, record
 
 
-def both(**options):
-    """The same class made by ``dataclass`` and by ``record``."""
+def both(compiled=False, **options):
+    """The same class made by ``dataclass`` and by ``record`` (with, if ``compiled``, the
+    ``__init__`` a record class gets once it is built often)."""
 
     def make(decorator):
         class Point:
@@ -25,9 +26,14 @@ def both(**options):
             label: str = "p"
             tags: list = field(default_factory=list)
             hidden: int = field(default=7, repr=False, compare=False)
+            derived: int = field(default=0, init=False)
+            made: list = field(default_factory=lambda: ["made"], init=False, compare=False)
         return decorator(**options)(Point)
 
-    return make(dataclass), make(record)
+    ours = make(record)
+    if compiled:
+        _compile(ours.__record__)
+    return make(dataclass), ours
 
 
 # module level, so pickle can find them
@@ -44,10 +50,11 @@ class Nested:
     other: object = None
 
 
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("options", [{}, {"frozen": True}, {"frozen": True, "order": True},
                                      {"order": True}])
-def test_same_behaviour_as_dataclass(options):
-    dc, rc = both(**options)
+def test_same_behaviour_as_dataclass(options, compiled):
+    dc, rc = both(compiled, **options)
     for args, kwargs in [((1,), {}), ((1, 2), {}), ((1, 2, "q", [3], 9), {}),
                          ((), {"x": 4, "label": "z"}), ((5,), {"tags": ["a"]})]:
         a, b = dc(*args, **kwargs), rc(*args, **kwargs)
@@ -82,8 +89,9 @@ def test_same_behaviour_as_dataclass(options):
             rc(1) < rc(2)
 
 
-def test_wrong_arguments_are_refused_as_dataclasses_refuse_them():
-    dc, rc = both()
+@pytest.mark.parametrize("compiled", [False, True])
+def test_wrong_arguments_are_refused_as_dataclasses_refuse_them(compiled):
+    dc, rc = both(compiled)
     for args, kwargs in [((), {}), ((1, 2, 3, [], 5, 6), {}), ((1,), {"x": 2}),
                          ((1,), {"nope": 1})]:
         with pytest.raises(TypeError) as ours:
@@ -114,6 +122,10 @@ def test_post_init_and_unsupported_options():
             self.total = self.a + self.b
 
     assert Sum(1, 2).total == 3 and Sum(a=2, b=2).total == 4
+    made = [Sum(k, 1) for k in range(_COMPILE_AFTER + 5)]      # compiled on the way
+    assert Sum.__init__.__qualname__.endswith("<locals>.Sum.__init__")
+    assert [m.total for m in made] == [k + 1 for k in range(_COMPILE_AFTER + 5)]
+    assert list(vars(made[-1])) == ["a", "b", "total"]
     with pytest.raises(TypeError, match="InitVar"):
         @record
         class Bad:

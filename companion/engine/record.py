@@ -29,8 +29,8 @@ _MISSING = dataclasses.MISSING
 class _Shape:
     """What the shared methods need to know of one record class."""
 
-    __slots__ = ("names", "init", "required", "defaults", "factories", "key", "repr_names",
-                 "post_init", "frozen")
+    __slots__ = ("cls", "names", "count", "init", "init_set", "required", "defaults",
+                 "factories", "key", "repr_names", "post_init", "frozen", "built")
 
     def __init__(self, cls: type, frozen: bool):
         initvar = getattr(dataclasses, "_FIELD_INITVAR", None)
@@ -38,13 +38,16 @@ class _Shape:
             if initvar is not None and getattr(f, "_field_type", None) is initvar:
                 raise TypeError(f"{cls.__name__}.{f.name}: @record does not support InitVar; "
                                 "use @dataclass")
+        self.cls, self.built = cls, 0
         fields = dataclasses.fields(cls)
         for f in fields:
             if f.kw_only is True:
                 raise TypeError(f"{cls.__name__}.{f.name}: @record does not support kw_only "
                                 "fields; use @dataclass")
         self.names = tuple(f.name for f in fields)
+        self.count = len(self.names) if all(f.init for f in fields) else -1    # fast path
         self.init = tuple(f.name for f in fields if f.init)
+        self.init_set = frozenset(self.init)
         self.required = frozenset(f.name for f in fields if f.init and f.default is _MISSING
                                   and f.default_factory is _MISSING)
         self.defaults = {f.name: f.default for f in fields if f.default is not _MISSING}
@@ -67,40 +70,92 @@ def _getter(names: list[str]) -> Callable[[Any], tuple]:
     return attrgetter(*names)
 
 
+_COMPILE_AFTER = 200
+"""A class built this many times gets an ``__init__`` of its own, compiled once (as dataclasses
+would have compiled it at import): a hot class then costs what a dataclass costs."""
+
+
 def _init(self, *args: Any, **kwargs: Any) -> None:
     shape: _Shape = type(self).__record__
-    init = shape.init
-    if len(args) == len(init) and not kwargs and len(init) == len(shape.names):
-        self.__dict__.update(zip(init, args))       # every field given in order: the usual case
+    shape.built += 1
+    if shape.built >= _COMPILE_AFTER:
+        _compile(shape)(self, *args, **kwargs)
+        return
+    if len(args) == shape.count and not kwargs:
+        self.__dict__.update(zip(shape.names, args))    # every field given in order: the usual
     else:
-        name = type(self).__qualname__
-        if len(args) > len(init):
-            least = 1 + sum(1 for n in init if n in shape.required)
-            takes = f"{least}" if least == len(init) + 1 else f"from {least} to {len(init) + 1}"
-            raise TypeError(f"{name}.__init__() takes {takes} positional arguments but "
-                            f"{len(args) + 1} were given")
-        values = dict(zip(init, args))
-        for key, value in kwargs.items():
-            if key not in init:
-                raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{key}'")
-            if key in values:
-                raise TypeError(f"{name}.__init__() got multiple values for argument '{key}'")
-            values[key] = value
-        missing = [n for n in init if n in shape.required and n not in values]
-        if missing:
-            listed = " and ".join(", ".join(repr(m) for m in missing).rsplit(", ", 1))
-            raise TypeError(f"{name}.__init__() missing {len(missing)} required positional "
-                            f"argument{'s' if len(missing) > 1 else ''}: {listed}")
-        for n in shape.names:
-            if n in values:
-                continue
-            if n in shape.factories:
-                values[n] = shape.factories[n]()
-            elif n in shape.defaults:
-                values[n] = shape.defaults[n]
-        self.__dict__.update((n, values[n]) for n in shape.names if n in values)  # field order
+        self.__dict__.update(_values(shape, type(self).__qualname__, args, kwargs))
     if shape.post_init is not None:
         self.__post_init__()
+
+
+_FACTORY = object()     # the default of a parameter whose field has a default_factory
+
+
+def _compile(shape: _Shape) -> Callable[..., None]:
+    """The class's own ``__init__``: parameters with the fields' defaults, the values stored
+    straight into the instance's ``__dict__`` in field order, then ``__post_init__``."""
+    params, lines = [], []
+    for n in shape.names:
+        if n not in shape.init_set:
+            if n in shape.factories:
+                lines.append(f"    d[{n!r}] = _factories[{n!r}]()")
+            continue
+        if n in shape.required:
+            params.append(n)
+        elif n in shape.factories:
+            params.append(f"{n}=_FACTORY")
+            lines.append(f"    d[{n!r}] = _factories[{n!r}]() if {n} is _FACTORY else {n}")
+            continue
+        else:
+            params.append(f"{n}=_defaults[{n!r}]")
+        lines.append(f"    d[{n!r}] = {n}")
+    if shape.post_init is not None:
+        lines.append("    __record_self__.__post_init__()")
+    source = (f"def __init__(__record_self__, {', '.join(params)}):\n"
+              "    d = __record_self__.__dict__\n" + "\n".join(lines) + "\n    return None\n")
+    space = {"_defaults": shape.defaults, "_factories": shape.factories, "_FACTORY": _FACTORY}
+    exec(source, space)
+    init = space["__init__"]
+    init.__qualname__ = f"{shape.cls.__qualname__}.__init__"
+    shape.cls.__init__ = init
+    return init
+
+
+def _values(shape: _Shape, name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """The fields' values, in field order, from arguments some of which are left out or given
+    by keyword; a TypeError worded as the generated ``__init__`` would word it."""
+    init = shape.init
+    if len(args) > len(init):
+        least = 1 + sum(1 for n in init if n in shape.required)
+        takes = f"{least}" if least == len(init) + 1 else f"from {least} to {len(init) + 1}"
+        raise TypeError(f"{name}.__init__() takes {takes} positional arguments but "
+                        f"{len(args) + 1} were given")
+    if kwargs:
+        for key in kwargs.keys() - shape.init_set:
+            raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{key}'")
+        for key in kwargs.keys() & set(init[:len(args)]):
+            raise TypeError(f"{name}.__init__() got multiple values for argument '{key}'")
+    values = dict(zip(init, args))
+    missing = []
+    for n in shape.names[len(args):] if shape.count == len(init) else shape.names:
+        if n in values:
+            continue
+        if n in kwargs:
+            values[n] = kwargs[n]
+        elif n in shape.factories:
+            values[n] = shape.factories[n]()
+        elif n in shape.defaults and n in shape.init_set:     # else the class attribute serves
+            values[n] = shape.defaults[n]
+        elif n in shape.required:
+            missing.append(n)
+    if missing:
+        listed = " and ".join(", ".join(repr(m) for m in missing).rsplit(", ", 1))
+        raise TypeError(f"{name}.__init__() missing {len(missing)} required positional "
+                        f"argument{'s' if len(missing) > 1 else ''}: {listed}")
+    if shape.count != len(init):
+        return {n: values[n] for n in shape.names if n in values}     # field order
+    return values
 
 
 @reprlib.recursive_repr()
