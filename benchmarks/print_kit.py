@@ -132,44 +132,62 @@ def bare_kit(shape) -> bytes:
     return buf.getvalue()
 
 
-def game_kits(kinds: list[str], runs: int) -> None:
-    """Each game's kit against the bare script, alternating runs, medians."""
-    from companion.registry import KINDS, get_kind
+def measure(kit, options, runs: int) -> dict:
+    """One kit built with ``options`` against the bare script drawing the same pages and cards:
+    first (cold) build, then medians of ``runs`` alternating runs, CPU time."""
     from companion.render.printkit import plan_kit
+
+    t0 = time.process_time()
+    first = build_kit(kit, options)
+    cold = time.process_time() - t0
+    shape = kit_shape(plan_kit(kit, options))
+    bare_kit(shape)
+    ours, bare = [], []
+    for _ in range(runs):
+        gc.collect()  # each run starts with no garbage of the other's
+        t0 = time.process_time()
+        data = build_kit(kit, options)
+        ours.append(time.process_time() - t0)
+        gc.collect()
+        t0 = time.process_time()
+        bare_kit(shape)
+        bare.append(time.process_time() - t0)
+    assert data == first, f"{kit.game}: output is not byte-identical between runs"
+    return {"pages": len(shape[1]), "cards": sum(len(t) for t, _ in shape[1] if t),
+            "cold": cold, "ours": statistics.median(ours), "bare": statistics.median(bare),
+            "bytes": len(data)}
+
+
+def _row(label: str, m: dict) -> str:
+    return (f"  {label:16} {m['pages']:5d} {m['cards']:5d} {m['cold'] * 1000:6.0f}ms "
+            f"{m['ours'] * 1000:6.0f}ms {m['bare'] * 1000:6.1f}ms {m['ours'] / m['bare']:5.1f}x "
+            f"{m['bytes'] / 1024:6.0f}")
+
+
+def game_kits(kinds: list[str], runs: int, parts: bool) -> None:
+    """Each game's kit against the bare script, alternating runs, medians; with ``parts``, each
+    kind of part of the kit (``--only cards``, ``charts``...) measured the same way too."""
+    from companion.registry import KINDS, get_kind
+    from companion.render.printkit.model import part_kind
 
     if not kinds:
         kinds = [k.id for k in KINDS if hasattr(get_kind(k.id), "print_kit")]
     options = PrintOptions.from_strings()
     print(f"game kits: A4, defaults ({options.describe()}); median of {runs} alternating runs, "
           "CPU time")
-    print(f"  {'kit':8} {'pages':>5} {'cards':>5} {'first':>8} {'ours':>8} {'bare':>8} "
+    print(f"  {'kit':16} {'pages':>5} {'cards':>5} {'first':>8} {'ours':>8} {'bare':>8} "
           f"{'ratio':>6} {'KiB':>6}")
     for kind in kinds:
         kit = get_kind(kind).print_kit()
-        t0 = time.process_time()
-        first = build_kit(kit, options)
-        cold = time.process_time() - t0
-        shape = kit_shape(plan_kit(kit, options))
-        bare_kit(shape)
-        ours, bare = [], []
-        for _ in range(runs):
-            gc.collect()  # each run starts with no garbage of the other's
-            t0 = time.process_time()
-            data = build_kit(kit, options)
-            ours.append(time.process_time() - t0)
-            gc.collect()
-            t0 = time.process_time()
-            bare_kit(shape)
-            bare.append(time.process_time() - t0)
-        assert data == first, f"{kind}: output is not byte-identical between runs"
-        cards = sum(len(trims) for trims, _ in shape[1] if trims)
-        m_ours, m_bare = statistics.median(ours), statistics.median(bare)
-        figure(f"print kit {kind} ({len(shape[1])} pages), CPU", m_ours * 1000, "ms",
-               ratio=m_ours / m_bare, goal="<= 5x bare drawing script",
-               met=m_ours / m_bare <= 5)
-        print(f"  {kind:8} {len(shape[1]):5d} {cards:5d} {cold * 1000:6.0f}ms "
-              f"{m_ours * 1000:6.0f}ms {m_bare * 1000:6.1f}ms {m_ours / m_bare:5.1f}x "
-              f"{len(data) / 1024:6.0f}")
+        m = measure(kit, options, runs)
+        figure(f"print kit {kind} ({m['pages']} pages), CPU", m["ours"] * 1000, "ms",
+               ratio=m["ours"] / m["bare"], goal="<= 5x bare drawing script",
+               met=m["ours"] / m["bare"] <= 5)
+        print(_row(kind, m))
+        if parts:       # where the time goes: each kind of part alone (with its cover page)
+            for what in dict.fromkeys(part_kind(p) for p in kit.parts):
+                print(_row(f"  --only {what}", measure(kit, PrintOptions.from_strings(only=what),
+                                                       runs)))
 
 
 def main() -> None:
@@ -178,6 +196,8 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=100)
     parser.add_argument("--kits", default="",
                         help="game kinds to time, comma-separated (default all; 'none' skips)")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time each kind of part of each kit on its own")
     args = parser.parse_args()
     kit = sample_kit(cards=args.cards, parts="deck")
     options = PrintOptions.from_strings(paper="a4", bleed="3", backs="duplex-long",
@@ -207,7 +227,7 @@ def main() -> None:
     figure(f"print suite, {args.cards}-card sample deck, CPU", m_ours * 1000, "ms",
            ratio=m_ours / m_bare, goal="<= 2x same designs drawn bare", met=m_ours / m_bare <= 2)
     if args.kits != "none":
-        game_kits([k for k in args.kits.split(",") if k.strip()], args.runs)
+        game_kits([k for k in args.kits.split(",") if k.strip()], args.runs, args.parts)
 
 
 if __name__ == "__main__":
