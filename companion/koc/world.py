@@ -406,6 +406,9 @@ class World(Deferred):
 
     def area(self, typed: str) -> Area:
         """The area a user typed (case, accents and unique prefixes are forgiven)."""
+        known = self.areas.get(typed)    # the engine names areas exactly: no folding needed
+        if known is not None:
+            return known
         return self.areas[_settle(self.match_area(typed), typed, "area")]
 
     def chart(self, typed: str) -> Chart:
