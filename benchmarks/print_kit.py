@@ -142,20 +142,24 @@ def measure(kit, options, runs: int) -> dict:
     cold = time.process_time() - t0
     shape = kit_shape(plan_kit(kit, options))
     bare_kit(shape)
-    ours, bare = [], []
-    for _ in range(runs):
-        gc.collect()  # each run starts with no garbage of the other's
-        t0 = time.process_time()
-        data = build_kit(kit, options)
-        ours.append(time.process_time() - t0)
-        gc.collect()
-        t0 = time.process_time()
-        bare_kit(shape)
-        bare.append(time.process_time() - t0)
+    ours, bare, data, _ = alternate(lambda: build_kit(kit, options), lambda: bare_kit(shape), runs)
     assert data == first, f"{kit.game}: output is not byte-identical between runs"
     return {"pages": len(shape[1]), "cards": sum(len(t) for t, _ in shape[1] if t),
-            "cold": cold, "ours": statistics.median(ours), "bare": statistics.median(bare),
-            "bytes": len(data)}
+            "cold": cold, "ours": ours, "bare": bare, "bytes": len(data)}
+
+
+def alternate(ours, bare, runs: int) -> tuple[float, float, bytes, bytes]:
+    """Median CPU seconds of ``ours()`` and ``bare()`` over ``runs`` alternating runs, and the
+    last output of each."""
+    times: tuple[list[float], list[float]] = ([], [])
+    out = [b"", b""]
+    for _ in range(runs):
+        for k, work in enumerate((ours, bare)):
+            gc.collect()  # each run starts with no garbage of the other's
+            t0 = time.process_time()
+            out[k] = work()
+            times[k].append(time.process_time() - t0)
+    return statistics.median(times[0]), statistics.median(times[1]), out[0], out[1]
 
 
 def _row(label: str, m: dict) -> str:
@@ -206,18 +210,9 @@ def main() -> None:
     first = build_kit(kit, options)
     cold = time.process_time() - t0
     bare_reportlab(kit, options)  # warm reportlab's own caches too
-    ours, bare = [], []
-    for _ in range(args.runs):
-        gc.collect()  # each run starts with no garbage of the other's
-        t0 = time.process_time()
-        data = build_kit(kit, options)
-        ours.append(time.process_time() - t0)
-        gc.collect()
-        t0 = time.process_time()
-        plain = bare_reportlab(kit, options)
-        bare.append(time.process_time() - t0)
+    m_ours, m_bare, data, plain = alternate(lambda: build_kit(kit, options),
+                                            lambda: bare_reportlab(kit, options), args.runs)
     assert data == first, "output is not byte-identical between runs"
-    m_ours, m_bare = statistics.median(ours), statistics.median(bare)
     print(f"print kit: {args.cards} cards, A4, bleed 3 mm, crop marks, duplex-long backs "
           "(CPU time)")
     print(f"  companion print suite : {m_ours * 1000:8.1f} ms  (median of {args.runs}; "

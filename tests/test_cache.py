@@ -402,3 +402,21 @@ def test_commands_give_the_same_output_with_and_without_the_cache(cli, tmp_path,
         if label == "fill":
             assert cache_files(folder)
     assert runs["off"] == runs["fill"] == runs["cached"]
+
+
+def test_show_and_options_of_a_koc_game_leave_the_charts_undecoded(cli, tmp_path):
+    """The quick commands never read the world's deferred parts (docs/performance.md)."""
+    cli.ok("new", "koc", "g1", "--player", "Anna", "--player", "Bert", "--seed", "3")
+    program = ("import atexit, runpy, sys\n"
+               "from companion.koc import world\n"
+               "atexit.register(lambda: print('DECODED', sorted({'charts', 'war_steps'}\n"
+               "                              & set(vars(world._default_world)))))\n"
+               "sys.argv = ['companion', *sys.argv[1:]]\n"
+               "runpy.run_module('companion', run_name='__main__')\n")
+    env = dict(cli.env, COMPANION_CACHE_DIR=str(tmp_path / "own-cache"))
+    outs = [subprocess.run([sys.executable, "-c", program, *args], cwd=ROOT, env=env,
+                           capture_output=True, text=True, check=True).stdout
+            for args in (["show", "g1"], ["show", "g1"], ["options", "g1", "Anna"])]
+    assert cache_files(tmp_path / "own-cache")      # the first run filled it, built whole
+    assert outs[0].rstrip().endswith("DECODED ['charts', 'war_steps']"), outs[0][-200:]
+    assert [out.rstrip().rsplit("\n", 1)[-1] for out in outs[1:]] == ["DECODED []"] * 2, outs

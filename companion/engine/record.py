@@ -30,9 +30,9 @@ class _Shape:
     """What the shared methods need to know of one record class."""
 
     __slots__ = ("cls", "names", "count", "init", "init_set", "required", "defaults",
-                 "factories", "key", "repr_names", "post_init", "frozen", "built")
+                 "factories", "key", "repr_names", "post_init", "built")
 
-    def __init__(self, cls: type, frozen: bool):
+    def __init__(self, cls: type):
         initvar = getattr(dataclasses, "_FIELD_INITVAR", None)
         for f in cls.__dataclass_fields__.values():
             if initvar is not None and getattr(f, "_field_type", None) is initvar:
@@ -57,7 +57,6 @@ class _Shape:
         self.key = _getter(compared)
         self.repr_names = tuple(f.name for f in fields if f.repr)
         self.post_init = getattr(cls, "__post_init__", None)
-        self.frozen = frozen
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple]:
@@ -211,7 +210,7 @@ def record(cls: type | None = None, /, *, frozen: bool = False, order: bool = Fa
             names = [n for n in cls.__dict__.get("__annotations__", {})]
             cls.__doc__ = f"{cls.__name__}({', '.join(names)})"
         cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
-        cls.__record__ = _Shape(cls, frozen)
+        cls.__record__ = _Shape(cls)
         cls.__init__ = _init
         cls.__repr__ = _repr
         cls.__eq__ = _eq
