@@ -5,6 +5,7 @@ import copy
 import hashlib
 import hmac
 import json
+import marshal
 from typing import Any
 
 
@@ -31,8 +32,18 @@ def keyed_hex(key: bytes, label: str, length: int = 64) -> str:
 
 
 def deep_copy(value: Any) -> Any:
-    """Copy of a JSON-like value (states are copied before a turn is processed)."""
-    return copy.deepcopy(value)
+    """Copy of a JSON-like value (states are copied before a turn is processed, and engines keep
+    a copy of the state to roll a paused player turn back to).
+
+    Dicts, lists, tuples, strings, numbers, booleans and None (what states are made of) go
+    through ``marshal``, whose C code copies them several times faster than ``copy.deepcopy``
+    and gives the same result: same types, same key order, floats bit for bit, an object that
+    appears twice still one object.  A value holding anything else (an enum, a dict subclass,
+    a record) is copied by ``copy.deepcopy``."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        return copy.deepcopy(value)
 
 
 GENESIS_HASH = "0" * 64

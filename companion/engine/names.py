@@ -3,6 +3,7 @@ matching a typed name against a list of known names (exact, prefix, word prefix)
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from typing import Iterable, Sequence
@@ -24,10 +25,13 @@ _EXTRA = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "
           "ı": "i"}
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def fold(text: str) -> str:
     """Lower-case, accents removed, hyphens/underscores/apostrophes as spaces, spaces collapsed.
 
-    Used for comparing names: 'Rennes-le-Château' and 'rennes le chateau' fold alike.
+    Used for comparing names: 'Rennes-le-Château' and 'rennes le chateau' fold alike.  Kept
+    per text (a game folds the same few hundred names again and again: every typed name is
+    matched against every known one, and routes break ties by folded area names).
     """
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))

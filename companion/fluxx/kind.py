@@ -16,6 +16,7 @@ import copy
 from functools import cached_property
 from typing import Any, Sequence
 
+from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
@@ -269,8 +270,8 @@ class FluxxKind(GameKind):
                 ctx.use_orders(p)
             elif o.standing_only:
                 ctx.use_orders(p)
-        snapshot = copy.deepcopy(pending["snapshot"]) if pending else copy.deepcopy(g)
-        base = copy.deepcopy(snapshot)
+        snapshot = deep_copy(pending["snapshot"] if pending else g)
+        base = deep_copy(snapshot)
         run = Run(self.deck, base, state["players"], state["standing"], dict(ctx.options),
                   ctx.chance, log=pending["log"] if pending else None,
                   chance_log=pending["chance"] if pending else None, cursors=cursors,

@@ -23,6 +23,7 @@ import copy
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Sequence
 
+from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
@@ -442,8 +443,8 @@ class GrailKind(GameKind):
                 ctx.use_orders(p)
             elif o.standing_only:
                 ctx.use_orders(p)
-        snapshot = copy.deepcopy(pending["snapshot"]) if pending else copy.deepcopy(g)
-        base = copy.deepcopy(snapshot)
+        snapshot = deep_copy(pending["snapshot"] if pending else g)
+        base = deep_copy(snapshot)
         run = self.run(base, state["standing"], dict(ctx.options), ctx.chance,
                        log=pending["log"] if pending else None,
                        chance_log=pending["chance"] if pending else None, cursors=cursors)
@@ -544,7 +545,7 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
                                           may_double, type_of)
 
     g = state["game"]
-    run = kind.run(copy.deepcopy(g), state["standing"], {}, None)
+    run = kind.run(deep_copy(g), state["standing"], {}, None)
     out: list[str] = []
     d = g["dispute"]
     at = g["table"][p]["at"]

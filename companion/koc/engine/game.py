@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.engine.canon import deep_copy
 from companion.engine.game import TurnContext
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Pause, Session
@@ -229,7 +230,7 @@ def run_player_turn(game: Game, player: str) -> bool:
     from companion.koc.engine.turn import player_turn
 
     state = game.state
-    snapshot = copy.deepcopy(state)
+    snapshot = deep_copy(state)
     pending = state["pending"].pop(player, None)
     if game.orders.get(player) is not None:
         game.ctx.use_orders(player)
