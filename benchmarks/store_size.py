@@ -10,8 +10,10 @@ as ``companion turn`` runs it, reports aside) into a fresh store, then prints:
 2. the time of ``run_turn`` for the first turns against the last turns of the same game, with
    the rules engine's own work (``process`` and ``finish_turn``, which depends on the position:
    a Gral round of a crowded board proposes more moves) taken out: what remains is what the
-   store and service pay per turn. A Gral turn's decisions and events grow with the board, so
-   this ratio still mixes in the position;
+   store and service pay per turn. A Gral turn's decisions and events grow with the board (the
+   random players' standing objections pile up: a turn's record grows from about 17 KB of JSON
+   to about 160 KB), so this ratio still mixes in the position; the same ratio per KB of the
+   turns' records is printed beside it;
 3. the controlled measure: the same last turn (same state, same orders, same dice) run on a copy
    of the store holding the game's whole history and on a copy from which every turn but the
    last two was deleted; the ratio of their medians is what the length of the game alone costs.
@@ -88,9 +90,10 @@ def submit_random(store: Store, kind, game_id: str, rng: random.Random) -> bool:
     return True
 
 
-def play(store: Store, kind_id: str, turns: int, seed: int = 7) -> tuple[int, list[float]]:
-    """Plays one game; returns the number of turns run and the seconds each took outside the
-    rules engine."""
+def play(store: Store, kind_id: str, turns: int,
+         seed: int = 7) -> tuple[int, list[float], list[int]]:
+    """Plays one game; returns the number of turns run, the seconds each took outside the
+    rules engine and the size of each turn's record (the canonical JSON of its columns)."""
     players, options = GAMES[kind_id]
     game_id = f"{kind_id}-size"
     rng = random.Random(seed)
@@ -98,14 +101,15 @@ def play(store: Store, kind_id: str, turns: int, seed: int = 7) -> tuple[int, li
                      option_args=options)
     kind = get_kind(kind_id)
     clock = EngineClock(kind)
-    times = []
+    times, sizes = [], []
     for _ in range(turns):
         if not submit_random(store, kind, game_id, rng):
             break
         start, engine = time.perf_counter(), clock.spent
         service.run_turn(store, game_id)
         times.append(time.perf_counter() - start - (clock.spent - engine))
-    return len(times), times
+        sizes.append(sum(len(text) for text in store.turn(game_id).texts().values()))
+    return len(times), times, sizes
 
 
 def column_bytes(path: Path) -> dict[str, int]:
@@ -160,16 +164,21 @@ def measure(kind_id: str, turns: int) -> dict:
         Store(path, create=True).close()
         empty = file_size(path)
         store = Store(path)
-        played, times = play(store, kind_id, turns)
+        played, times, sizes = play(store, kind_id, turns)
         store.close()
         total = file_size(path) - empty
         columns = column_bytes(path)
         with_history, without = history_cost(path, kind_id, 7)
     head = times[:5]
     tail = times[-5:]
+    # the same turns per KB of their records: what remains when the turns' sizes are taken out
+    per_kb = [t / (n / 1024) for t, n in zip(times, sizes)]
     return {"kind": kind_id, "turns": played, "per_turn": total / played, "columns": columns,
             "first": statistics.median(head), "last": statistics.median(tail),
             "ratio": statistics.median(tail) / statistics.median(head),
+            "first_kb": statistics.median(sizes[:5]) / 1024,
+            "last_kb": statistics.median(sizes[-5:]) / 1024,
+            "kb_ratio": statistics.median(per_kb[-5:]) / statistics.median(per_kb[:5]),
             "with_history": with_history, "without": without}
 
 
@@ -191,7 +200,9 @@ def main() -> None:
         print(f"{r['kind']}: {r['turns']} turns, {r['per_turn'] / 1024:.1f} KB stored per turn "
               f"(KB per turn by column: {share})")
         print(f"{r['kind']}: a turn's time outside the rules engine, first 5 turns {r['first'] * 1000:.1f} ms, last 5 turns "
-              f"{r['last'] * 1000:.1f} ms (median): ratio {r['ratio']:.2f}x")
+              f"{r['last'] * 1000:.1f} ms (median): ratio {r['ratio']:.2f}x; their records "
+              f"{r['first_kb']:.0f} KB and {r['last_kb']:.0f} KB of JSON, so per KB of record "
+              f"the last turns cost {r['kb_ratio']:.2f}x the first")
         print(f"{r['kind']}: turn {r['turns'] + 1} with the game's history in the store "
               f"{r['with_history'] * 1000:.1f} ms, without it {r['without'] * 1000:.1f} ms "
               f"(median of 7): ratio {r['with_history'] / r['without']:.2f}x")

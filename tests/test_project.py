@@ -38,3 +38,12 @@ def test_print_benchmark_runs():
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "ratio" in result.stdout
+
+
+def test_store_size_benchmark_runs():
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "store_size.py"),
+                             "--turns", "6"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    for kind in ("gral", "koc"):
+        assert f"{kind}: 6 turns" in result.stdout
+        assert "per KB of record" in result.stdout and "with the game's history" in result.stdout
