@@ -245,8 +245,14 @@ class GralKind(GameKind):
         if expects == "opening":
             return [("Opening allocation (any number of lines)", assigns), ("Or", ["pass"])]
         moves, blows = [], []
+        # a cover can only be blown on the field where the target stands and with 10 points on
+        # the active initiate (check_move refuses every other blow): only those are tried
+        targets_on: dict[str, list] = {}
+        for target in board:
+            targets_on.setdefault(state["pieces"][target.id], []).append(target)
         for i in board:
             origin = state["pieces"][i.id]
+            can_blow = influence(state, player, i.id, w) >= 10
             for dest in w.adjacent[origin]:
                 for clause in (None, "with", "leave", "drop"):
                     mv = Move(None, i.id, dest, grail=clause)
@@ -254,14 +260,14 @@ class GralKind(GameKind):
                     if out is None:
                         continue
                     moves.append(move_text(w, mv))
-                    if four_plus(state):
+                    if four_plus(state) or not can_blow:
                         continue
-                    for target in w.initiates:
+                    for target in targets_on.get(dest, ()):
                         for take in (False, True):
                             blow = Move(None, i.id, dest, grail=clause, blow=target.id, take=take)
                             if check_move(state, player, blow, w)[0] is not None:
                                 blows.append(move_text(w, blow))
-            for target in w.initiates:
+            for target in targets_on.get(origin, ()) if can_blow else ():
                 for take in (False, True):
                     blow = Move(None, i.id, None, blow=target.id, take=take)
                     if check_move(state, player, blow, w)[0] is not None:
