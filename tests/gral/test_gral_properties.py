@@ -317,3 +317,47 @@ def test_setup_players_names_none_for_a_broken_players_line():
     assert setup_players("players: Anna\n") == []
     assert setup_players("players: Anna, anna\n") == []
     assert setup_players("first: Anna\n") == []
+
+
+def every_legal_action_line(state: dict, player: str) -> list[str]:
+    """The move and blow lines of ``player``'s options worked out the slow way: every initiate,
+    adjacent field, grail clause, target and 'taking' tried through check_move."""
+    from companion.gral.orders import Move, move_text
+    from companion.gral.rules import check_move, four_plus
+
+    lines = []
+    board = [i for i in W.initiates if state["pieces"][i.id] is not None]
+    tries = []
+    for i in board:
+        for dest in W.adjacent[state["pieces"][i.id]]:
+            for clause in (None, "with", "leave", "drop"):
+                tries.append(Move(None, i.id, dest, grail=clause))
+                if not four_plus(state):
+                    tries += [Move(None, i.id, dest, grail=clause, blow=t.id, take=take)
+                              for t in W.initiates for take in (False, True)]
+        tries += [Move(None, i.id, None, blow=t.id, take=take)
+                  for t in W.initiates for take in (False, True)]
+    for mv in tries:
+        plain = Move(None, mv.initiate, mv.dest, grail=mv.grail)
+        if mv.dest is not None and check_move(state, player, plain, W)[0] is None:
+            continue  # a blow after a move is offered only with a legal move
+        if check_move(state, player, mv, W)[0] is not None:
+            lines.append(move_text(W, mv))
+    return lines
+
+
+def test_option_lists_offer_exactly_the_legal_moves_and_blows():
+    """The option lists try only the blows that can be legal (the target on the field, 10
+    points on the active initiate); they offer the same lines as trying every one."""
+    seen_blows = 0
+    for state in played_states():
+        if state["phase"] != "round":
+            continue
+        for player in state["players"]:
+            if KIND.expects(state, player) in ("nothing", "opening"):
+                continue
+            offered = [l for l in KIND.options_for(state, player)
+                       if l.startswith(("move ", "blow "))]
+            assert sorted(offered) == sorted(every_legal_action_line(state, player))
+            seen_blows += sum(1 for l in offered if "blow" in l)
+    assert seen_blows > 0
