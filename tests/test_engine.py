@@ -38,6 +38,13 @@ def test_ambiguous_and_unknown_names():
     assert not found.ok and found.suggestions == ("Alberto Castellano",)
 
 
+@pytest.mark.parametrize("typed", ["alb", "a", "Albrto", "castell", "zzz", "", "Rennes x"])
+def test_match_without_suggestions_differs_only_in_the_suggestions(typed):
+    """Parsers that only probe whether some words name anything skip the suggestions."""
+    full, quick = match_name(typed, NAMES), match_name(typed, NAMES, suggest=False)
+    assert (quick.name, quick.candidates, quick.suggestions) == (full.name, full.candidates, ())
+
+
 def test_exact_match_wins_over_prefix():
     assert match_name("Ann", ["Ann", "Anna"]).name == "Ann"
 

@@ -75,12 +75,16 @@ class Match:
         return self.name is None and len(self.candidates) > 1
 
 
-def match_name(typed: str, known: Sequence[str], aliases: dict[str, str] | None = None) -> Match:
+def match_name(typed: str, known: Sequence[str], aliases: dict[str, str] | None = None, *,
+               suggest: bool = True) -> Match:
     """Match ``typed`` against ``known`` names (and ``aliases``: alias -> known name).
 
     Priority: an exact match of a name or alias; else a unique prefix of a whole name; else a
     unique prefix of a word within a name ('castell' finds 'Alberto Castellano'). Several
-    candidates at the first level that has any make the name ambiguous.
+    candidates at the first level that has any make the name ambiguous. Without ``suggest``
+    an unknown name comes back without suggestions: for a parser that only asks whether some
+    words name anything (the suggestions compare the text with every name, by far the dearest
+    part of a miss).
     """
     query = fold(typed)
     if not query:
@@ -102,7 +106,7 @@ def match_name(typed: str, known: Sequence[str], aliases: dict[str, str] | None 
             return Match(found[0])
         if found:
             return Match(None, tuple(found))
-    return Match(None, (), suggest_names(query, table))
+    return Match(None, (), suggest_names(query, table) if suggest else ())
 
 
 def suggest_names(query: str, table: dict[str, str], limit: int = 3) -> tuple[str, ...]:

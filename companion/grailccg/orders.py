@@ -104,8 +104,8 @@ class Parser:
         except AttributeError:
             self.aliases = {}
 
-    def lookup(self, text: str):
-        return match_name(text, self.names, self.aliases)
+    def lookup(self, text: str, suggest: bool = True):
+        return match_name(text, self.names, self.aliases, suggest=suggest)
 
     def card_id(self, name: str) -> str:
         for c in self.cards.cards:
@@ -130,7 +130,7 @@ class Parser:
         line = cur.line
         for j in reversed(bounds):
             text = line.text[tokens[start].col - 1: tokens[j - 1].end - 1]
-            found = self.lookup(text)
+            found = self.lookup(text, suggest=False)
             if found.ok:
                 cur.i = j
                 return self.card_id(found.name)

@@ -104,7 +104,7 @@ class Parser:
             return resolve_name(cur.line, span, known, what)
         except UnknownNameError:
             for k in range(len(span) - 1, 0, -1):
-                if match_name(span_text(span[:k]), known).ok:
+                if match_name(span_text(span[:k]), known, suggest=False).ok:
                     token = span[k]
                     raise OrderSyntaxError(
                         f"expected {_expected(stops)} after the {what}'s name, found "

@@ -118,7 +118,7 @@ class Parser:
             if not exact and match_name(span_text(span), known).suggestions:
                 raise          # a mistyped name ('did you mean ...') rather than a lost keyword
             for k in range(len(span) - 1, 0, -1):
-                if match_name(span_text(span[:k]), known).ok:
+                if match_name(span_text(span[:k]), known, suggest=False).ok:
                     token = span[k]
                     raise OrderSyntaxError(
                         f"expected {_expected(stops) if stops else 'the end of the line'} "
