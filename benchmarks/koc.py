@@ -12,7 +12,6 @@ resumed player turns).
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import statistics
 import sys
@@ -25,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import figure  # noqa: E402
 
 from companion import service  # noqa: E402
+from companion.engine.canon import deep_copy  # noqa: E402
 from companion.engine.chance import Chance, seed_key  # noqa: E402
 from companion.engine.game import TurnContext, resolve_options  # noqa: E402
 from companion.engine.orders import OrdersRejected  # noqa: E402
@@ -72,7 +72,7 @@ def engine_game(seed: int, players: int, turns: int, options: dict[str, str]) ->
         before = sum(k["turns_played"] for k in state["knights"].values())
         ctx = TurnContext(turn=number, key=key, chance=Chance(key, number), orders=orders,
                           options=opts)
-        state = copy.deepcopy(state)
+        state = deep_copy(state)
         start = time.perf_counter()
         KIND.process(state, ctx)
         KIND.finish_turn(state, ctx)

@@ -10,7 +10,6 @@ order texts parsed and checked as the service does, every processed turn run thr
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import statistics
 import sys
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import figure  # noqa: E402
 
 from companion import service  # noqa: E402
+from companion.engine.canon import deep_copy  # noqa: E402
 from companion.engine.chance import Chance, seed_key  # noqa: E402
 from companion.engine.game import TurnContext, resolve_options  # noqa: E402
 from companion.engine.orders import OrdersRejected  # noqa: E402
@@ -62,7 +62,7 @@ def engine_game(seed: int, players: int, options: dict[str, str]) -> tuple[int, 
         orders = {p: KIND.parse_orders(state, p, t, "random") for p, t in held.items()}
         ctx = TurnContext(turn=number, key=key, chance=Chance(key, number), orders=orders,
                           options=opts)
-        state = copy.deepcopy(state)
+        state = deep_copy(state)
         KIND.process(state, ctx)
         KIND.finish_turn(state, ctx)
         for p in ctx.used:

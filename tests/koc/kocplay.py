@@ -2,9 +2,9 @@
 feed the position and order property tests."""
 from __future__ import annotations
 
-import copy
 import random
 
+from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance, seed_key
 from companion.engine.game import TurnContext
 from companion.engine.orders import OrdersRejected
@@ -46,7 +46,7 @@ def play_states(seed: int, players: int, turns: int, options: dict | None = None
     for number in range(1, turns + 1):
         if KIND.is_over(state):
             return
-        state = copy.deepcopy(state)
+        state = deep_copy(state)
         orders = {}
         for p in names:
             parsed = accepted_orders(rng, state, p)
