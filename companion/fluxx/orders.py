@@ -21,6 +21,8 @@ ignoring case, accents and punctuation, and any unambiguous beginning is enough 
 """
 from __future__ import annotations
 
+import bisect
+
 from dataclasses import field
 from typing import Any
 
@@ -327,7 +329,8 @@ def quick_match(query: str, table):
 
 
 class NameIndex:
-    """Normalised names with their later-word suffixes, for fast matching of typed names."""
+    """Normalised names with their later-word suffixes, for fast matching of typed names: each
+    list is also kept sorted, so that the keys a typed text begins are found by bisection."""
 
     def __init__(self, pairs):
         self.pairs = list(pairs)
@@ -339,16 +342,25 @@ class NameIndex:
             for i, ch in enumerate(key):
                 if ch == " ":
                     self.suffixes.append((key[i + 1:], item))
+        # (key, position in its list) sorted by key, per list
+        self.sorted = [sorted((key, n) for n, (key, _) in enumerate(table))
+                       for table in (self.pairs, self.suffixes)]
 
     def match(self, query: str):
         if not query:
             return None, ()
         if query in self.exact:
             return self.exact[query], ()
-        for table in (self.pairs, self.suffixes):
+        for table, ordered in zip((self.pairs, self.suffixes), self.sorted):
+            at = bisect.bisect_left(ordered, (query,))
+            hits = []
+            while at < len(ordered) and ordered[at][0].startswith(query):
+                hits.append(ordered[at][1])
+                at += 1
             found = []
-            for key, item in table:
-                if key.startswith(query) and item not in found:
+            for n in sorted(hits):  # in the list's own order, as a scan of it finds them
+                item = table[n][1]
+                if item not in found:
                     found.append(item)
             if len(found) == 1:
                 return found[0], ()

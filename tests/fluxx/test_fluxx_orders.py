@@ -244,3 +244,45 @@ def test_a_finished_game_refuses_only_with_located_errors(game):
         KIND.parse_orders(state, "Anna", "plya Coconuts", "o.txt")
     assert info.value.partial.lines == []
     KIND.check_orders(state, "Anna", info.value.partial, "o.txt")     # nothing more to say
+
+
+def _scan(query: str, pairs: list) -> tuple:
+    """Matching by scanning the names in deck order (what the bisecting index stands in for)."""
+    if not query:
+        return None, ()
+    exact = {}
+    for key, item in pairs:
+        exact.setdefault(key, item)
+    if query in exact:
+        return exact[query], ()
+    suffixes = [(key[i + 1:], item) for key, item in pairs
+                for i, ch in enumerate(key) if ch == " "]
+    for table in (pairs, suffixes):
+        found = []
+        for key, item in table:
+            if key.startswith(query) and item not in found:
+                found.append(item)
+        if len(found) == 1:
+            return found[0], ()
+        if found:
+            return None, tuple(i.name for i in found)
+    return None, ()
+
+
+@pytest.mark.parametrize("types", [("keeper", "creeper", "goal", "rule", "action"),
+                                   ("keeper",), ("goal",), ("rule", "action")])
+def test_card_name_index_matches_a_scan_of_the_names(types):
+    """Every beginning of every card name and of each later word in it, and some misses,
+    match through the index as through a plain scan (same card, same candidates, same order)."""
+    from companion.fluxx.cards import norm
+
+    index = DECK.name_table(types)
+    pairs = [(norm(c.name), c) for c in DECK.cards if c.type in types]
+    queries = {"", "zz", "the q", "a", "s", "x y"}
+    for key, _ in pairs:
+        words = key.split()
+        for w in range(len(words)):
+            rest = " ".join(words[w:])
+            queries.update(rest[:n] for n in range(1, len(rest) + 1))
+    for query in sorted(queries):
+        assert index.match(query) == _scan(query, pairs), query
