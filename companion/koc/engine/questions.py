@@ -116,11 +116,18 @@ def answers_for(spec: Spec, world) -> tuple[str, ...]:
 
 
 def load_all() -> dict[str, Spec]:
-    """Import every engine module so that all of them have registered their questions."""
+    """Import every engine module so that all of them have registered their questions (once:
+    every order text parsed asks)."""
+    if _LOADED:
+        return CATALOGUE
     import importlib
 
     for name in ("combat", "fate", "movement", "turn", "tasks", "encounters", "resolutions",
                  "service", "requests", "faerie", "party", "rivals", "tournaments",
                  "adventures", "foreign_war", "villainy", "optional", "knaves"):
         importlib.import_module(f"companion.koc.engine.{name}")
+    _LOADED.append(True)
     return CATALOGUE
+
+
+_LOADED: list[bool] = []
