@@ -286,6 +286,13 @@ def _visited(s: Session, task: dict, *, arrival: bool = False) -> None:
     key = adv["key"]
     adv["attempted"] = True
     castle = site_castle(s, task)
+    if castle in (s.pk.get("knave") or {}).get("holds", {}):
+        # a Knave who took the castle by storm is nobody's guest there: whoever he was sent to
+        # call on was beaten and imprisoned or turned out (docs/koc-engine.md)
+        s.note(f"{s.pk['name']} holds {castle} by force: nobody receives him there as a "
+               f"guest, and adventure {ident(task)} fails.")
+        finish(s, task, "failure")
+        return
     if key == "court_lady":
         adv["stage"] = "court"
         s.note(f"{s.pk['name']} is received at {castle}; he may court its lady.")
@@ -1414,7 +1421,8 @@ def in_play(state: dict, deck: str, name: str, skip: dict | None = None) -> bool
     if name in pile["draw"] or name in pile["discard"] or name in pile["removed"]:
         return True
     for rec in state["knights"].values():
-        groups = rec["comrades"] + rec["men_at_arms"] + rec.get("prisoners", [])
+        groups = rec["comrades"] + rec["men_at_arms"] + rec.get("prisoners", []) + \
+            (rec.get("knave") or {}).get("prisoners", [])   # a Knave's prisoners, led or held
         if any(c.get("name") == name for c in groups):
             return True
         if any(e.get("name") == name or (e.get("card") or {}).get("name") == name

@@ -617,3 +617,28 @@ def test_kv34_storming_a_castle_granted_to_another_player_knight(table):
     assert bert["own_castle"] == "Bert's keep" and r["holds"] == {}
     assert "Bert's keep" in bert["friendly"]
     assert t.unused_dice == []
+
+
+def test_kv35_a_visit_to_a_castle_he_storms_fails_and_the_lady_stays_out_of_her_deck(table):
+    """LIST OF ADVENTURES 2:1 with Seizing a Castle by Storm (found by random play): a Knave
+    sent to call on Lady Enid storms her castle instead (one defender beaten, she defends
+    herself with one die and is imprisoned, the default). Decision (docs/koc-engine.md): a
+    Knave holding the castle by force is nobody's guest there, so the visit fails; the
+    adventure ends, but her card stays out of the Ladies deck while she is his prisoner."""
+    from test_koc_adventures import arrive, give
+
+    t = knave(table, [1, *BEAT3, *YIELDS, *BEAT3, 3] + [1] * 12, "storm castle\n", at="Devon",
+              extra='[castles]\n"Castle Cardigan" = {area = "Devon", owner = "Lady Enid", '
+                    'kind = "lady"}\n')
+    task = give(t, "visit_lady", "Devon", lady="Lady Enid", castle="Castle Cardigan")
+    arrive(t, task)
+    r = t.knight()["knave"]
+    assert "Castle Cardigan" in r["holds"]
+    assert [(p["name"], p["kind"], p["status"]) for p in r["prisoners"]] == [
+        ("Lady Enid", "lady", "held")]
+    assert not t.saw("Lady Enid welcomes Anna")
+    assert t.saw("Anna holds Castle Cardigan by force: nobody receives him there as a guest, "
+                 "and adventure 2:1 Call on a lady fails.")
+    assert task["adventure"]["result"] == "failure" and task["adventure"]["cards"] == []
+    ladies = t.state["decks"]["ladies"]
+    assert "Lady Enid" not in ladies["draw"] + ladies["discard"] + ladies["removed"]
