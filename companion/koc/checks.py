@@ -48,6 +48,14 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                                "and prayers it began with",
                                "send only the answer ('answer ...') and standing answers "
                                "('on ...')"))
+        from companion.koc.engine.knaves import KNAVE_ORDERS
+
+        for a in orders.answers:    # 'turn knave', 'repent', ...: at the start of a turn
+            if a["key"] in KNAVE_ORDERS and a.get("src") is not None:
+                errors.append(_err(a["src"].number, a["src"],
+                                   f"'{KNAVE_ORDERS[a['key']]}' is carried out at the start of "
+                                   "a turn, and this turn has begun: it is waiting for an answer",
+                                   "send it again with your orders for the next turn"))
         if errors:
             raise OrdersRejected(errors, filename)
         return

@@ -248,7 +248,8 @@ def run_player_turn(game: Game, player: str) -> bool:
     mark = game.chance.mark()
     events_mark = len(game.ctx.events)
     decisions_mark = len(game.ctx.decisions)
-    session = Session(game, player, prior=pending["answers"] if pending else ())
+    session = Session(game, player, prior=pending["answers"] if pending else (),
+                      resumed=bool(pending))
     try:
         player_turn(session)
     except Pause as pause:

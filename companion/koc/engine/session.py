@@ -87,7 +87,7 @@ class Session:
     """The context of one player's turn (or of a decision another player makes in it)."""
 
     def __init__(self, game: "Game", player: str, *, prior: Sequence[dict] = (),
-                 parent: "Session | None" = None):
+                 parent: "Session | None" = None, resumed: bool = False):
         self.game = game
         self.player = player
         self.pk = game.state["knights"][player]
@@ -98,6 +98,9 @@ class Session:
         self.root: Session = parent.root if parent is not None else self
         self.prior = list(prior)
         self.answers: list[dict] = []
+        self.replaying = resumed
+        """A resumed turn, until it meets the question it paused on: what happens up to there
+        happens as it did (``prior`` answers it; see ``knaves._ordered``)."""
 
     # -- answers -----------------------------------------------------------------------
     def ask(self, q: Question) -> str:
@@ -124,6 +127,7 @@ class Session:
                                    f"asked {item.get('player', self.player)} {item['key']!r}")
             answer, source = item["answer"], item["source"]
         else:
+            self.replaying = False      # the question the turn paused on, or one after it
             answer, source = None, None
             orders = self.game.orders.get(player)
             if orders is not None:

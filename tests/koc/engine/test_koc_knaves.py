@@ -726,3 +726,59 @@ def test_kn43_a_knave_riding_in_another_knights_party(table):
     en.knight_reaction(en.Meeting(t2.session("Bert")), [card("Sir Kay")], 0,
                        en.Outcome("knight"))
     assert t2.saw("Knight reactions: 4+5 = 9 -> Give a message")
+
+
+def test_kn44_turn_knave_sent_with_the_answer_to_a_paused_turn(table):
+    """Play by email (found by random play, missing=wait): the turn paused on the encounter
+    question (as e139); the answer comes with a new 'turn knave'. The resumed turn replays the
+    part played before the pause as it was played: 'turn knave' would have been carried out at
+    the start of the turn, before the pause, so it is not (the replay used to stop with 'resumed
+    turn asked Anna become_knave where it first asked Anna encounter'); she can send it again
+    for her next turn."""
+    from test_koc_encounters import D, draws
+
+    t = table(pos(at="Dyfed", extra=draws(monster=["Lion 5"])), dice=[4, 1] + D[2] + [5],
+              orders={"Anna": "move Powys"}, options={"missing": "wait"})
+    assert not t.play()
+    assert t.state["pending"]["Anna"]["question"]["key"] == "encounter"
+    t.game.orders["Anna"] = parse_orders(
+        t.world, ["Anna"], "turn knave\nmove Powys\nanswer encounter: avoid", "a.txt")
+    assert t.play()
+    assert t.saw("Anna avoids a monster") and t.knight()["at"]["area"] == "Powys"
+    assert not knaves.is_knave(t.knight())
+
+
+def test_kn45_a_resumed_turn_asks_turn_knave_only_where_it_first_did(table):
+    """The replay under kn44 when answers were given before the pause: a new 'turn knave'
+    does not put a question in front of the recorded ones (the random game that found it
+    stopped there); one the turn first asked is asked, and answered from the record."""
+    from companion.koc.engine.session import Session
+
+    t = table(pos(), orders={"Anna": "turn knave\nstay\n"})
+    recorded = [{"player": "Anna", "key": "encounter", "answer": "avoid", "source": "orders"}]
+    s = Session(t.game, "Anna", prior=recorded, resumed=True)
+    assert knaves._ordered(s, "become_knave", "Turn Knave?") is False
+    assert s.prior == recorded      # the recorded answer still waits for its question
+    asked = [{"player": "Anna", "key": "become_knave", "answer": "yes", "source": "orders"}]
+    s = Session(t.game, "Anna", prior=asked, resumed=True)
+    assert knaves._ordered(s, "become_knave", "Turn Knave?") is True and s.prior == []
+    s = Session(t.game, "Anna")     # a turn played afresh asks it, as the orders say
+    assert knaves._ordered(s, "become_knave", "Turn Knave?") is True
+
+
+def test_kn46_turn_knave_sent_to_a_waiting_turn_is_refused_with_its_line(table):
+    """Orders sent while a turn waits for an answer: 'turn knave' (like a move) is refused with
+    its line and a hint, since the turn it would start has begun (kn44)."""
+    from test_koc_encounters import D, draws
+
+    t = table(pos(at="Dyfed", extra=draws(monster=["Lion 5"])), dice=[4, 1] + D[2] + [5],
+              orders={"Anna": "move Powys"}, options={"missing": "wait"})
+    assert not t.play()
+    late = parse_orders(t.world, ["Anna"], "answer encounter: avoid\nturn knave\n", "a.txt")
+    with pytest.raises(OrdersRejected) as e:
+        check_orders(t.world, t.state, "Anna", late, "a.txt")
+    [error] = e.value.errors
+    assert error.line.number == 2 and "'turn knave' is carried out at the start of a turn" \
+        in str(error) and error.suggestion == "send it again with your orders for the next turn"
+    check_orders(t.world, t.state, "Anna",
+                 parse_orders(t.world, ["Anna"], "answer encounter: avoid\n", "a.txt"), "a.txt")
