@@ -202,6 +202,18 @@ def local_land(s: Session, purpose: str) -> str:
     return local_area(s)
 
 
+def _local_royal_castle(s: Session, ident: str, unclaimed: str | None) -> str:
+    """The royal castle of the local kingdom (``unclaimed`` for land of no kingdom); a random
+    one where that is no kingdom of the map (Faerie, the Otherworld, an unclaimed land)."""
+
+    area = s.world.areas[local_land(s, f"adventure {ident}")]
+    kingdom = area.kingdoms[0] if area.kingdoms else unclaimed
+    if kingdom not in s.world.kingdoms:
+        return tasks.random_royal_castle(s)
+    return s.world.royal_castle(kingdom, area.castellanies[0]
+                                if area.castellanies else None).name
+
+
 def local_castle(s: Session, purpose: str, *, name: str | None = None,
                  owner: str = "its lord", kind: str = "castle") -> str:
     """A local castle: the one the PK is at, else one in the local countryside (a die picks
@@ -1778,13 +1790,7 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
                               kind="lady" if owner else "castle")
         dest = tasks.castle_area(s, castle)
     elif site == "local_royal_castle":
-        area = s.world.areas[local_land(s, f"adventure {ident}")]
-        kingdom = area.kingdoms[0] if area.kingdoms else None
-        if kingdom not in s.world.kingdoms:
-            castle = tasks.random_royal_castle(s)
-        else:
-            castle = s.world.royal_castle(kingdom, area.castellanies[0]
-                                          if area.castellanies else None).name
+        castle = _local_royal_castle(s, ident, None)
         dest = castle
     elif site == "random_area":
         dest = local_land(s, f"adventure {ident}") if local else \
@@ -1803,10 +1809,7 @@ def record_adventure(s: Session, entry, source: dict, *, prophecy: bool, immedia
         dest = tasks.castle_area(s, castle)
     elif site == "random_royal_castle":
         if local:
-            area = s.world.areas[local_land(s, f"adventure {ident}")]
-            kingdom = area.kingdoms[0] if area.kingdoms else "Logres"
-            castle = s.world.royal_castle(kingdom, area.castellanies[0]
-                                          if area.castellanies else None).name
+            castle = _local_royal_castle(s, ident, "Logres")
         else:
             lord_castle = pk["lord"].get("castle") if pk["lord"] else None
             exclude = (lord_castle,) if key == "vanquish_rebels" and lord_castle else ()

@@ -1130,3 +1130,17 @@ def test_s05_local_adventure_sites_at_sea_are_on_land(table):
     t, s = aboard(table, dice=[6], extra=DECK_WEAK)
     task = rs.adventure_news(s, card("Sir Belleus"), rolled="vanquish_knight")
     assert task["dest"] == "Cornwall" and no_castle_at_sea(t) and not t.unused_dice
+
+
+def test_s06_a_local_royal_castle_heard_of_in_faerie(table):
+    """Found by random play: an animal met in Faerie told of a local adventure at a royal
+    castle (3:6, Champion of a king). Faerie is no kingdom of the map and has no royal castle:
+    the site is a random royal castle, as for 'the local royal castle' (it used to stop with
+    KeyError 'Faerie')."""
+    t = table(pos(at="Faerie", extra=DECK_WEAK), dice=[3, 3, 3, 3, 3, 3])
+    s = t.session()
+    task = rs.adventure_news(s, {"kind": "animal", "name": "the white hart"},
+                             rolled="kings_champion", local=True)
+    castle = task["adventure"].get("castle") or task["dest"]
+    assert castle in {k.royal_castle for k in t.world.kingdoms.values()} | {
+        c.castle for c in t.world.castellanies.values()}
