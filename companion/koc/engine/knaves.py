@@ -390,13 +390,11 @@ def _ordered(s: "Session", key: str, prompt: str) -> bool:
     turn without such an order never pauses for it)."""
     from companion.koc.engine.session import Question
 
-    root = s.root
-    if root.replaying:
+    if s.root.replaying:
         # a resumed turn plays the part before the pause as it was played: it was asked there
         # exactly when the record holds it next (a new 'turn knave' sent with the answer comes
         # too late for this turn's start)
-        item = root.prior[0] if root.prior else None
-        if item is None or item["key"] != key or item.get("player", root.player) != s.player:
+        if not s.recorded_next(s.player, key):
             return False
         return s.ask(Question(key, prompt, ["yes", "no"], "no")) == "yes"
     orders = s.game.orders.get(s.player)

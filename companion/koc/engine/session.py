@@ -114,6 +114,15 @@ class Session:
         it is not)."""
         return self.root._answer(player, q, active=player == self.root.player)
 
+    def recorded_next(self, player: str, key: str) -> bool:
+        """Whether the next answer a resumed turn replays is ``player``'s to question ``key``
+        (asked on the turn's own session, the root)."""
+        root = self.root
+        if not root.prior:
+            return False
+        item = root.prior[0]
+        return item["key"] == key and item.get("player", root.player) == player
+
     def _answer(self, player: str, q: Question, active: bool) -> str:
         if q.default not in q.options:
             raise ValueError(f"question {q.key}: default {q.default!r} is not an option")
@@ -121,10 +130,11 @@ class Session:
             answer, source = q.options[0], "only choice"
         elif self.prior:
             # a resumed turn: every answer given before the pause, in order, whoever gave it
-            item = self.prior.pop(0)
-            if item["key"] != q.key or item.get("player", self.player) != player:
+            item = self.prior[0]
+            if not self.recorded_next(player, q.key):
                 raise RuntimeError(f"resumed turn asked {player} {q.key!r} where it first "
                                    f"asked {item.get('player', self.player)} {item['key']!r}")
+            self.prior.pop(0)
             answer, source = item["answer"], item["source"]
         else:
             self.replaying = False      # the question the turn paused on, or one after it
