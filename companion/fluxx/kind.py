@@ -20,6 +20,7 @@ from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
+from companion.engine.numbers import is_digits
 from companion.engine.orders import OrderError, OrdersRejected
 from companion.errors import CompanionError
 from companion.fluxx import orders as grammar
@@ -54,7 +55,7 @@ def _waiting(value: str, players: Sequence[str]) -> list[str]:
 
 
 def _limit(value: str, players: Sequence[str]) -> int:
-    if not value.isdigit():
+    if not is_digits(value):
         raise ValueError(f"'{value}' is not a whole number (0 means no limit)")
     return int(value)
 

@@ -6,6 +6,8 @@ in a two-player game). See docs/grailccg.md, "England".
 """
 from __future__ import annotations
 
+from companion.engine.numbers import is_digits
+
 ROWS: tuple[tuple[str, ...], ...] = (
     ("1a", "1b", "1c"),
     ("2a", "2b", "2c", "2d"),
@@ -77,6 +79,6 @@ def canonical(text: str) -> str | None:
         t = t[1:]
     if t in AREAS:
         return t
-    if t.startswith("av") and t[2:].isdigit() and 1 <= int(t[2:]) <= 9:
+    if t.startswith("av") and is_digits(t[2:]) and 1 <= int(t[2:]) <= 9:
         return f"av{int(t[2:])}"
     return None

@@ -27,6 +27,7 @@ from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
+from companion.engine.numbers import is_digits
 from companion.errors import CompanionError
 from companion.grailccg import england as E
 
@@ -48,7 +49,7 @@ def _first(value: str, players: Sequence[str]) -> str:
 
 
 def _limit(value: str, players: Sequence[str]) -> int:
-    if not value.isdigit() or int(value) < 1:
+    if not is_digits(value) or int(value) < 1:
         raise ValueError(f"'{value}' is not a whole number of at least 1")
     return int(value)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from companion.engine.numbers import is_digits
 from companion.engine.replay import ReplayedChance
 from companion.grailccg import england as E
 
@@ -135,7 +136,7 @@ def table_rows(table) -> list[tuple[int, int, Any]]:
                 lo, hi = key
             else:
                 text = str(key).replace("+", "-99").strip()
-                if text.startswith("-") and text.count("-") == 1 and text[1:].isdigit():
+                if text.startswith("-") and text.count("-") == 1 and is_digits(text[1:]):
                     lo, hi = -99, int(text[1:])
                 elif "-" in text.lstrip("-"):
                     a, b = text.lstrip("-").split("-", 1) if not text.startswith("-") else \

@@ -8,6 +8,7 @@ from companion.engine.canon import canonical_json, keyed_hex, sha256_hex
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
+from companion.engine.numbers import is_digits
 from companion.engine.orders import IllegalOrderError, OrderError, OrdersRejected
 from companion.errors import CompanionError
 from companion.gral import orders as grammar
@@ -29,7 +30,7 @@ def _first(value: str, players: Sequence[str]) -> str:
 
 
 def _round_limit(value: str, players: Sequence[str]) -> int:
-    if not value.isdigit():
+    if not is_digits(value):
         raise ValueError(f"'{value}' is not a whole number (0 means no limit)")
     return int(value)
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.engine.numbers import is_digits
 from companion.errors import DataError, DataErrors
 from companion.koc.engine import knight as kn
 
@@ -881,7 +882,7 @@ class StateCheck:
             names = {c.name for c in self.world.chits if c.kind == kind}
             for chit in chits:
                 name, _, wl = chit.rpartition(" ")
-                if chit not in names and not (wl.isdigit() and name in names):
+                if chit not in names and not (is_digits(wl) and name in names):
                     self.err(f"draws.{kind}: no {kind} counter '{chit}'", "draws", kind, chit,
                              hint=suggest(chit, sorted(names)))
 

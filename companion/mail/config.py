@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.engine.numbers import is_digits
 from companion.errors import CompanionError, DataError
 
 CONFIG_NAME = "companion.toml"
@@ -119,7 +120,7 @@ def parse_duration(text: str | int) -> int:
     if not isinstance(text, str):
         raise ValueError(f"{text!r} is not a duration")
     value = text.strip().lower()
-    if value.isdigit():
+    if is_digits(value):
         return int(value)
     m = DURATION.fullmatch(value)
     if not value or not m or not any(m.groups()):

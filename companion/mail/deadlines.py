@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from companion.engine.numbers import is_digits
 from companion.errors import CompanionError
 
 FORMAT = "%Y-%m-%d %H:%M UTC"
@@ -24,7 +25,7 @@ FORMAT = "%Y-%m-%d %H:%M UTC"
 def now() -> dt.datetime:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     offset = int(os.environ.get("COMPANION_TEST_CLOCK_OFFSET", "0") or 0)
-    if epoch.isdigit():
+    if is_digits(epoch):
         return dt.datetime.fromtimestamp(int(epoch) + offset, dt.timezone.utc)
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(seconds=offset)
 

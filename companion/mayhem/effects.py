@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from companion.engine.numbers import is_digits
 from companion.engine.record import record
 
 COLOURS = ("Crimson", "Gilded", "Sapphire")
@@ -252,7 +253,7 @@ def _tokens(text: str) -> list[tuple[str, int]]:
 def _number(tok: tuple[str, int] | None, what: str, end: int, low: int = 1, high: int = 9) -> int:
     if tok is None:
         raise EffectError(f"expected {what} (a whole number) at the end", end)
-    if not tok[0].isdigit():
+    if not is_digits(tok[0]):
         raise EffectError(f"expected {what} (a whole number), found '{tok[0]}'", tok[1])
     value = int(tok[0])
     if not low <= value <= high:

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
 from companion.engine.names import match_name
+from companion.engine.numbers import is_digits
 from companion.engine.orders import OrderError, OrdersRejected
 from companion.errors import CompanionError
 from companion.mayhem import orders as grammar
@@ -41,7 +42,7 @@ def _rounds(value: str, players: Sequence[str]) -> int:
     key = value.strip().lower()
     if key in ROUND_NAMES:
         return ROUND_NAMES[key]
-    if key.isdigit() and 1 <= int(key) <= 99:
+    if is_digits(key) and 1 <= int(key) <= 99:
         return int(key)
     raise ValueError(f"'{value}' is not off, short (10), medium (15), long (20) or a number of "
                      "rounds from 1 to 99")

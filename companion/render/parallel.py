@@ -22,6 +22,8 @@ import sys
 import threading
 from typing import Any, Callable, Iterable
 
+from companion.engine.numbers import is_digits
+
 JOBS_VARIABLE = "COMPANION_JOBS"
 MAX_JOBS = 4
 MIN_ITEMS_PER_JOB = 2
@@ -38,7 +40,7 @@ def default_jobs() -> int:
     """Processes to use: ``COMPANION_JOBS`` (1 turns forking off), else DEFAULT_JOBS; at most
     the processors this process may run on and MAX_JOBS."""
     wanted = os.environ.get(JOBS_VARIABLE, "").strip()
-    count = int(wanted) if wanted.isdigit() and int(wanted) >= 1 else DEFAULT_JOBS
+    count = int(wanted) if is_digits(wanted) and int(wanted) >= 1 else DEFAULT_JOBS
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

@@ -41,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 
 from companion import service
 from companion.engine.game import PUBLIC
+from companion.engine.numbers import is_digits
 from companion.errors import CompanionError
 from companion.registry import get_kind, info
 from companion.render.report_html import render_html, render_page
@@ -229,7 +230,7 @@ async def read_form(request: Request) -> dict[str, str]:
     if kind != "application/x-www-form-urlencoded":
         raise HTTPProblem(415, "Unsupported form", "Send the form from the page.")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not is_digits(declared) or int(declared) > MAX_BODY):
         raise HTTPProblem(413, "Too large", "The form is too large.")
     body = bytearray()
     async for chunk in request.stream():

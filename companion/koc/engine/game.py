@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.engine.canon import deep_copy
 from companion.engine.game import TurnContext
+from companion.engine.numbers import is_digits
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Pause, Session
 
@@ -105,7 +106,7 @@ class Game:
         stacked = self.state.get("draws", {}).get(kind)
         if stacked:
             name, _, wl = stacked.pop(0).rpartition(" ")
-            if not wl.isdigit():
+            if not is_digits(wl):
                 name, wl = f"{name} {wl}".strip(), ""
             for chit in self.world.chits:
                 if chit.kind == kind and chit.name == name and (
