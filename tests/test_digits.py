@@ -87,3 +87,19 @@ def test_a_koc_position_drawing_a_counter_of_odd_wound_level_is_refused_where_it
     with pytest.raises((DataError, DataErrors)) as info:
         kind.read_position(KOC.format(wl="²"), "p.toml", {})
     assert "p.toml:8:" in info.value.render() and "Lion ²" in info.value.render()
+
+
+@pytest.mark.parametrize("text, where", [("0", "1:2"), ("a = 1\nb", "2:2"), ("", None),
+                                         ("x = [", "1:6"), ("[t]\nx = 1\ny =", "3:4")])
+def test_a_toml_mistake_at_the_end_of_a_file_is_located_there(text, where):
+    """tomllib says "at end of document" without a line: the mistake is placed just after the
+    last character (found by the Holy Grail CCG's property tests: a card file '0')."""
+    from companion.engine.datafiles import load_toml
+
+    if where is None:
+        assert load_toml(text, "f.toml") == {}
+        return
+    with pytest.raises(DataError) as info:
+        load_toml(text, "f.toml")
+    assert info.value.render().startswith(f"f.toml:{where}: error: TOML syntax: ")
+    assert "end of document" not in info.value.render()

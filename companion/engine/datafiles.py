@@ -16,6 +16,28 @@ from companion.engine.record import record
 from companion.errors import DataError, DataErrors
 
 
+def load_toml(text: str, shown: str) -> dict:
+    """``text`` read as TOML; a syntax error is a DataError at its line and column (an error
+    "at end of document" just after the last character; values nested too deeply at 1:1)."""
+    import tomllib      # here: a command whose data comes from the cache never parses TOML
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        if m:
+            line, col = int(m.group(1)), int(m.group(2))
+        else:                                   # "(at end of document)"
+            lines = text.splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+        raise DataError(f"TOML syntax: {message}", path=shown, line=line, column=col) from None
+    except RecursionError:
+        raise DataError("TOML syntax: values nested too deeply", path=shown, line=1,
+                        column=1) from None
+
+
 @record
 class DataFile:
     """A parsed TOML file that remembers its text so errors can point at lines."""
@@ -47,18 +69,7 @@ class DataFile:
                 raise DataError("file is not valid UTF-8 text", path=shown, line=line) from None
         else:
             text = raw
-        import tomllib      # here: a command whose data comes from the cache never parses TOML
-
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            message = str(exc)
-            m = re.search(r"\(at line (\d+), column (\d+)\)", message)
-            line = int(m.group(1)) if m else None
-            col = int(m.group(2)) if m else None
-            message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-            raise DataError(f"TOML syntax: {message}", path=shown, line=line, column=col) from None
-        return cls(shown, text, data)
+        return cls(shown, text, load_toml(text, shown))
 
     # -- locating --------------------------------------------------------------------------
     def locate(self, *needles: str) -> tuple[int | None, int | None]:

@@ -195,24 +195,9 @@ class Source:
         return ".".join(a or b or c for a, b, c in parts)
 
     def _parse(self) -> dict:
-        import tomllib
+        from companion.engine.datafiles import load_toml
 
-        try:
-            return tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            message = str(exc)
-            m = re.search(r"\s*\(at line (\d+), column (\d+)\)", message)
-            if m:
-                line, col = int(m.group(1)), int(m.group(2))
-            else:                                   # "(at end of document)"
-                line = len(self.lines)
-                col = len(self.lines[-1]) + 1
-            message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-            raise DataError(f"TOML syntax: {message}", path=self.path, line=line,
-                            column=col) from None
-        except RecursionError:
-            raise DataError("TOML syntax: values nested too deeply", path=self.path, line=1,
-                            column=1) from None
+        return load_toml(self.text, self.path)
 
     # -- locating ------------------------------------------------------------------------------
     def _key_line(self, table: str, key: str) -> tuple[int, int] | None:

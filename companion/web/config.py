@@ -43,14 +43,13 @@ def read_config(path: Path | None) -> WebConfig:
     """The ``[web]`` table of ``path`` (a missing file: the defaults, no moderator page)."""
     if path is None or not Path(path).exists():
         return WebConfig()
-    import tomllib
+    from companion.engine.datafiles import load_toml
 
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CompanionError(f"cannot read {path}: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CompanionError(f"{path}: not valid TOML ({exc})") from None
+    data = load_toml(text, str(path))       # a syntax error at its file, line and column
     web = data.get("web", {})
     if not isinstance(web, dict):
         raise CompanionError(f"{path}: [web] must be a table")

@@ -13,18 +13,20 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.orders import OrdersRejected, order_lines
 from companion.errors import DataError, DataErrors
-from companion.grailccg import england as E
+from companion.grailccg import cards as cards_module, england as E
 from companion.grailccg.kind import KIND
 from companion.grailccg.orders import HEADS, STOPS, TRIGGERS
 from companion.grailccg.position import KEYS
 
 from ccg_play import NAMES, check_invariants, engine_game
+from test_grailccg_user_cards import CARDS as CARD_FILE
 
 EXAMPLES = int(os.environ.get("COMPANION_PROPERTY_EXAMPLES", "100"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
@@ -115,10 +117,17 @@ def test_legal_lines_with_noise_parse_or_are_refused_with_locations(data):
 
 
 # -------------------------------------------------------------------------------- positions
+WHOLE_FILE = ("the file holds no cards", "the deck has ")
+"""Mistakes of a whole file, not of a line: named with the file only."""
+
+
 def assert_located_data(error, path: str = "pos.txt") -> None:
     errors = error.errors if isinstance(error, DataErrors) else [error]
     assert errors
     for e in errors:
+        if e.message.startswith(WHOLE_FILE):
+            assert e.path == path, e.render()
+            continue
         assert e.path == path and e.line is not None and e.column is not None, e.render()
         assert e.line >= 1 and e.column >= 1, e.render()
     error.render()
@@ -182,3 +191,65 @@ def test_mutated_positions_read_or_are_refused_with_locations(data):
     back = read_or_refuse(text, options)
     if back is not None:
         check_invariants(back)
+
+
+# ------------------------------------------------------------------- card files and deck lists
+DATA = Path(cards_module.__file__).parent / "data"
+SHIPPED = sorted(DATA.glob("*.toml"))
+
+
+def card_file_text(data) -> str:
+    """The sample card file, or one table of a shipped card file under a new name."""
+    if data.draw(st.booleans(), label="sample"):
+        return CARD_FILE
+    text = data.draw(st.sampled_from(SHIPPED), label="file").read_text(encoding="utf-8")
+    blocks = re.split(r"(?m)^(?=\[\[)", text)[1:]
+    block = data.draw(st.sampled_from(blocks), label="table")
+    return re.sub(r'(?m)^name = "([^"]*)"', r'name = "\1 the Second"', block, count=1)
+
+
+def read_cards_or_refuse(text: str):
+    from companion.grailccg.cards import parse_user_cards
+
+    try:
+        return parse_user_cards(text, "cards.toml")
+    except (DataError, DataErrors) as error:
+        assert_located_data(error, "cards.toml")
+        return None
+
+
+@SETTINGS
+@given(data=st.data())
+def test_mutated_card_files_read_or_are_refused_with_locations(data):
+    text = card_file_text(data)
+    assert read_cards_or_refuse(text) is not None, text
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        text = mutate(data, text)
+    read_cards_or_refuse(text)
+
+
+@SETTINGS
+@given(text=any_text)
+def test_any_text_as_a_card_file_reads_or_is_refused_with_locations(text):
+    read_cards_or_refuse(text)
+
+
+DECKS = sorted((DATA / "decks").glob("*.txt"))
+
+
+@SETTINGS
+@given(data=st.data())
+def test_mutated_deck_lists_read_or_are_refused_with_locations(data):
+    from companion.grailccg.cards import parse_deck
+
+    text = data.draw(st.sampled_from(DECKS), label="deck").read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        text = mutate(data, text)
+    try:
+        deck = parse_deck(text, "deck.txt", card_set=KIND.cards, name="mine")
+        errors = deck.check(KIND.cards)
+    except (DataError, DataErrors) as error:
+        assert_located_data(error, "deck.txt")
+        return
+    if errors:
+        assert_located_data(DataErrors(errors), "deck.txt")

@@ -193,6 +193,10 @@ def test_hash_password_command_and_the_config_file(cli, tmp_path):
 
     with pytest.raises(CompanionError, match="unknown key"):
         read_config(config_path(store))
+    config_path(store).write_text("[web]\nmax_failures = \n", encoding="utf-8")
+    with pytest.raises(CompanionError) as info:     # a TOML mistake at its line and column
+        read_config(config_path(store))
+    assert f"{config_path(store)}:2:16: error: TOML syntax" in info.value.render()
 
 
 def test_pdf_route_renders_the_same_document(gral_store, make_client):
