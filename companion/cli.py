@@ -317,6 +317,31 @@ def games(json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> Non
         echo(f"{k.id:8} {k.title} ({k.min_players}-{k.max_players} players): {k.summary}{note}")
 
 
+@app.command("list")
+@handles_errors
+def list_games(json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List the store's games: kind, latest turn, state, whose orders are in, whom the next
+    turn waits for, and the deadline (play by email)."""
+    from companion import service
+
+    SETTINGS.json = json_out
+    summaries = service.game_summaries(open_store())
+    if json_out:
+        as_json(summaries)
+        return
+    if not summaries:
+        echo(f"no games in {SETTINGS.store} (start one with 'companion new KIND GAME_ID "
+             "--player NAME ...'; 'companion demo' plays a whole one)")
+        return
+    rows = [("game", "kind", "turn", "state", "orders in", "waiting for", "deadline")]
+    rows += [(g["id"], g["kind"], str(g["turn"]), g["state"], ", ".join(g["submitted"]) or "-",
+              ", ".join(g["awaited"]) or "-", g["deadline"] or "-") for g in summaries]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        echo("  ".join(c.rjust(w) if i == 2 else c.ljust(w)
+                       for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+
+
 @app.command()
 @handles_errors
 def new(

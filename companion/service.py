@@ -733,6 +733,43 @@ def show(store: Store, game_id: str, viewer_typed: str, number: int | None) -> t
     return kind.view(turn.state, viewer), (game, turn, viewer, kind)
 
 
+def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:
+    """The deadline and hold of a game, from the play-by-email tables when the store has them
+    (schema 4); (None, False) otherwise."""
+    import sqlite3
+
+    try:
+        row = store.db.execute("SELECT deadline, held FROM mail_games WHERE game_id=?",
+                               (game_id,)).fetchone()
+    except sqlite3.Error:
+        return None, False
+    if row is None:
+        return None, False
+    return row[0], bool(row[1])
+
+
+def game_summaries(store: Store) -> list[dict[str, Any]]:
+    """Where each stored game stands, for its moderator ('companion list', the web view's
+    moderator page): id, kind, latest turn, state ('running', 'over' or 'on hold'), the
+    players whose orders are in for the next turn, those it still waits for (whose orders
+    it needs and has not got), and its deadline."""
+    out = []
+    for game_id in store.game_ids():
+        game = store.game(game_id)
+        turn = store.turn(game_id)
+        kind = get_kind(game.kind)
+        over = kind.is_over(turn.state)
+        deadline, held = mail_schedule(store, game_id)
+        submitted = [] if over else sorted(store.pending(game_id))
+        out.append({"id": game_id, "kind": game.kind, "turn": turn.number,
+                    "state": "over" if over else ("on hold" if held else "running"),
+                    "submitted": submitted,
+                    "awaited": [] if over else [p for p in kind.awaited(turn.state)
+                                                if p not in submitted],
+                    "deadline": None if over else deadline})
+    return out
+
+
 # ----------------------------------------------------------------------------------- replay
 @record
 class ReplayResult:

@@ -17,7 +17,7 @@ from tests.test_cli_startup import modules_after
 
 PLAYABLE = [k.id for k in KINDS if k.playable]
 WITH_COMMANDS = [k for k in KINDS if k.commands]
-VERBS = [[], ["games"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
+VERBS = [[], ["games"], ["list"], ["new"], ["orders"], ["orders", "check"], ["orders", "submit"],
          ["options"], ["turn"], ["show"], ["report"], ["replay"], ["open"], ["export"],
          ["import"], ["verify"], ["sheet"], ["print"], ["demo"], ["data"], ["data", "export"],
          ["data", "check"], ["roll"], ["route"], ["token"], ["disclose"]]
@@ -395,3 +395,27 @@ def test_a_waiting_game_names_whom_it_waits_for(cli, kind):
     assert result.code == 1 and re.search(r"waits for orders from (Anna|Bert)", result.err), \
         result.err
     assert "nobody" not in result.err
+
+
+def test_list_shows_where_each_game_stands(cli):
+    """'companion list': the store's games with their turn, state, whose orders are in, whom
+    the next turn waits for and the deadline; the same as JSON."""
+    empty = cli("list")
+    assert empty.code == 1 and "no store at" in empty.err     # nothing is created
+    cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "4",
+           "--option", "first=Anna", "--option", "missing=wait")
+    cli.ok("new", "gral", "g2", "--player", "Anna", "--player", "Bert", "--seed", "5")
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    cli.ok("deadline", "g1", "2031-05-01 18:00")
+    lines = cli.ok("list").out.splitlines()
+    assert lines[0].split() == ["game", "kind", "turn", "state", "orders", "in", "waiting",
+                                "for", "deadline"]
+    assert lines[1].split() == ["g1", "gral", "0", "running", "Anna", "Bert", "2031-05-01",
+                                "18:00", "UTC"], lines
+    assert lines[2].split()[:5] == ["g2", "gral", "0", "running", "-"]
+    listed = json.loads(cli.ok("list", "--json").out)
+    assert listed[0] == {"id": "g1", "kind": "gral", "turn": 0, "state": "running",
+                         "submitted": ["Anna"], "awaited": ["Bert"],
+                         "deadline": "2031-05-01 18:00 UTC"}
+    cli.ok("deadline", "g1", "--hold")
+    assert json.loads(cli.ok("list", "--json").out)[0]["state"] == "on hold"

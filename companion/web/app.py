@@ -201,19 +201,6 @@ def turn_list(store: Store, game_id: str) -> list[tuple[int, str, str]]:
         (game_id,))]
 
 
-def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:
-    """The deadline and hold of a game, from the play-by-email tables when the store has them
-    (schema 4); (None, False) otherwise."""
-    try:
-        row = store.db.execute("SELECT deadline, held FROM mail_games WHERE game_id=?",
-                               (game_id,)).fetchone()
-    except sqlite3.Error:
-        return None, False
-    if row is None:
-        return None, False
-    return row[0], bool(row[1])
-
-
 def client_of(request: Request) -> str:
     return request.client.host if request.client else "-"
 
@@ -330,7 +317,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                     extra["orders_url"] = web.url(root, game.id, turn.number, view, turn.hash,
                                                   "/orders")
                     extra["orders_state"] = orders_state(store, game, turn, opened.viewer, kind)
-                    extra["deadline"] = mail_schedule(store, game.id)[0]
+                    extra["deadline"] = service.mail_schedule(store, game.id)[0]
         return HTMLResponse(render_html(doc, extra))
 
     def report_pdf(request: Request) -> Response:
@@ -357,7 +344,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         root = root_of(request)
         game, turn = opened.game, opened.turn
         kind = get_kind(game.kind)
-        deadline, held = mail_schedule(store, game.id)
+        deadline, held = service.mail_schedule(store, game.id)
         pending = store.pending(game.id).get(opened.viewer)
         context = {
             "title": info(game.kind).title, "game_id": game.id, "turn": turn.number,
@@ -466,19 +453,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         if sid is None:
             return login_page(request)
         with web.store() as store:
-            games = []
-            for game_id in store.game_ids():
-                game = store.game(game_id)
-                turn = store.turn(game_id)
-                kind = get_kind(game.kind)
-                over = kind.is_over(turn.state)
-                games.append({"id": game_id, "kind": game.kind, "turn": turn.number,
-                              "url": f"{root_of(request)}/moderator/game/{game_id}",
-                              "submitted": sorted(store.pending(game_id)),
-                              "awaited": [] if over else kind.awaited(turn.state),
-                              "deadline": mail_schedule(store, game_id)[0],
-                              "state": "over" if over else ("on hold" if mail_schedule(
-                                  store, game_id)[1] else "running")})
+            games = [dict(g, url=f"{root_of(request)}/moderator/game/{g['id']}")
+                     for g in service.game_summaries(store)]
         return page("moderator_games.html.j2", request, games=games,
                     csrf=form_token(web.key, "moderator", sid))
 
@@ -541,7 +517,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         kind = get_kind(game.kind)
         over = kind.is_over(turn.state)
         pending = store.pending(game_id)
-        deadline, held = mail_schedule(store, game_id)
+        deadline, held = service.mail_schedule(store, game_id)
         return {
             "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
             "state": "over" if over else "running", "deadline": deadline, "held": held,
