@@ -179,7 +179,8 @@ def code() -> tuple[Path, ...]:
     here = Path(__file__).resolve().parent
     return (*CODE, *(here / name for name in ("scenarios.py", "kind.py", "position.py",
                                               "engine/knight.py")),
-            *(here.parent / "engine" / name for name in ("chance.py", "game.py", "orders.py")))
+            *(here.parent / "engine" / name for name in ("chance.py", "game.py", "orders.py",
+                                                         "numbers.py")))
 
 
 def builtin(key: str) -> dict:
