@@ -59,11 +59,19 @@ def check_player_name(name: str, where: str = "player name") -> str:
                             f"the limit is {MAX_NAME}",
                             hint="use a shorter name (a first name or a nickname); it appears "
                                  "in every report header, table and link caption")
+    import unicodedata
+
+    # invisible characters (format characters: soft hyphens, zero-width spaces and joiners,
+    # direction marks) would let two players' names look alike
     bad = [ch for ch in name
            if ch in FORBIDDEN_IN_NAMES or ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0
-           or ch in "\u2028\u2029\ufeff\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"]
+           or ch in "\u2028\u2029" or unicodedata.category(ch) == "Cf"]
     if bad:
-        shown = ", ".join(repr(ch) for ch in dict.fromkeys(bad))
+        shown = ", ".join(repr(ch) if ch in FORBIDDEN_IN_NAMES else
+                          f"the {'control' if unicodedata.category(ch) == 'Cc' else 'invisible'}"
+                          f" character U+{ord(ch):04X}"
+                          f"{' (' + unicodedata.name(ch).lower() + ')' if unicodedata.name(ch, '') else ''}"
+                          for ch in dict.fromkeys(bad))
         raise IdentityError(f"{where} {name!r} contains {shown}",
                             hint="names may not contain , ; : = # @ or control or invisible "
                                  "characters (they separate items in orders and positions)")

@@ -27,14 +27,20 @@ _EXTRA = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "
 
 @functools.lru_cache(maxsize=1 << 15)
 def fold(text: str) -> str:
-    """Lower-case, accents removed, hyphens/underscores/apostrophes as spaces, spaces collapsed.
+    """Lower-case, accents and invisible format characters removed, hyphens/underscores/
+    apostrophes as spaces, spaces collapsed.
 
     Used for comparing names: 'Rennes-le-Château' and 'rennes le chateau' fold alike.  Kept
     per text (a game folds the same few hundred names again and again: every typed name is
     matched against every known one, and routes break ties by folded area names).
     """
     text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    # accents go; so do invisible format characters (a soft hyphen or a zero-width joiner
+    # pasted from a web page or a phone's keyboard): 'An\xadna' is 'Anna'; a zero-width
+    # space separates words
+    text = "".join(" " if ch == "\u200b" else ch for ch in text
+                   if not unicodedata.combining(ch) and (unicodedata.category(ch) != "Cf"
+                                                         or ch == "\u200b"))
     text = re.sub(r"[-_'’`]", " ", text)
     return " ".join(text.split())
 

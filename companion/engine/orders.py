@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import field
 from typing import Iterable, Sequence
 
@@ -23,9 +24,10 @@ from companion.errors import CompanionError
 
 @record(frozen=True)
 class Token:
-    text: str          # as typed (quotes removed for quoted tokens)
+    text: str          # as typed (quotes and invisible format characters left out)
     col: int           # 1-based column of the token's first character
     kind: str          # 'word', 'number', 'quoted' or 'punct'
+    width: int = 0     # characters of the line it takes (0: as many as text, with quotes)
 
     @property
     def key(self) -> str:
@@ -33,6 +35,9 @@ class Token:
 
     @property
     def end(self) -> int:
+        """The column just after the token in its line."""
+        if self.width:
+            return self.col + self.width
         return self.col + len(self.text) + (2 if self.kind == "quoted" else 0)
 
 
@@ -71,7 +76,8 @@ class OrderError(CompanionError):
         if self.line is not None:
             text += f"\n    {visible(self.line.text)}"
             if self.col is not None:
-                text += "\n    " + " " * (self.col - 1) + "^" * self.length
+                before = len(visible(self.line.text[:self.col - 1]))
+                text += "\n    " + " " * before + "^" * self.length
         if self.suggestion:
             text += f"\n  {self.suggestion}"
         return text
@@ -113,28 +119,59 @@ class OrdersRejected(CompanionError):
         return "\n".join(e.format() for e in self.errors) + f"\n{self.message}"
 
 
-_TOKEN = re.compile(r'"(?P<q>[^"]*)"|(?P<n>\d+)(?![\w])|(?P<p>[+,;=:()])|(?P<w>[^\s"+,;=:()]+)')
+_TOKEN = re.compile(r'"(?P<q>[^"]*)"|(?P<n>\d+)(?![\w])|(?P<p>[+,;=:()])'
+                    r'|(?P<w>[^\s\u200b"+,;=:()]+)')
+"""Words are separated by white space, including a zero-width space (U+200B: some mail
+clients and web pages put one between words); other invisible characters inside a word
+(a soft hyphen, a word joiner) are ignored when it is matched (``names.fold``)."""
 
 
 def tokenize(text: str) -> list[Token]:
+    """The tokens of a line, each at the column where it starts; a word's or a quoted name's
+    invisible format characters are left out of its text."""
     tokens = []
     for m in _TOKEN.finditer(text):
         col = m.start() + 1
         if m.group("q") is not None:
-            tokens.append(Token(m.group("q"), col, "quoted"))
+            tokens.append(_cleaned(m, "q", col, "quoted"))
         elif m.group("n") is not None:
             tokens.append(Token(m.group("n"), col, "number"))
         elif m.group("p") is not None:
             tokens.append(Token(m.group("p"), col, "punct"))
         else:
-            tokens.append(Token(m.group("w"), col, "word"))
+            token = _cleaned(m, "w", col, "word")
+            if token.text:          # a word of invisible characters only is no word
+                tokens.append(token)
     return tokens
 
 
+def _cleaned(m: re.Match, group: str, col: int, kind: str) -> Token:
+    typed = m.group(group)
+    text = without_format(typed)
+    if text == typed:
+        return Token(text, col, kind)
+    return Token(text, col, kind, width=m.end() - m.start())
+
+
+def without_format(text: str) -> str:
+    """``text`` without invisible format characters (soft hyphens, word joiners, zero-width
+    joiners, direction marks); a zero-width space becomes a space."""
+    if text.isascii():
+        return text
+    return "".join(" " if ch == "\u200b" else ch for ch in text if not _is_format(ch)
+                   or ch == "\u200b")
+
+
 def visible(text: str) -> str:
-    """A line as it can be shown under an error: a tab as one space and every other control
-    character as U+FFFD, one character each, so the caret below still points at its column."""
-    return "".join(" " if ch == "\t" else "\ufffd" if _is_control(ch) else ch for ch in text)
+    """A line as it can be shown under an error: a tab as one space, every other control
+    character as U+FFFD, invisible format characters (soft hyphens, zero-width spaces) left
+    out; the caret below is placed by the visible text before its column."""
+    return "".join(" " if ch == "\t" else "\ufffd" if _is_control(ch) else ch
+                   for ch in text if not _is_format(ch))
+
+
+def _is_format(ch: str) -> bool:
+    return ch >= "\xad" and unicodedata.category(ch) == "Cf"
 
 
 def _is_control(ch: str) -> bool:
