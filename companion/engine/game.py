@@ -150,6 +150,18 @@ def visible(event: dict[str, Any], viewer: str) -> bool:
     return viewer in event["to"]
 
 
+@record
+class DemoScript:
+    """A bundled game played from order files written as players would mail them: the
+    players in seat order, the seed, the options, and each turn's order texts by player (a
+    player without one that turn sends nothing)."""
+
+    players: list[str]
+    seed: str
+    options: list[str]
+    turns: list[dict[str, str]]
+
+
 class GameKind:
     """Base class of a game kind. Subclasses implement the rules; metadata comes from the
     registry entry (see :mod:`companion.registry`)."""
@@ -179,6 +191,11 @@ class GameKind:
 
     def route(self, start: str, goal: str, by: str) -> str:
         raise CompanionError(f"{self.title} has no map to find routes on")
+
+    def demo_script(self) -> DemoScript | None:
+        """The kind's bundled demo game, if it has one ('companion mail demo' plays it by mail;
+        without one, random legal orders)."""
+        return None
 
     # -- creation and positions ---------------------------------------------------------------
     def create(self, players: list[str], options: dict[str, Any], chance: Chance) -> dict:

@@ -347,6 +347,11 @@ class GralKind(GameKind):
             "units": [{"id": u.id, "bar": u.bar, "value": u.value} for u in w.units],
         }
 
+    def demo_script(self):
+        from companion.gral.demo import script
+
+        return script()
+
     def data_check(self, folder) -> list:
         from companion.errors import DataError, DataErrors
 

@@ -1,7 +1,9 @@
 """``companion mail demo``: a whole game played by mail with no server at all. The players'
-messages are written into a Maildir as a mail client would deliver them (legal orders picked
-from each player's options), ``mail run`` passes answer them and run the turns, and every reply
-and report lands as an ``.eml`` file in the outbox folder."""
+messages are written into a Maildir as a mail client would deliver them (the kind's bundled
+demo game's order files where it has one, as Gral does, so that the game is played to its
+end; else legal orders picked at random from each player's options), ``mail run`` passes
+answer them and run the turns, and every reply and report lands as an ``.eml`` file in the
+outbox folder."""
 from __future__ import annotations
 
 import random
@@ -56,9 +58,14 @@ def run_demo(kind_id: str, folder: Path, turns: int, log) -> tuple[int, int]:
         raise CompanionError(f"{entry.title} cannot be played here yet")
     prepare(folder)
     settings = mail_config.load(folder / "companion.toml")
-    names = list(PLAYERS[:max(entry.min_players, min(entry.max_players, len(PLAYERS)))])
-    while len(names) < entry.min_players:
-        names.append(f"Player{len(names) + 1}")
+    script = kind.demo_script()     # the kind's bundled demo game, else random legal orders
+    if script is not None:
+        names, seed, options = list(script.players), script.seed, list(script.options)
+    else:
+        names = list(PLAYERS[:max(entry.min_players, min(entry.max_players, len(PLAYERS)))])
+        while len(names) < entry.min_players:
+            names.append(f"Player{len(names) + 1}")
+        seed, options = "mail-demo", []
     addresses = {n: f"{n.lower()}@demo.example.org" for n in names}
     store = Store(folder / "demo.sqlite3", create=True)
     output = folder / "reports"
@@ -66,20 +73,22 @@ def run_demo(kind_id: str, folder: Path, turns: int, log) -> tuple[int, int]:
     rng = random.Random(f"mail-demo/{entry.id}")
     try:
         service.new_game(store, entry.id, "demo", [f"{n} <{a}>" for n, a in addresses.items()],
-                         seed="mail-demo", output=output)
+                         seed=seed, option_args=options, output=output)
         log(f"game 'demo' ({entry.title}) for {', '.join(names)}; the players' mail goes "
             f"into {settings.maildir}, companion's into {settings.outbox}")
         one_pass(store, settings, output, log)
         played = 0
-        for _ in range(turns):
+        for number in range(turns):
             game = store.game("demo")
             last = store.turn("demo")
             if kind.is_over(last.state):
                 break
+            scripted = script.turns[number] if script and number < len(script.turns) else None
             for player in game.players:
                 if player.name not in kind.awaited(last.state):
                     continue
-                text = pick_orders(store, kind, last.state, player.name, rng)
+                text = (scripted.get(player.name) if scripted is not None
+                        else pick_orders(store, kind, last.state, player.name, rng))
                 if text is None:
                     continue
                 msg = EmailMessage()

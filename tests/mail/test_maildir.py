@@ -287,6 +287,21 @@ def test_the_mail_demo_plays_by_mail_without_any_server(cli):
     assert result.code == 1 and "not a mail demo folder" in result.err
 
 
+def test_the_default_mail_demo_plays_the_bundled_gral_game_to_its_end(cli):
+    """'companion mail demo' mails the order files of 'companion demo' (a game random orders
+    would not finish in 200 turns): the same game, played to its winner."""
+    import json
+
+    out = cli.ok("mail", "demo").out
+    assert "6 turn(s) played by mail" in out
+    mailed = cli.output / "mail-demo" / "demo.sqlite3"
+    listed = json.loads(cli.ok("--store", str(mailed), "list", "--json").out)
+    assert listed[0]["state"] == "over" and listed[0]["turn"] == 6
+    cli.ok("demo")
+    by_mail = cli.ok("--store", str(mailed), "show", "demo", "--json").out
+    assert cli.ok("show", "demo", "--json").out == by_mail
+
+
 def test_watch_repeats_until_stopped(world):
     """'mail run --watch N' makes a pass every N seconds; SIGTERM (systemd's stop) ends it
     cleanly between passes."""

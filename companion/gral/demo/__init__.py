@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Callable
 
 from companion import service
+from companion.engine.game import DemoScript
 from companion.store import Store
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = ["Gregor", "Manuel", "Inga"]
 SEED = "20260101"
+OPTIONS = ["first=Gregor"]
 EPOCH = "1798761600"   # 2027-01-01 00:00 UTC: the demo's fixed processing date
 
 
@@ -32,6 +34,15 @@ def turns() -> list[Path]:
                   key=lambda p: int(p.name.split("-")[1]))
 
 
+def script() -> DemoScript:
+    """The demo game: its players, seed, options and each turn's order files' texts."""
+    return DemoScript(players=list(PLAYERS), seed=SEED, options=list(OPTIONS),
+                      turns=[{player: (folder / f"{player.lower()}.txt").read_text("utf-8")
+                              for player in PLAYERS
+                              if (folder / f"{player.lower()}.txt").exists()}
+                             for folder in turns()])
+
+
 def run_demo(store: Store, output: Path, echo: Callable[[str], None]) -> str:
     import os
 
@@ -40,7 +51,7 @@ def run_demo(store: Store, output: Path, echo: Callable[[str], None]) -> str:
     try:
         game_id = free_id(store)
         service.new_game(store, "gral", game_id, PLAYERS, seed=SEED,
-                         option_args=["first=Gregor"], output=output)
+                         option_args=list(OPTIONS), output=output)
         echo(f"created game {game_id} (Die Jagd nach dem Gral) with {', '.join(PLAYERS)} "
              f"in {store.path}")
         for folder in turns():
