@@ -49,6 +49,21 @@ class Game:
                 self._reshuffle(deck, purpose)
         raise RuntimeError(f"no card in the {deck} deck fits ({purpose})")
 
+    def return_strays(self) -> None:
+        """At the end of a game turn, the Knight, King and Lady cards that are in no pile and
+        that nobody holds go back to their decks: the knights who held a castle against an
+        assault or fought for a jailor, a jailor whose prisoner went free. A card counts as
+        held while the state names it anywhere but in the events and in what a knight merely
+        remembers (whom he challenged, his declared enemies), so a card somebody may hold is
+        never returned."""
+        named = referenced_names(self.state)
+        for deck in ("knights", "kings", "ladies"):
+            pile = self.state["decks"][deck]
+            placed = set(pile["draw"]) | set(pile["discard"]) | set(pile["removed"]) | named
+            for name in self._cards(deck):
+                if name not in placed:
+                    self.discard(deck, name)
+
     def card_record(self, deck: str, card) -> dict:
         kind = {"knights": "knight", "kings": "king", "ladies": "lady"}[deck]
         record = {"kind": kind, "name": card.name, "vl": card.virtue_level,
@@ -187,6 +202,30 @@ def seat_order(players: list[str], chance) -> list[str]:
     return players[i:] + players[:i]
 
 
+MEMORIES = frozenset({"challenged", "enemies"})
+"""A knight's lists of persons he remembers (not holds): their cards may be in the decks."""
+
+
+def referenced_names(state: dict) -> set[str]:
+    """Every text the state holds (keys and values), but for the events, the decks and the
+    knights' memories (MEMORIES)."""
+    found: set[str] = set()
+    stack: list = [v for k, v in state.items() if k not in ("events", "decks")]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if k in MEMORIES:
+                    continue
+                found.add(k)
+                stack.append(v)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
 # ------------------------------------------------------------------------------ processing
 def process(world, state: dict, ctx: TurnContext) -> None:
     """Adjudicate the rest of the current game turn, as far as the orders allow."""
@@ -211,6 +250,7 @@ def process(world, state: dict, ctx: TurnContext) -> None:
         koc["current"] += 1
     if not koc["over"]:
         end_of_game_turn(game)
+        game.return_strays()
 
 
 def needs_orders(game: Game, player: str) -> bool:

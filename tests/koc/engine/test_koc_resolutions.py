@@ -1144,3 +1144,35 @@ def test_s06_a_local_royal_castle_heard_of_in_faerie(table):
     castle = task["adventure"].get("castle") or task["dest"]
     assert castle in {k.royal_castle for k in t.world.kingdoms.values()} | {
         c.castle for c in t.world.castellanies.values()}
+
+
+def test_s07_cards_nobody_holds_go_back_at_the_end_of_the_game_turn(table):
+    """Found by random play (seed 32617, 4 knights, turn 116): the knights drawn to hold a
+    castle against an assault, or to fight for a jailor, and a jailor whose prisoner went free,
+    were never given back; over a long game 40 of the 75 Knight cards went missing until no
+    card fitted an adventure's draw and the turn stopped with RuntimeError. At the end of each
+    game turn a card in no pile that the state no longer names goes back to its deck; one the
+    state still names (a prisoner's jailor, a comrade) stays out; one a knight only remembers
+    (whom he challenged) goes back: a memory holds no card (docs/koc-engine.md)."""
+    from companion.koc.engine.game import process
+
+    t = table(pos(at="Tintagel", where="inside"))
+    s = t.session()
+    rs.imprison(s, by="knight", jailor="Sir Elias")
+    knights = t.state["decks"]["knights"]
+    for name in ("Sir Elias", "Sir Gauter", "Sir Hemison", "Sir Safer"):
+        knights["draw"].remove(name)                     # drawn this turn, then...
+    t.knight()["challenged"].append("Sir Hemison")       # ...only remembered
+    t.knight()["comrades"].append(card("Sir Safer"))      # ...riding with him
+    t.game.return_strays()
+    assert sorted(knights["discard"]) == ["Sir Gauter", "Sir Hemison"]   # in the cards' order
+    assert "Sir Elias" not in knights["draw"] + knights["discard"]     # the jailor holds him
+    rs.release_pk(s)
+    t.game.return_strays()
+    assert knights["discard"][-1] == "Sir Elias"
+    assert "Sir Safer" not in knights["draw"] + knights["discard"]
+    # a whole game turn ends with the sweep
+    knights["draw"].remove("Sir Belleus")
+    t.state["koc"]["current"] = len(t.state["koc"]["order"])
+    process(t.world, t.state, t.ctx)
+    assert "Sir Belleus" in knights["draw"] + knights["discard"]
