@@ -22,6 +22,7 @@ from companion import service
 from companion.engine.orders import OrdersRejected
 from companion.errors import CompanionError
 from companion.koc.engine import knight as kn
+from companion.koc.engine.game import referenced_names
 from companion.koc.engine.questions import load_all
 from companion.koc.kind import KIND
 from companion.render.report_text import render_text
@@ -107,6 +108,15 @@ def check_invariants(state: dict) -> None:
     for deck, pile in state["decks"].items():
         cards = pile["draw"] + pile["discard"] + pile["removed"]
         assert len(cards) == len(set(cards)), f"a card twice in the {deck} deck"
+    if koc["current"] == 0 and not state["pending"] and not koc["over"]:
+        # a whole game turn is over: every card is in a pile or held by someone (s07)
+        held = referenced_names(state)
+        for deck, pile in state["decks"].items():
+            placed = set(pile["draw"] + pile["discard"] + pile["removed"]) | held
+            source = {"knights": KIND.world.knights, "kings": KIND.world.kings,
+                      "ladies": KIND.world.ladies}[deck]
+            lost = [c.name for c in source if c.name not in placed]
+            assert not lost, f"cards of the {deck} deck nobody holds: {lost}"
 
 
 def private_parts(state: dict, owner: str) -> list[str]:
