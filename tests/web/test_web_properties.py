@@ -1,0 +1,91 @@
+"""Property tests of the web view (docs/web.md): any address, any form body and any orders text
+a browser could send get a page, never a server failure (500); an answer never shows the token
+of a player whose link was not asked for; orders the engine refuses store nothing."""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.web.conftest import csrf_of, links
+
+FIXTURES = settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow], max_examples=120)
+
+
+@pytest.fixture
+def site(gral_store, make_client):
+    """The client, every player's token and Anna's links (report and orders form)."""
+    client = make_client(gral_store.path, max_failures=10**9)
+    game = gral_store.game("g")
+    tokens = {p.name: p.token for p in game.players}
+    report = links(gral_store, "g")["Anna"]
+    return client, tokens, report, report.replace("?h=", "/orders?h=")
+
+
+def leaked(answer, tokens: dict[str, str], asked: str) -> list[str]:
+    """Players whose token the answer shows although the address asked did not hold it."""
+    body = answer.content.decode("latin-1")
+    return [name for name, token in tokens.items() if token in body and token not in asked]
+
+
+SEGMENT = st.one_of(
+    st.sampled_from(["g", "0", "1", "99999999999999999999", "-1", "public", "moderator",
+                     "orders", "report.pdf", "static", "..", ".", "%2e%2e", "%2f", "%00",
+                     "anna", "anna.", "view", "game", "turn", "login", "logout"]),
+    st.text(min_size=1, max_size=12).map(lambda s: quote(s, safe="")),
+)
+
+
+@FIXTURES
+@given(segments=st.lists(SEGMENT, min_size=1, max_size=6),
+       query=st.one_of(st.none(), st.text(max_size=20).map(lambda s: quote(s, safe="=&"))),
+       method=st.sampled_from(["GET", "POST", "HEAD"]),
+       token_of=st.sampled_from([None, "Anna", "Bert"]))
+def test_any_address_gets_a_page_and_no_foreign_token(site, segments, query, method, token_of):
+    client, tokens, _report, _form = site
+    if token_of is not None:              # an otherwise random address holding a real token
+        segments = segments[:1] + [f"{token_of.lower()}.{tokens[token_of]}"] + segments[1:]
+    path = "/" + "/".join(segments) + (f"?{query}" if query is not None else "")
+    answer = client.request(method, path)
+    assert answer.status_code != 500, (method, path)
+    assert answer.status_code in (200, 303, 307, 400, 403, 404, 405, 413, 415, 422, 429), \
+        (method, path, answer.status_code)
+    assert not leaked(answer, tokens, path), (method, path)
+
+
+ORDER_WORDS = st.sampled_from([
+    "assign", "10", "to", "Alberto", "Bert", "answer", "pass", "move", "#", "\n", " ", "\t",
+    "ÄÖÜ", "\u200b", "\u00ad", "\u202e", "\x00", "\x0b", "\ufeff", "9" * 30, "-5", "1e9", "'",
+    '"', "<script>", "&amp;", "\r\n", "\r"])
+ORDERS = st.one_of(st.lists(ORDER_WORDS, max_size=25).map("".join), st.text(max_size=200))
+
+
+@FIXTURES
+@given(orders=ORDERS, action=st.sampled_from(["check", "submit", "", "nonsense", "check\x00"]),
+       extra=st.dictionaries(st.text(max_size=8), st.text(max_size=30), max_size=4))
+def test_any_orders_form_is_answered_and_a_refusal_stores_nothing(site, gral_store, orders,
+                                                                   action, extra):
+    client, tokens, _report, form = site
+    page = client.get(form)
+    before = {name: sub.text for name, sub in gral_store.pending("g").items()}
+    data = {**extra, "csrf": csrf_of(page.text), "orders": orders, "action": action}
+    answer = client.post(form, data=data)
+    assert answer.status_code in (200, 413, 422), (answer.status_code, orders, action)
+    assert not leaked(answer, {k: v for k, v in tokens.items() if k != "Anna"}, form)
+    after = {name: sub.text for name, sub in gral_store.pending("g").items()}
+    if answer.status_code != 200 or action != "submit":
+        assert after == before, (orders, action)
+
+
+@FIXTURES
+@given(body=st.binary(max_size=300),
+       kind=st.sampled_from(["application/x-www-form-urlencoded", "text/plain",
+                             "multipart/form-data; boundary=x", "", "application/json"]))
+def test_any_form_body_is_refused_or_read_without_failure(site, gral_store, body, kind):
+    client, tokens, _report, form = site
+    answer = client.post(form, content=body, headers={"content-type": kind} if kind else {})
+    assert answer.status_code in (400, 403, 413, 415), (body, kind, answer.status_code)
+    assert gral_store.pending("g") == {}
