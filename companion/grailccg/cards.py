@@ -49,6 +49,12 @@ TYPES: dict[str, str] = {
 }
 """The 13 card types, id -> display name, in the order of the rules' list."""
 
+
+def a_type(ctype: str) -> str:
+    """'a knight', 'an item': a card type in lower case with its article, for messages."""
+    kind = TYPES[ctype].lower()
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
 CHARACTERS = ("knight", "page", "persona", "adversary", "peril")
 FIGHTERS = ("knight", "persona", "adversary", "peril")          # may have combat and wits
 ICON_TYPES = ("knight", "page", "persona", "adversary")
@@ -839,7 +845,7 @@ def _parse_entry(ck: _Checker, src: _Source, span, ctype: str, entry: Any, *,
         if key in allowed:
             continue
         if key in WHERE_KEY:
-            ck.error(src, span, f"{where}: a {TYPES[ctype].lower()} has no '{key}' (only "
+            ck.error(src, span, f"{where}: {a_type(ctype)} has no '{key}' (only "
                      f"{WHERE_KEY[key]} do)", key)
         else:
             ck.error(src, span, f"{where}: unknown key '{key}'", key,
@@ -871,7 +877,7 @@ def _parse_entry(ck: _Checker, src: _Source, span, ctype: str, entry: Any, *,
         ck.error(src, span, f"{where}: a knight needs 'combat' (7.2: knights fight)", "name",
                  hint="add combat = N")
     if ctype in ("persona", "adversary", "peril") and "combat" not in entry and "wits" not in entry:
-        ck.error(src, span, f"{where}: a {TYPES[ctype].lower()} needs 'combat', 'wits' or both "
+        ck.error(src, span, f"{where}: {a_type(ctype)} needs 'combat', 'wits' or both "
                  "(7.1-7.5)", "name", hint="add combat = N and/or wits = N")
     # icons
     if "icons" in entry and ctype in ICON_TYPES:
@@ -912,7 +918,7 @@ def _parse_entry(ck: _Checker, src: _Source, span, ctype: str, entry: Any, *,
             f[key] = effects
             f[f"{key}_text"] = _text_override(ck, src, span, where, entry, f"{key}_text", effects)
     if ctype in ONE_SHOT + ("item",) and ("primary" not in entry or f.get("primary") == ()):
-        ck.error(src, span, f"{where}: a {TYPES[ctype].lower()} needs a 'primary' property "
+        ck.error(src, span, f"{where}: {a_type(ctype)} needs a 'primary' property "
                  "(what it does when played) other than 'none'",
                  "primary" if "primary" in entry else "name", hint='add primary = "..."')
     if "outwits" in entry and ctype in FIGHTERS and "wits" not in entry:

@@ -420,7 +420,7 @@ TINTAGEL = ('table = ["<=2: trapped", "3..4: run-away", "5..8: wait", "9..11: pa
     ("items.toml", 'primary = "combat +3"', 'primary = ["combat +3", "none"]',
      "lists 'none' with other effects", "none"),
     ("items.toml", 'primary = "combat +3"', 'primary = 3', "must be an effect string", "primary"),
-    ("items.toml", 'primary = "combat +3"\n', '', "needs a 'primary' property",
+    ("items.toml", 'primary = "combat +3"\n', '', "an item needs a 'primary' property",
      'name = "Excalibur"'),
     ("items.toml", 'primary = "combat +3"', 'primary = "none"', "other than 'none'",
      'primary'),
