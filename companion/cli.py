@@ -893,6 +893,24 @@ def game_set(game_id: str = typer.Argument(..., metavar="GAME_ID"),
          "latest turn's again")
 
 
+@game_app.command("address")
+@handles_errors
+def game_address(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+                 player: str = typer.Argument(..., metavar="PLAYER"),
+                 address: str = typer.Argument(..., metavar="ADDRESS",
+                                               help="the new email address, or 'none'")) -> None:
+    """Change PLAYER's email address ('none': no mail): a player who moved, or somebody taking
+    over the seat (then 'companion token' too, so the old link and code stop working). Then
+    'companion mail resend' mails them the latest report."""
+    from companion import service
+
+    name, old, new = service.change_address(open_store(), game_id, player, address)
+    echo(f"game {game_id}: the address of {name} is now {new or 'none (no mail)'} "
+         f"(was {old or 'none'})")
+    if new:
+        echo(f"'companion mail resend {game_id} \"{name}\"' mails them the latest report")
+
+
 @app.command()
 @handles_errors
 def serve(host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS",

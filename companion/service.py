@@ -703,6 +703,31 @@ def set_base_url(store: Store, game_id: str, url: str) -> str:
     return game.base_url
 
 
+def change_address(store: Store, game_id: str, player_typed: str, address: str,
+                   source: str = "moderator: companion game address") -> tuple[str, str | None,
+                                                                               str | None]:
+    """Give a player a new email address (``none``: no address, so no mail): a player who
+    moved, or somebody taking over the seat (then give a new token too). Recorded in
+    ``mail_address_changes``. Returns (player, old address, new address)."""
+    from companion.mail.outbox import now_text
+
+    game = store.game(game_id)
+    name = resolve_player(game, player_typed)
+    new: str | None = address.strip()
+    if new.lower() in ("none", "-", ""):
+        new = None
+    else:
+        try:
+            check_email(new, "the new address")
+        except IdentityError as exc:
+            raise CompanionError(exc.message, hint="give an address such as "
+                                 "name@example.org, or 'none' for no mail") from None
+    player = game.player(name)
+    with store.transaction() as db:
+        old = store.change_email(db, game_id, player, new, now_text(), source)
+    return name, old, new
+
+
 def reissue_token(store: Store, game_id: str, player_typed: str,
                   output: Path | None) -> tuple[str, str, list[Path]]:
     """Give a player a new secret token (the old link stops working); the latest turn's reports

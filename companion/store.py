@@ -152,7 +152,8 @@ CREATE TABLE mail_address_changes (
 keyed by its Message-ID, with its processing state; ``mail_out`` every outgoing message with
 its state (queued, sending, sent, failed) and the server's last answer; ``mail_games`` a game's
 deadline (and the turn it is for), default period, reminder time, hold, and the turns already reminded and mailed;
-``mail_address_changes`` every change of a player's address made by mail."""
+``mail_address_changes`` every change of a player's address, made by mail or by the moderator
+(``message_id`` names the message, or 'moderator: ...'; ``new_email`` '' for none)."""
 _SCHEMA += MAIL_SCHEMA
 
 
@@ -455,6 +456,21 @@ class Store:
                           "players"):
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
+
+    @staticmethod
+    def change_email(db: sqlite3.Connection, game_id: str, player: Player, new: str | None,
+                     when: str, source: str) -> str | None:
+        """Inside the caller's transaction: set a player's address (None: none, no mail) and
+        record the change in ``mail_address_changes`` (``source``: the message that asked, or
+        who did it). Returns the old address."""
+        old = player.email
+        db.execute("UPDATE players SET email=? WHERE game_id=? AND seat=?",
+                   (new, game_id, player.seat))
+        db.execute("INSERT INTO mail_address_changes (game_id, player, old_email, new_email, "
+                   "changed_at, message_id) VALUES (?,?,?,?,?,?)",
+                   (game_id, player.name, old, new or "", when, source))
+        player.email = new
+        return old
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
         with self.transaction() as db:

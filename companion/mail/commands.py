@@ -133,6 +133,29 @@ def inbox(all_messages: bool = typer.Option(False, "--all", help="every message,
         echo(f"    {item['message_id']}: {item['outcome'] or 'not processed yet'}")
 
 
+@app.command()
+@handles_errors
+def resend(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+           player: str = typer.Argument(..., metavar="PLAYER"),
+           config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
+                                                 help=CONFIG_HELP)) -> None:
+    """Queue PLAYER's latest report once more, to their registered address (sent by the next
+    'companion mail run'): after 'companion game address' or 'companion token'."""
+    from companion.mail import deadlines
+    from companion.mail.outbox import now_text
+    from companion.mail.run import seat_command
+
+    settings = load_config(config)
+    store = open_store()
+    game = store.game(game_id)
+    latest = store.turn(game.id).number
+    with store.transaction() as db:
+        schedule = deadlines.ensure(db, game.id, latest, settings)
+        said = seat_command(store, db, settings, SETTINGS.output, game, latest, schedule,
+                            "resend", [game.id, player], f"command line {now_text()}")
+    echo(said + "; the next 'companion mail run' sends it")
+
+
 @app.command("outbox")
 @handles_errors
 def outbox_list(all_messages: bool = typer.Option(False, "--all",

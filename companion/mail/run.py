@@ -190,7 +190,7 @@ def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
         refuse(db, config, parsed, who.reason)
         return "refused", who.game_id, who.player, who.reason
     if who.role == "moderator":
-        return "done", None, None, moderator_commands(store, db, config, parsed)
+        return "done", None, None, moderator_commands(store, db, config, output, parsed)
     return player_message(store, db, config, output, parsed, who)
 
 
@@ -289,12 +289,8 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             reply("address not changed", f"{head}\n{exc.message}; your address stays "
                                          f"{player.email}.\n", to=parsed.sender)
             return "done", game.id, player.name, f"address not changed: {exc.message}"
-        old = player.email
-        db.execute("UPDATE players SET email=? WHERE game_id=? AND seat=?",
-                   (new, game.id, player.seat))
-        db.execute("INSERT INTO mail_address_changes (game_id, player, old_email, new_email, "
-                   "changed_at, message_id) VALUES (?,?,?,?,?,?)",
-                   (game.id, player.name, old, new, outbox.now_text(), parsed.message_id))
+        old = store.change_email(db, game.id, player, new, outbox.now_text(),
+                                 parsed.message_id)
         reply("address changed", f"{head}\nThe address of {player.name} in game {game.id} is "
                                  f"now {new}. Reports and replies go there from now on.\n",
               to=new)
@@ -314,12 +310,8 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
                               + "\n" + deadline_line)
         return "done", game.id, player.name, f"options sent ({len(lines)} lines)"
     if command == "resend":
-        folder = service.inside(service.game_folder(output, game), f"turn-{latest.number:03d}")
-        body, attachments = report_parts(game, player, latest.number, folder, config, schedule)
-        outbox.queue(db, config, key, reply_to,
-                     f"[{game.id}] turn {latest.number} report for {player.name} (again)",
-                     body, game_id=game.id, player=player.name, attachments=attachments,
-                     in_reply_to=in_reply)
+        queue_report_again(db, config, output, game, player, latest.number, schedule, key,
+                           reply_to, in_reply)
         return "done", game.id, player.name, f"report of turn {latest.number} sent again"
     kind = get_kind(game.kind)
     if kind.is_over(latest.state):
@@ -374,9 +366,10 @@ Put one of these words after your code in the subject instead:
 """
 
 
-def moderator_commands(store, db, config, parsed: Parsed) -> str:
+def moderator_commands(store, db, config, output: Path, parsed: Parsed) -> str:
     """hold GAME, release GAME, extend GAME DURATION, deadline GAME WHEN, run GAME,
-    status [GAME]: one per line; the reply says what each did."""
+    status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER: one per line; the reply
+    says what each did."""
     from companion.mail.config import parse_duration
 
     secret = config.moderator_secret() or ""
@@ -387,12 +380,12 @@ def moderator_commands(store, db, config, parsed: Parsed) -> str:
             continue
         verb, args = words[0].lower(), words[1:]
         try:
-            answers.append(moderator_command(store, db, config, verb, args, parse_duration))
+            answers.append(moderator_command(store, db, config, output, verb, args,
+                                             parse_duration, parsed.message_id))
         except CompanionError as exc:
             answers.append(f"{' '.join(words)}: {exc.message}")
     if not answers:
-        answers.append("no command found; commands: hold GAME, release GAME, extend GAME "
-                       "DURATION, deadline GAME WHEN, run GAME, status [GAME]")
+        answers.append("no command found; commands: " + MODERATOR_HELP)
     outbox.queue(db, config, f"reply:{parsed.message_id}", config.moderator,
                  "companion: moderator commands", "\n".join(answers) + "\n",
                  in_reply_to=parsed.message_id if not parsed.message_id.startswith("<sha256:")
@@ -400,18 +393,29 @@ def moderator_commands(store, db, config, parsed: Parsed) -> str:
     return "; ".join(answers)
 
 
-def moderator_command(store, db, config, verb: str, args: list[str], parse_duration) -> str:
+MODERATOR_VERBS = ("hold", "release", "extend", "deadline", "run", "status", "address",
+                   "resend")
+MODERATOR_HELP = ("hold GAME, release GAME, extend GAME DURATION, deadline GAME WHEN, run GAME, "
+                  "status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER")
+
+
+def moderator_command(store, db, config, output: Path, verb: str, args: list[str],
+                      parse_duration, message_id: str = "") -> str:
     import datetime as dt
 
     if verb == "status" and not args:
-        return "; ".join(moderator_command(store, db, config, "status", [g], parse_duration)
+        return "; ".join(moderator_command(store, db, config, output, "status", [g],
+                                           parse_duration)
                          for g in store.game_ids()) or "no games"
-    if verb not in ("hold", "release", "extend", "deadline", "run", "status") or not args:
-        raise CompanionError(f"unknown command '{verb}'" if verb not in (
-            "hold", "release", "extend", "deadline", "run", "status") else "which game?")
+    if verb not in MODERATOR_VERBS or not args:
+        raise CompanionError(f"unknown command '{verb}'" if verb not in MODERATOR_VERBS
+                             else "which game?")
     game = store.game(args[0])
     latest = store.turn(game.id).number
     schedule = deadlines.ensure(db, game.id, latest, config)
+    if verb in ("address", "resend"):
+        return seat_command(store, db, config, output, game, latest, schedule, verb, args,
+                            message_id)
     if verb == "hold":
         db.execute("UPDATE mail_games SET held=1 WHERE game_id=?", (game.id,))
         return f"{game.id}: held (no turn runs until 'release {game.id}')"
@@ -438,6 +442,42 @@ def moderator_command(store, db, config, verb: str, args: list[str], parse_durat
         return f"{game.id}: turn {latest + 1} runs in this pass" + (
             " (but the game is held: release it first)" if schedule.held else "")
     return f"{game.id}: turn {latest}; {deadlines.describe(schedule, latest)}"
+
+
+def seat_command(store, db, config, output: Path, game, latest: int, schedule, verb: str,
+                 args: list[str], message_id: str) -> str:
+    """The moderator's ``address GAME PLAYER ADDRESS`` (a player's new address, or somebody
+    taking over the seat; 'none': no mail) and ``resend GAME PLAYER`` (the latest report to
+    the player's address). A player's name may hold spaces."""
+    from companion import service
+    from companion.engine.identity import IdentityError, check_email
+
+    words = args[1:-1] if verb == "address" else args[1:]
+    if not words:
+        raise CompanionError(f"{verb} {game.id}: which player?" + (
+            " (address GAME PLAYER ADDRESS)" if verb == "address" else ""))
+    player = game.player(service.resolve_player(game, " ".join(words)))
+    if verb == "address":
+        new = args[-1] if args[-1].lower() not in ("none", "-") else None
+        if new is not None:
+            try:
+                check_email(new, "the new address")
+            except IdentityError as exc:
+                raise CompanionError(exc.message) from None
+        old = store.change_email(db, game.id, player, new, outbox.now_text(),
+                                 f"moderator: {message_id}")
+        return (f"{game.id}: the address of {player.name} is now {new or 'none (no mail)'}"
+                f" (was {old or 'none'})")
+    if not player.email:
+        raise CompanionError(f"{game.id}: {player.name} has no email address (give one by "
+                             f"mail with 'address {game.id} {player.name} ADDRESS', or with "
+                             f"'companion game address {game.id} \"{player.name}\" ADDRESS')")
+    if not (report_folder(output, game, latest) / f"{player.slug}.txt").is_file():
+        raise CompanionError(f"{game.id}: the report of {player.name} for turn {latest} is "
+                             f"missing (companion report {game.id})")
+    queue_report_again(db, config, output, game, player, latest, schedule,
+                       f"resend:{game.id}:{latest}:{player.slug}:{message_id}", player.email)
+    return f"{game.id}: the report of turn {latest} goes to {player.name} at {player.email}"
 
 
 # ------------------------------------------------------------------------------------ games
@@ -541,6 +581,25 @@ def report_parts(game, player, number: int, folder: Path, config, schedule
             f"Deadline: {deadlines.describe(schedule, number)}\n"
             + "-" * 72 + "\n\n")
     return head + (text or "(the text report is missing; see the attached PDF)\n"), attachments
+
+
+def report_folder(output: Path, game, number: int) -> Path:
+    from companion import service
+
+    return service.inside(service.game_folder(output, game), f"turn-{number:03d}")
+
+
+def queue_report_again(db, config, output: Path, game, player, number: int, schedule,
+                       key: str, to: str, in_reply_to: str | None = None) -> None:
+    """Queue a player's report of turn ``number`` once more (``resend``, by the player or the
+    moderator), to ``to``."""
+    from companion import service
+
+    folder = report_folder(output, game, number)
+    body, attachments = report_parts(game, player, number, folder, config, schedule)
+    outbox.queue(db, config, key, to, f"[{game.id}] turn {number} report for {player.name} "
+                 "(again)", body, game_id=game.id, player=player.name, attachments=attachments,
+                 in_reply_to=in_reply_to)
 
 
 def queue_reports(store, config, game, output: Path, log) -> None:

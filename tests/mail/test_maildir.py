@@ -209,6 +209,65 @@ def test_the_moderator_holds_releases_and_runs_by_mail(world, monkeypatch):
     assert any("running turn 2" in line for line in log), log
 
 
+def test_the_moderator_hands_a_seat_to_somebody_else(world):
+    """A player leaves and Dora takes over the seat: a new token (the old link and code stop
+    working), the new address, the latest report mailed to her; by mail the same, and every
+    change recorded (docs/mail.md, "A player moves or leaves")."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    old_code = world.code(who["Bert"])
+    world.cli.ok("token", "g1", "Bert")
+    out = world.cli.ok("game", "address", "g1", "bert", "dora@example.net").out
+    assert f"the address of Bert is now dora@example.net (was {who['Bert']})" in out
+    out = world.cli.ok("mail", "resend", "g1", "Bert").out
+    assert "goes to Bert at dora@example.net" in out and "next 'companion mail run'" in out
+    world.run()
+    again = world.to("dora@example.net")
+    assert len(again) == 1 and "(again)" in again[0]["Subject"]
+    assert set(attachments(again[0])) == {"bert.pdf"}
+    new_code = world.code("dora@example.net")
+    assert new_code != old_code
+    world.send(who["Bert"], f"orders {old_code}", ORDERS + "\n")          # Bert has left
+    world.send("dora@example.net", f"orders {old_code}", ORDERS + "\n")   # the old code
+    world.run()
+    assert submissions(world, "g1") == []
+    world.send("dora@example.net", f"orders {new_code}", ORDERS + "\n")
+    world.run()
+    assert [s.player for s in submissions(world, "g1")] == ["Bert"]
+    # bad input changes nothing and says why
+    bad = world.cli("game", "address", "g1", "Bert", "dora@")
+    assert bad.code == 1 and "not an email address" in bad.err
+    assert "did you mean 'Bert'" in world.cli("game", "address", "g1", "Berta", "x@y.org").err
+    assert "'Nobody' is not a player of game g1" in world.cli("mail", "resend", "g1",
+                                                               "Nobody").err
+    # the same by mail, from the moderator
+    secret = "moderator-secret-42"
+    world.send("mod@example.org", secret, "address g1 Anna anna2@example.net\n"
+                                          "resend g1 anna\nresend g1 Zed\n"
+                                          "address g1 Anna not-an-address\naddress g1\n")
+    world.run()
+    answer = body(world.to("mod@example.org")[-1])
+    assert f"g1: the address of Anna is now anna2@example.net (was {who['Anna']})" in answer
+    assert "g1: the report of turn 0 goes to Anna at anna2@example.net" in answer
+    assert "resend g1 Zed: 'Zed' is not a player of game g1" in answer
+    assert "not an email address" in answer and "which player?" in answer
+    assert [m["Subject"] for m in world.to("anna2@example.net")] == [
+        "[g1] turn 0 report for Anna (again)"]
+    changes = rows(world, "SELECT player, old_email, new_email, message_id FROM "
+                          "mail_address_changes ORDER BY id")
+    assert [c[:3] for c in changes] == [("Bert", who["Bert"], "dora@example.net"),
+                                        ("Anna", who["Anna"], "anna2@example.net")]
+    assert changes[0][3] == "moderator: companion game address"
+    assert changes[1][3].startswith("moderator: <")
+    assert secret not in repr(changes)
+    assert_private(world, "g1")
+    assert "(no mail)" in world.cli.ok("game", "address", "g1", "Anna", "none").out
+    world.send(who["Anna"], f"orders {world.code('anna2@example.net')}", ORDERS + "\n")
+    world.run()
+    assert not world.to("anna2@example.net")[1:]          # no address: no mail to anybody
+    assert "Anna has no email address" in world.cli("mail", "resend", "g1", "Anna").err
+
+
 def test_orders_submit_takes_a_whole_saved_message(world):
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     raw = corpus.shapes(who["Anna"], "ABCDE-FGHIJ-KLMN2")["quoted-printable"][0].decode()
