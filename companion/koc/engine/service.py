@@ -94,6 +94,15 @@ def enter_lady_service(s: Session, lady: dict, *, seduced: bool = False, courted
         s.gain_vp(-record["vl"], f"seduced by {record['name']}")
 
 
+def castle_occupied(s: Session, castle: str) -> bool:
+    """Whether some player knight is at or in a castle, or in its prison."""
+    for rec in s.game.state["knights"].values():
+        at, prison = rec["at"], rec.get("prison")
+        if castle in (at.get("castle"), at["area"]) or (prison and prison["castle"] == castle):
+            return True
+    return False
+
+
 def lose_lady(s: Session, why: str, *, died: bool = False, vp: int = 0,
               summons_vp: int = 0) -> bool:
     pk = s.pk
@@ -113,7 +122,10 @@ def lose_lady(s: Session, why: str, *, died: bool = False, vp: int = 0,
         if castle in pk["friendly"]:
             pk["friendly"].remove(castle)
         placed = s.game.state.get("castles", {})
-        if castle in placed and placed[castle].get("owner") == lady["name"]:
+        if castle in placed and placed[castle].get("owner") == lady["name"] and \
+                not castle_occupied(s, castle):
+            # her castle leaves the map, unless a knight is in it or in its prison: then it
+            # stays, as the castle of a lady met on an adventure does (s08)
             del placed[castle]
     for task in tasks.active(s):
         if task["kind"] == "summons" and task.get("summoner") == "lady":

@@ -293,3 +293,26 @@ def test_s24_arthurian_dwarf_subdues(table):
     rec["mad"]["since"] = 0
     service.mad_wandering(s)
     assert rec["mad"] is None and rec["at"]["area"] == "Canterbury"
+
+
+def test_s25_lady_lost_while_in_her_castle_prison(table):
+    """Found by random play (seed 32749, game turn 77): imprisoned in his Lady's castle (held
+    by her enemies), he lost her; her castle counter left the map and his release looked
+    for a castle no longer there (KeyError). Decision (docs/koc-engine.md): her castle leaves
+    the map when he loses her unless a knight is in it or in its prison; then it stays, as
+    the castle of a lady met on an adventure does, and he walks out into its area."""
+    from companion.koc.engine import resolutions as rs
+
+    t = table(lady_pos(cp=125))
+    s = t.session()
+    rs.imprison(s, by="knight", jailor="the lord of Castle Perilous", castle="Castle Perilous")
+    assert t.knight()["at"] == {"area": "Somerset", "where": "prison",
+                                "castle": "Castle Perilous"}
+    service.lose_lady(s, "entering the service of Morgan Le Fay")
+    assert "Castle Perilous" in t.state["castles"]            # he is in its prison
+    rs.release_pk(s, "none")
+    assert t.knight()["at"] == {"area": "Somerset", "where": "area"}
+    # no knight in it: the castle leaves the map with the Lady
+    t = table(lady_pos(cp=125))
+    service.lose_lady(t.session(), "challenged away")
+    assert "Castle Perilous" not in t.state.get("castles", {})
