@@ -135,6 +135,9 @@ def check_secrecy(state: dict, texts: dict[str, str], tokens: dict[str, str]) ->
             private = [e["text"] for e in state["events"]
                        if e["to"] != "public" and owner in e["to"] and viewer not in e["to"]]
             for line in private:
+                if any(line in e for e in seen_events):
+                    continue    # the viewer's own event says the same ('Your standing
+                    #             orders now: defend lines: defend.', seed 74412)
                 assert line not in text, f"{viewer} sees {owner}'s private event {line!r}"
 
 
