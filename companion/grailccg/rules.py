@@ -1532,7 +1532,16 @@ class Run(ReplayedChance):
                     self.effect(self.other(p), e, foe, {})
             return
         came = d["from"]
-        if came is not None and self.at(p) == d["area"] and g["stage"] != "over":
+        if came is not None and self.at(p) == d["area"] and g["stage"] != "over" and \
+                self.holder(came) not in (None, p):
+            # the area it came from is held by another Round Table now (a dispute that went
+            # on over turns, in Avalon): it may not share it (FAQ 9), so it falls back as when
+            # running away from Avalon (7.6): to one of the top two areas of England
+            self.say(f"{p}'s Round Table may not enter {d['area']} this turn, nor go back to "
+                     f"{came}, which {self.holder(came)}'s Round Table holds (FAQ 9); it falls "
+                     "back as when running away (7.6).", kind="move", player=p)
+            self.run_away(p, None, False, forced=True)
+        elif came is not None and self.at(p) == d["area"] and g["stage"] != "over":
             t = g["table"][p]
             t["at"], t["from"] = came, None
             g["arrival"] = None
