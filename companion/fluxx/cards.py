@@ -42,6 +42,41 @@ TYPE_TITLE = {"basic": "Basic Rules", "keeper": "Keeper", "creeper": "Creeper", 
               "rule": "New Rule", "action": "Action"}
 MIN_NON_CREEPERS = 19
 """Six players are dealt three cards that are not Creepers, and one card is drawn."""
+DECK_SIZE = 100
+"""The cards of the game, the Basic Rules card aside."""
+NAMED_BY_RULES: dict[str, tuple[str, ...]] = {
+    "keeper": ("King Arthur", "Sir Bedevere", "Sir Galahad", "Sir Robin", "Sir Lancelot",
+               "The Holy Grail", "Unladen Swallow", "Coconuts", "Robin's Minstrels", "The Foot",
+               "Nude Organist", "Resting Parrot", "Important Message", "Airborne Cow",
+               "Trojan Rabbit", "A Shrubbery", "The Catapult", "The Finger of God", "The Animator",
+               "Excalibur", "Holy Hand Grenade of Antioch"),
+    "creeper": ("Spanish Inquisition", "Legendary Black Beast of Aaarrghh", "Grim Reaper",
+                "Killer Rabbit", "3-Headed Giant", 'Knights Who Say "Ni!"'),
+    "goal": ("'Course It's a Good Idea", "A Bird in the Bush", "Consult the Book of Armaments",
+             "I Have a Plan", "Strange Women Lying in Ponds", "Grail-Shaped Beacon",
+             "Bring Forth the Holy Hand Grenade", "Coconut-Laden Swallow", "Brave Sir Robin",
+             "Rabbits of Doom", "Things No One Expects", "The Cheese Shop",
+             "You Must Bring Us a Shrubbery", "He Bravely Ran Away", "Who Leaps Out?",
+             "Fetchez la Vache", "Squashed From Above", "Cave of Caerbannog",
+             "And There Was Much Rejoicing", "This Is a Temperate Zone", "Holy Relics",
+             "Opening Credits", "Quest Accomplished", "You're Using Coconuts",
+             "Gone to Meet His Maker", "Flying Creatures", "Knights of the Round Table",
+             "This Is an Ex-Parrot", "The Cartoon Peril Was No More", "The Meaning of Life?",
+             "Message For You, Sir"),
+    "rule": ("Draw 2", "Draw 3", "Draw 4", "Draw 5", "Play 2", "Play 3", "Play 4", "Play All",
+             "Hand Limit 1", "Hand Limit 2", "Hand Limit 3", "Hand Limit 4", "Keeper Limit 3",
+             "Double Agenda", "One, Two, Five! (Three, Sir!)", "No-Hand Bonus",
+             "Always Look on the Bright Side of Life", "Sing-Along Bonus",
+             "Outrageous Accent Bonus", "Get On with It!", "Swap Plays for Draws"),
+    "action": ("Rules Reset", "Draw 2 and Use 'em", "Draw 3, Play 2 of Them", "Jackpot!",
+               "Steal a Keeper", "Trash a Keeper", "Move a Creeper", "Creeper Sweeper",
+               "Trade Hands", "Exchange Keepers", "My Brain Hurts!",
+               "And Now For Something Completely Different", "Bring Out Your Dead!",
+               "I'm Not Dead Yet!", "This Game Has Become Too Silly", "Run Away! Run Away!",
+               "Let's Do That Again!", "What Is Your Quote?", "My Hovercraft Is Full of Eels"),
+}
+"""The cards the rules and their rulings name (docs/fluxx.md, 'The deck'; the two bonuses under
+our names), by type: an edited deck keeps every one of them, with its type."""
 
 # -- the language: what each op and key takes ---------------------------------------------------
 INT = "int"
@@ -486,9 +521,38 @@ def load_deck(folder: str | Path | None = None) -> Deck:
             card.text = generated
     if not basic.text:
         basic.text = card_text(basic, deck)
+    if not ld.errors:       # counted only when every entry reads (a broken one is said already)
+        _check_complete(ld, folder, cards)
     if ld.errors:
         raise _errors(ld.errors)
     return deck
+
+
+def _check_complete(ld: _Loader, folder: Path, cards: list[Card]) -> None:
+    """The deck holds every card the rules name, with its type, and 100 cards in all."""
+    by_name = {norm(c.name): c for c in cards}
+    files = dict((ctype, name) for name, ctype in FILES)
+    for ctype, names in NAMED_BY_RULES.items():
+        df = ld.files.get(files[ctype])
+        for name in names:
+            card = by_name.get(norm(name))
+            if card is None and df is not None:
+                err = DataError(f"the {TYPE_TITLE[ctype]} '{name}' is missing: the rules name "
+                                "it", path=df.path, hint=f"add a [[{ctype}]] entry named "
+                                f"\"{name}\" (companion/fluxx/data/{files[ctype]} has it)")
+                df.errors.append(err)
+                ld.errors.append(err)
+            elif card is not None and card.type != ctype:
+                where = ld.files.get(files[card.type]) or df
+                ld.error(where, f"'{card.name}' is a {TYPE_TITLE[ctype]} in the rules, not a "
+                         f"{TYPE_TITLE[card.type]}", card.name, card.name,
+                         hint=f"move it to {files[ctype]}")
+    if len(cards) != DECK_SIZE:
+        counts = ", ".join(f"{files[t]} {sum(c.type == t for c in cards)}" for t in TYPES)
+        ld.errors.append(DataError(
+            f"the deck holds {len(cards)} cards; Monty Python Fluxx has {DECK_SIZE} ({counts})",
+            path=str(folder), hint="add or remove cards of our own design (the rules name 98 of "
+            "them) until there are 100"))
 
 
 def _errors(errors: list[DataError]) -> Exception:

@@ -1095,8 +1095,46 @@ def _load_folder(folder: Path) -> CardSet:
             continue
         items.extend(_read_file(ck, df, custom=False))
     cards = _resolve(ck, items, [])
+    if not ck.errors:       # only when every card reads (a broken one is said already)
+        _check_named(ck, folder, items, cards)
     ck.raise_if_errors()
     return CardSet(cards, folder)
+
+
+NAMED_BY_RULES: dict[str, str] = {
+    "Arthur": "knight", "Patsy": "page", "Lancelot": "knight", "Gawain": "knight",
+    "Bedevere": "knight", "Ector": "knight", "Galahad": "knight", "Brave Sir Robin": "knight",
+    "Bors": "knight", "Humphrey the Page": "page", "Page": "page", "Excalibur": "item",
+    "Tintagel": "castle", "Vicious Chicken of Bristol": "peril",
+    "Legendary Black Beast of Arrrghhh": "peril", "Intermission": "event",
+    "Eccentric Performance": "event", "A Newt?": "event", "Get On With It": "event",
+    "Slaying of the Historian": "event",
+}
+"""The cards the rules, their examples and errata name (docs/grailccg-cards.md), with their
+types: the shipped set, and an edited copy of it, keep every one. Arthur and Patsy start
+every Round Table (2.1)."""
+TYPE_HOME = {"knight": "characters.toml", "page": "characters.toml", "item": "items.toml",
+             "castle": "places.toml", "peril": "foes.toml", "event": "events.toml"}
+"""Where the shipped data keeps the types of NAMED_BY_RULES."""
+
+
+def _check_named(ck: _Checker, folder: Path, items, cards: list[Card]) -> None:
+    by_name = {c.name: c for c in cards}
+    for name, ctype in NAMED_BY_RULES.items():
+        card = by_name.get(name)
+        why = " (2.1: every Round Table starts with Arthur and Patsy)" if name in (
+            "Arthur", "Patsy") else ""
+        if card is None:
+            ck.errors.append(DataError(
+                f"the {TYPES[ctype]} '{name}' is missing: the rules name it{why}",
+                path=str(folder / TYPE_HOME[ctype]),
+                hint=f"add a [[{ctype}]] table with name = \"{name}\""))
+        elif card.type != ctype:
+            src, span = next((src, span) for src, span, entry in items
+                             if isinstance(entry, dict) and entry.get("name") == name)
+            ck.error(src, span, f"{TYPES[card.type]} '{name}': the rules make it "
+                     f"{a_type(ctype)}", f"[[{card.type}]]", "name",
+                     hint=f"write it as [[{ctype}]]")
 
 
 def load_user_cards(path: str | Path, base: CardSet | None = None) -> CardSet:
@@ -1378,6 +1416,11 @@ def check_data_dir(folder: str | Path) -> list[DataError]:
     except DataError as error:
         return [error]
     out: list[DataError] = []
+    for name in STARTER_DECKS:
+        if not (Path(folder) / "decks" / f"{name}.txt").is_file():
+            out.append(DataError("file not found: a game without deck lists deals the starter "
+                                 "decks", path=str(Path(folder) / "decks" / f"{name}.txt"),
+                                 hint=f"keep companion/grailccg/data/decks/{name}.txt"))
     for path in sorted((Path(folder) / "decks").glob("*.txt")):
         try:
             out.extend(load_deck(path, cards).check(cards))

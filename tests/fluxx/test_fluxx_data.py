@@ -225,3 +225,22 @@ def test_data_export_and_check_through_the_command_line(cli, tmp_path):
     path.write_text(path.read_text().replace('"The Foot", "Nude Organist"', '"The Foot", "Nude Organst"'))
     result = cli("data", "check", "fluxx", str(folder))
     assert result.code == 1 and "goals.toml:" in result.err and "Nude Organist" in result.err
+
+
+def test_an_edited_deck_keeps_the_cards_the_rules_name_and_100_in_all(tmp_path):
+    """A copy that lost a card the rules name, or one of our own (99 cards), or gave a named
+    card another type, is refused: the game is the 100 cards (FACTS.md)."""
+    folder = broken_copy(tmp_path, "actions.toml", '[[action]]\nname = "Rules Reset"\n'
+                         'do = [{ op = "discard_rules" }]\n', '')
+    with pytest.raises(DataErrors) as info:
+        load_deck(folder)
+    rendered = info.value.render()
+    assert "actions.toml: error: the Action 'Rules Reset' is missing: the rules name it" in rendered
+    assert "the deck holds 99 cards; Monty Python Fluxx has 100" in rendered
+    assert "actions.toml 19" in rendered
+    own = broken_copy(tmp_path / "own", "actions.toml", '[[action]]\nname = "Confuse-a-Cat"\n'
+                      'do = [{ op = "shuffle_hands" }]\nflavour = "Nothing confuses a cat like '
+                      'a well-shuffled hand."\n', '')
+    with pytest.raises(DataError) as one:
+        load_deck(own)
+    assert "holds 99 cards" in one.value.message and one.value.path == str(own)

@@ -492,6 +492,24 @@ def test_check_data_dir_covers_cards_and_decks(tmp_path):
     assert "did you mean 'Catapult'" in err.render() and err.line is not None
 
 
+def test_an_edited_set_keeps_the_cards_the_rules_name_and_the_starter_decks(tmp_path):
+    """A copy without Patsy (2.1), with Intermission turned into a song, or without a starter
+    deck is refused, each error saying where."""
+    folder = broken_copy(tmp_path, "characters.toml", 'name = "Patsy"', 'name = "Patzy"')
+    errors = check_data_dir(folder)
+    assert any("the Page 'Patsy' is missing: the rules name it (2.1" in e.message and
+               e.path.endswith("characters.toml") for e in errors), errors
+    song = broken_copy(tmp_path / "song", "events.toml", '[[event]]\nname = "Intermission"',
+                       '[[song]]\nname = "Intermission"')
+    [err] = check_data_dir(song)
+    assert "Song 'Intermission': the rules make it an event" in err.message
+    assert err.path.endswith("events.toml") and err.line is not None
+    (song / "events.toml").write_text((DATA_DIR / "events.toml").read_text())
+    (song / "decks" / "starter-french.txt").unlink()
+    [err] = check_data_dir(song)
+    assert "file not found" in err.message and err.path.endswith("starter-french.txt")
+
+
 # ------------------------------------------------------------------ Write Yer Own (12.1)
 
 OWN = '''# my own cards
