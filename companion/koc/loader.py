@@ -24,7 +24,7 @@ from .charts import (
 from .world import (
     ALWAYS_PRAY, CARD_COUNTS, CASTELLANY_COUNT, CHART_FILES, CP_RANGE, ENCHANTRESS_QUEEN, FILES,
     KINDS, KINGDOM_COUNT, LOGRES, MAP_HEIGHT, MAP_WIDTH, MIN_SPACING, OPEN_LAND, PERFECT_KNIGHT,
-    REQUEST_ONLY, REQUIRED_CHARTS, REQUIRED_SPECIALS, SITES, TERRAIN, WAR_ENDS, WAR_WHEN, Area,
+    REQUEST_ONLY, REQUIRED_CHARTS, REQUIRED_PERSONS, REQUIRED_REQUESTS, REQUIRED_SPECIALS, SITES, TERRAIN, WAR_ENDS, WAR_WHEN, Area,
     Castellany, Chit, ChitKind, King, Kingdom, Knight, Lady, Person, PlayerColour, RequestKind,
     WarExit, WarStep, World, virtue_points_range,
 )
@@ -942,6 +942,14 @@ class Loader:
                               hint=suggest(key, self.requests))
                 reqs.append((key, only))
             self.persons[e["key"]] = Person(e["key"], e["label"], tuple(reqs))
+        for key in REQUIRED_REQUESTS:
+            if key not in self.requests:
+                src.error(None, None, f"request '{key}' is missing (the orders let a knight make "
+                          "it)", "[[request]]", hint=f'add a [[request]] with key = "{key}"')
+        for key in REQUIRED_PERSONS:
+            if key not in self.persons:
+                src.error(None, None, f"person '{key}' is missing (the requests phase asks one)",
+                          "[[person]]", hint=f'add a [[person]] with key = "{key}"')
 
     # ---- cross-checks of charts ----------------------------------------------------------
     def check_charts(self) -> None:

@@ -62,6 +62,15 @@ REQUIRED_CHARTS = (
 WAR_ENDS = ("home", "coast", "king_castle", "lady_castle", "slain")
 WAR_WHEN = ("now", "next_turn")
 REQUEST_ONLY = ("castellan", "lord", "own_lady", "not_at_castle", "not_at_shrine")
+REQUIRED_REQUESTS = (
+    "adventure", "appeal_to_jailor", "arthurs_favour", "castle", "dwarf", "escort", "heal",
+    "join", "lift_enchantment", "men_at_arms", "pardon", "pilgrimage",
+    "release_enchantress_service", "release_oath", "service", "token", "welcome",
+)
+"""The requests the orders let a knight make (the Grail's quest aside: engine/grail.py)."""
+REQUIRED_PERSONS = ("arthurian_knight", "castle_owner", "dwarf", "hermit", "king", "knight",
+                    "lady")
+"""The persons the Prayers & Requests phase asks (engine/requests.py)."""
 MAP_WIDTH, MAP_HEIGHT = 56.0, 74.0
 """The frame of the schematic map in map units (x east, y north, origin at the south-west
 corner); the printed poster shows one map unit as 1 cm."""

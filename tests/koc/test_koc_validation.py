@@ -170,3 +170,14 @@ def test_world_json_is_complete_and_deterministic(world):
     chart = next(c for c in data["charts"] if c["name"] == "king_arthur")
     assert chart["entries"][-1]["shown"] == "12+"
     assert {"foreign_war", "requests", "kingdoms", "castellanies"} <= set(data)
+
+
+def test_every_request_and_person_the_engine_uses_is_in_the_data(data_copy):
+    """An emptied requests.toml passed the check once: a game would have granted nothing."""
+    (data_copy / "requests.toml").write_text("# nothing\n")
+    with pytest.raises(DataErrors) as exc:
+        load_world(data_copy)
+    text = exc.value.render()
+    assert "request 'welcome' is missing (the orders let a knight make it)" in text
+    assert "person 'hermit' is missing (the requests phase asks one)" in text
+    assert 'add a [[request]] with key = "adventure"' in text
