@@ -783,15 +783,21 @@ def print_kit(
     only: Optional[str] = typer.Option(None, "--only", metavar="PART",
                                        help="only these parts, comma-separated (cards, chits, "
                                             "board, charts, standees, sheets, ...)"),
+    reprint: Optional[list[str]] = typer.Option(
+        None, "--reprint", metavar="NAME",
+        help="only this card or chit, to replace a lost or worn one (repeat the option for "
+             "more, or for two copies); it keeps its number and back"),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
-                                       help="default OUTPUT/<kind>-kit.pdf"),
+                                       help="default OUTPUT/<kind>-kit.pdf (with --reprint: "
+                                            "OUTPUT/<kind>-reprint.pdf)"),
 ) -> None:
     """Write a game's print-and-play kit as one PDF (or the printer calibration sheet)."""
     from companion.render.printkit import PrintOptions, calibration_pdf, write_kit
 
     options = PrintOptions.from_strings(paper=paper, card=card, bleed=bleed,
                                         crop_marks=crop_marks, cut_lines=cut_lines, backs=backs,
-                                        back_offset=back_offset, only=only, out=out)
+                                        back_offset=back_offset, only=only, out=out,
+                                        reprint=reprint or ())
     if kind.strip().lower() == "calibrate":
         target = out or SETTINGS.output / f"calibration-{options.paper.name}.pdf"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -805,7 +811,8 @@ def print_kit(
     game_kind = get_kind(entry.id)
     if not hasattr(game_kind, "print_kit"):
         raise CompanionError(f"{entry.title} has no printable kit yet")
-    target = out or SETTINGS.output / f"{entry.id}-kit.pdf"
+    target = out or SETTINGS.output / (f"{entry.id}-reprint.pdf" if reprint else
+                                       f"{entry.id}-kit.pdf")
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int, label: str) -> None:

@@ -150,6 +150,36 @@ def test_only_selects_parts_and_names_the_choices():
     assert "cards" in err.value.hint and "board" in err.value.hint
 
 
+def test_reprint_prints_only_the_named_pieces_with_their_numbers(cli):
+    """A lost or worn card, printed again on its own: the same number ('85/101') and back as in
+    the whole kit, one copy per mention; a name that is not in the kit, or that could be
+    several, is refused with suggestions; the kit's own file stays as it was."""
+    import pypdfium2 as pdfium
+
+    kit = cli.ok("print", "fluxx").out.strip()
+    before = Path(kit).read_bytes()
+    out = cli.ok("print", "fluxx", "--reprint", "Draw 3, Play 2 of Them", "--reprint",
+                 "jackpot", "--reprint", "Jackpot!").out.strip()
+    assert out.endswith("fluxx-reprint.pdf") and Path(kit).read_bytes() == before
+    doc = pdfium.PdfDocument(Path(out).read_bytes())
+    texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    sheet = next(t for t in texts if "/101" in t)
+    assert sheet.count("Monty Python Fluxx 85/101") == 2 and "84/101" in sheet
+    assert "Keeper" not in sheet and "Goal" not in sheet
+    whole = pdfium.PdfDocument(before)
+    assert any("Jackpot!" in whole[i].get_textpage().get_text_range() and
+               "85/101" in whole[i].get_textpage().get_text_range() for i in range(len(whole)))
+    bad = cli("print", "fluxx", "--reprint", "jackpott")
+    assert bad.code == 2 and "no card or labelled chit" in bad.err and "'Jackpot!'" in bad.err
+    many = cli("print", "fluxx", "--reprint", "draw")
+    assert many.code == 2 and "could name several" in many.err and "'Draw 2'" in many.err
+    assert "needs the name" in cli("print", "fluxx", "--reprint", " ").err
+    # chits by their label, in the sample kit; other parts are left out
+    plan = plan_kit(sample_kit(), PrintOptions.from_strings(reprint=["Gold"]))
+    assert [p.part.kind for p in plan.parts] == ["chits"]
+    assert [(c.front.label, c.count) for c in plan.parts[0].part.chits] == [("gold", 1)]
+
+
 def test_progress_is_reported_for_every_page():
     calls = []
     data = build_kit(sample_kit(parts="deck"), PrintOptions(),

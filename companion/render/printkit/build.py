@@ -15,7 +15,8 @@ from companion.errors import UsageError
 from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, content_area,
                                               layout_items, tile_board)
 from companion.render.printkit.model import (Board, CardFace, ChitSheet, Deck, FreePages, Kit,
-                                             Part, ReferenceSheet, Standees, Table, select_parts)
+                                             Part, ReferenceSheet, Standees, Table, reprint_parts,
+                                             select_parts)
 from companion.render.printkit.options import PrintOptions
 from companion.render.printkit.units import MM, Rect, mm
 
@@ -156,7 +157,10 @@ def _backs_for(part_two_sided: bool, options: PrintOptions) -> tuple[str, str]:
     return options.backs, ""
 
 
-def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
+def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int,
+               numbered_as: Deck | None = None) -> PartPlan:
+    """The sheets of a deck; ``numbered_as``: the full deck a reprint comes from (its cards
+    keep their numbers)."""
     from companion.render.printkit.draw import (deck_colours, draw_back, draw_face, prepare_back,
                                                 prepare_face)
 
@@ -170,8 +174,9 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> Par
                              f"number >= 0, not {card.count!r}")
     # number the designs by first copy
     designs = [i for i, card in enumerate(deck.cards) if card.count]
-    numbers = {i: k + 1 for k, i in enumerate(designs)}
-    layouts = {i: prepare_face(deck.cards[i], deck, w, h, colours, numbers[i], len(designs))
+    numbering = [i for i, card in enumerate((numbered_as or deck).cards) if card.count]
+    numbers = {i: k + 1 for k, i in enumerate(numbering)}
+    layouts = {i: prepare_face(deck.cards[i], deck, w, h, colours, numbers[i], len(numbering))
                for i in designs}
     back_prep = prepare_back(deck.back, w, h, f"deck '{deck.title}'")
     own_backs: dict[int, tuple[str, object]] = {}
@@ -180,7 +185,7 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int) -> Par
             continue
         if isinstance(card.back, CardFace):
             own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i],
-                                                 len(designs)))
+                                                 len(numbering)))
         else:
             own_backs[i] = ("back", prepare_back(card.back, w, h,
                                                  f"deck '{deck.title}', card '{card.name}'"))
@@ -466,6 +471,9 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     fit.reset_caches()
     flow.reset_caches()
     parts = select_parts(kit, options.only)
+    numbered: dict[int, Part] = {}
+    if options.reprint:
+        parts, numbered = reprint_parts(kit, parts, options.reprint)
     slugs = [p.slug for p in kit.parts]
     dupes = sorted({s for s in slugs if slugs.count(s) > 1})
     if dupes:
@@ -475,7 +483,7 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     plans: list[PartPlan] = []
     for pi, part in enumerate(parts):
         if isinstance(part, Deck):
-            plans.append(_plan_deck(part, options, forms, pi))
+            plans.append(_plan_deck(part, options, forms, pi, numbered.get(id(part))))
         elif isinstance(part, ChitSheet):
             plans.append(_plan_chits(part, options, forms, pi))
         elif isinstance(part, Standees):

@@ -338,3 +338,54 @@ def select_parts(kit: Kit, only: Sequence[str]) -> list[Part]:
                 + "this kit offers: " + ", ".join(offered))
         chosen += [p for p in hits if p not in chosen]
     return [p for p in parts if p in chosen]
+
+
+def reprint_parts(kit: Kit, parts: Sequence[Part], names: Sequence[str]
+                  ) -> tuple[list[Part], dict[int, Part]]:
+    """The parts reduced to the cards and chits named (``--reprint``; one copy per mention,
+    every design of that name), other parts left out; and, by the id of each reduced deck, the
+    full deck it came from (a reprinted card keeps its number, '17/120').
+
+    Raises a UsageError with suggestions when a name matches no card or chit of ``parts``."""
+    from dataclasses import replace
+
+    from companion.engine.names import match_name
+
+    known: list[str] = []
+    for part in parts:
+        if isinstance(part, Deck):
+            known += [c.name for c in part.cards if c.count]
+        elif isinstance(part, ChitSheet):
+            known += [c.front.label for c in part.chits if c.count and c.front.label]
+    wanted: dict[str, int] = {}
+    for typed in names:
+        found = match_name(typed, known)
+        if not found.ok:
+            if found.ambiguous:
+                raise UsageError(f"--reprint '{typed}' could name several pieces of the "
+                                 f"{kit.title} kit", hint="give more of the name: " + ", ".join(
+                                     f"'{n}'" for n in found.candidates[:6]))
+            hint = ("did you mean " + " or ".join(f"'{n}'" for n in found.suggestions) + "?"
+                    if found.suggestions else
+                    "the checklist after the card sheets names every card")
+            raise UsageError(f"--reprint '{typed}': the {kit.title} kit has no card or "
+                             "labelled chit of that name", hint=hint)
+        wanted[found.name] = wanted.get(found.name, 0) + 1
+    out: list[Part] = []
+    numbered: dict[int, Part] = {}
+    for part in parts:
+        if isinstance(part, Deck):
+            cards = [replace(c, count=wanted.get(c.name, 0) if c.count else 0)
+                     for c in part.cards]
+            if any(c.count for c in cards):
+                reduced = replace(part, cards=cards)
+                numbered[id(reduced)] = part
+                out.append(reduced)
+        elif isinstance(part, ChitSheet):
+            chits = [replace(c, count=wanted.get(c.front.label, 0) if c.count else 0)
+                     for c in part.chits]
+            chits = [c for c in chits if c.count]
+            if chits:
+                out.append(replace(part, chits=chits))
+    return out, numbered
+

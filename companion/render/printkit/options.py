@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Sequence
 
 from companion.errors import UsageError
 from companion.render.printkit.units import A4, CARD_SIZES, PAPERS, CardSize, Paper
@@ -175,6 +176,15 @@ def parse_backs(text: str) -> str:
               "fold and glue)"))
 
 
+def parse_reprint(names: Sequence[str]) -> tuple[str, ...]:
+    """The names given with --reprint (each option one name: names may hold commas)."""
+    out = tuple(" ".join(str(n).split()) for n in names)
+    if any(not n for n in out):
+        raise UsageError("--reprint needs the name of a card or chit",
+                         hint="for example --reprint \"Holy Hand Grenade of Antioch\"")
+    return out
+
+
 def parse_only(text: str | None) -> tuple[str, ...]:
     """A comma-separated list of part kinds or part names (``cards,chits``); empty means all.
 
@@ -202,6 +212,8 @@ class PrintOptions:
     backs: str = "none"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     only: tuple[str, ...] = ()
+    reprint: tuple[str, ...] = ()
+    """Names of cards or chits to print alone, one copy per mention (a lost or worn piece)."""
     out: Path | None = None
     margin_mm: float = MIN_MARGIN_MM
     gap_mm: float = 0.0
@@ -231,7 +243,8 @@ class PrintOptions:
                      crop_marks: bool = True, cut_lines: bool = False, backs: str = "none",
                      back_offset: str | None = None, only: str | None = None,
                      out: str | Path | None = None, margin: str | float | None = None,
-                     gap: str | float | None = None, rotate: bool = True) -> "PrintOptions":
+                     gap: str | float | None = None, rotate: bool = True,
+                     reprint: Sequence[str] = ()) -> "PrintOptions":
         """Options as typed on the command line; each bad value raises a ``UsageError``."""
         return cls(
             paper=parse_paper(paper),
@@ -242,6 +255,7 @@ class PrintOptions:
             backs=parse_backs(backs),
             back_offset_mm=parse_back_offset(back_offset) if back_offset not in (None, "") else (0.0, 0.0),
             only=parse_only(only),
+            reprint=parse_reprint(reprint),
             out=Path(out) if out not in (None, "") else None,
             margin_mm=parse_margin(margin) if margin is not None else MIN_MARGIN_MM,
             gap_mm=parse_gap(gap) if gap is not None else 0.0,
@@ -260,4 +274,6 @@ class PrintOptions:
         bits.append(f"bleed {self.bleed_mm:g} mm")
         if self.back_offset_mm != (0.0, 0.0):
             bits.append(f"back offset {self.back_offset_mm[0]:g},{self.back_offset_mm[1]:g} mm")
+        if self.reprint:
+            bits.append("reprint of " + ", ".join(self.reprint))
         return ", ".join(bits)
