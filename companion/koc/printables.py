@@ -252,13 +252,13 @@ def _chit(world: World, chit) -> Any:
     ink = _ink_for(colour)
     group = GROUP_LABELS.get(chit.kind, kind.label.upper())
     if chit.kind == "adventure_marker":
-        front = ChitFace(colour=colour, draw=_chit_drawer(group, "", None, None, 0,
-                                                          big=chit.name, ink=ink))
+        front = ChitFace(label=chit.name, colour=colour,
+                         draw=_chit_drawer(group, "", None, None, 0, big=chit.name, ink=ink))
         return Chit(front, count=chit.count)
     if chit.kind in ("player_knight", "arthurian_player_knight"):
         letter = next((pc.letter for pc in world.player_colours if pc.colour == chit.colour), "")
-        front = ChitFace(colour=colour, draw=_chit_drawer(group, f"Player {letter}", icon, None, 0,
-                                                          ink=ink))
+        front = ChitFace(label=f"{kind.label} {letter}", colour=colour,
+                         draw=_chit_drawer(group, f"Player {letter}", icon, None, 0, ink=ink))
         return Chit(front, count=chit.count)
     sides = [part.strip() for part in chit.name.split("/")] if "/" in chit.name else [chit.name]
     if chit.kind == "special":
@@ -268,8 +268,9 @@ def _chit(world: World, chit) -> Any:
     # the circle: the Wound Level (a ship's crew value is its Wound Level)
     wl = chit.crew if chit.crew is not None else chit.wound_level
     corner = ""
-    front = ChitFace(colour=colour, draw=_chit_drawer(group, sides[0], icon, wl,
-                                                      kind.attack_dice, corner=corner, ink=ink))
+    front = ChitFace(label=chit.name, colour=colour,
+                     draw=_chit_drawer(group, sides[0], icon, wl, kind.attack_dice,
+                                       corner=corner, ink=ink))
     back = None
     if len(sides) > 1:
         # one counter for two persons: the second on the back

@@ -266,3 +266,17 @@ def test_positions_are_optional_but_the_poster_needs_them(data_copy):
     assert all(a.at is None for a in world.areas.values())
     with pytest.raises(CompanionError, match="needs a position for every area"):
         kit(world)
+
+
+def test_a_lost_counter_or_card_is_printed_again_alone():
+    """Every counter carries its name as its label (drawn by the kit's own drawer, the label
+    only names it), so `companion print koc --reprint Wolf` finds it; a card keeps its number."""
+    from companion.render.printkit import PrintOptions, plan_kit
+
+    plan = plan_kit(kit(), PrintOptions.from_strings(reprint=["Wolf", "Sir Lancelot"]))
+    parts = {p.part.kind: p.part for p in plan.parts}
+    assert set(parts) == {"cards", "chits"}
+    assert [(c.front.label, c.count) for c in parts["chits"].chits] == [("Wolf", 1)]
+    assert [c.name for c in parts["cards"].cards if c.count] == ["Sir Lancelot"]
+    labels = [c.front.label for p in kit().parts if p.kind == "chits" for c in p.chits]
+    assert all(labels), "a counter without a name cannot be reprinted"

@@ -408,6 +408,8 @@ def draw_back(c, prepared: dict, w: float, h: float, bleed: float) -> None:
 def prepare_chit_face(face: ChitFace, w: float, h: float, what: str) -> dict:
     colour = rgb(face.colour, what=what)
     ink = rgb(face.text_colour, what=what) if face.text_colour else text_on(colour)
+    if face.draw is not None:       # drawn by the game: the label only names it (--reprint)
+        return {"face": face, "colour": colour, "ink": ink}
     if face.icon:
         check_icon(face.icon, what)
     value = str(face.value)
