@@ -559,6 +559,41 @@ def token(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 
 @app.command()
 @handles_errors
+def rewind(game_id: str = typer.Argument(..., metavar="GAME_ID"),
+           to: int = typer.Argument(..., metavar="TURN", help="the last turn to keep"),
+           reason: str = typer.Option("", "--reason", metavar="TEXT",
+                                      help="why, kept with the turns taken back"),
+           yes: bool = typer.Option(False, "--yes", help="do it (without: say what it would do)"),
+           ) -> None:
+    """Take back every turn after TURN (orders that came late, a mistake): the turns are kept
+    in the store, the orders of turn TURN+1 are pending again, and 'companion turn' runs it
+    anew. The reports of the turns taken back move to OUTPUT/GAME_ID/rewound/."""
+    from companion import service
+
+    store = open_store()
+    store.game(game_id)                 # an unknown game is said as such
+    latest = store.turn(game_id).number
+    if not yes:
+        if not (0 <= to < latest):
+            service.rewind(store, game_id, to, None)        # says what is wrong
+        gone = ", ".join(str(n) for n in range(to + 1, latest + 1))
+        typer.echo(f"game {game_id}: this would take back turn(s) {gone} and make the orders "
+                   f"used in turn {to + 1} pending again; nothing is deleted (they are kept in "
+                   "the store). Players who saw those reports know what happened in them.",
+                   err=True)
+        typer.echo(f"add --yes to do it: companion rewind {game_id} {to} --yes", err=True)
+        raise typer.Exit(1)
+    done = service.rewind(store, game_id, to, SETTINGS.output, reason)
+    echo(f"game {game_id}: turn(s) {', '.join(map(str, done.numbers))} taken back; turn {to} "
+         "is the latest again")
+    echo("orders pending for turn " + str(to + 1) + ": " + (", ".join(done.pending) or "none"))
+    if done.moved:
+        echo(f"their reports moved to {done.moved[0].parent}")
+    echo(f"add or change orders, then 'companion turn {game_id}' runs turn {to + 1} again")
+
+
+@app.command()
+@handles_errors
 def replay(game_id: str = typer.Argument(..., metavar="GAME_ID"),
            json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Re-run the whole history from its recorded inputs and verify every turn's hash."""

@@ -10,6 +10,28 @@ from companion.engine.canon import GENESIS_HASH, canonical_json, state_hash
 from companion.engine.identity import new_token
 
 
+def rebuild_submissions(db: sqlite3.Connection, statuses: tuple[str, ...]) -> None:
+    """The submissions table made anew with these statuses allowed (SQLite cannot change a
+    CHECK in place); rows, ids and index kept. Each migration names its own statuses, so that
+    it does what it did when it was written."""
+    allowed = ", ".join(f"'{s}'" for s in statuses)
+    db.execute(f"""CREATE TABLE submissions_new (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    for_turn INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ({allowed})),
+    used_in INTEGER
+)""")
+    db.execute("INSERT INTO submissions_new SELECT id, game_id, player, for_turn, text, "
+               "submitted_at, status, used_in FROM submissions")
+    db.execute("DROP TABLE submissions")
+    db.execute("ALTER TABLE submissions_new RENAME TO submissions")
+    db.execute("CREATE INDEX submissions_pending ON submissions (game_id, status)")
+
+
 def migrate_1_to_2(db: sqlite3.Connection, path: Path) -> list[str]:
     """Schema 2: random player tokens (version 1 derived them from the seed), a per-game secret,
     turn hashes over every stored column (with per-column digests), a published flag on turns,
@@ -56,21 +78,7 @@ def migrate_1_to_2(db: sqlite3.Connection, path: Path) -> list[str]:
                                     game_id, row[0]))
             previous = turn.hash
 
-    db.execute("""CREATE TABLE submissions_new (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id TEXT NOT NULL REFERENCES games(id),
-    player TEXT NOT NULL,
-    for_turn INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    submitted_at TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'withdrawn', 'used')),
-    used_in INTEGER
-)""")
-    db.execute("INSERT INTO submissions_new SELECT id, game_id, player, for_turn, text, "
-               "submitted_at, status, used_in FROM submissions")
-    db.execute("DROP TABLE submissions")
-    db.execute("ALTER TABLE submissions_new RENAME TO submissions")
-    db.execute("CREATE INDEX submissions_pending ON submissions (game_id, status)")
+    rebuild_submissions(db, ("pending", "replaced", "withdrawn", "used"))
     db.execute("UPDATE companion_meta SET value='2' WHERE key='schema'")
 
     notes.append(f"the store {path} was upgraded from schema 1 to 2")
@@ -149,5 +157,18 @@ def migrate_3_to_4(db: sqlite3.Connection, path: Path) -> list[str]:
     return [f"the store {path} was upgraded from schema 3 to 4 (tables for play by email)"]
 
 
-STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4}
+def migrate_4_to_5(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 5: turns a moderator takes back (``companion rewind``) are kept in
+    ``rewound_turns``, and a submission may be 'rewound'. Nothing stored changes."""
+    from companion.store import REWIND_SCHEMA
+
+    rebuild_submissions(db, ("pending", "replaced", "withdrawn", "used", "rewound"))
+    for statement in REWIND_SCHEMA.strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("UPDATE companion_meta SET value='5' WHERE key='schema'")
+    return [f"the store {path} was upgraded from schema 4 to 5 (turns can be taken back)"]
+
+
+STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4, "4": migrate_4_to_5}
 """The upgrade from each older schema to the next."""

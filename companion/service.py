@@ -728,6 +728,53 @@ def change_address(store: Store, game_id: str, player_typed: str, address: str,
     return name, old, new
 
 
+@record
+class Rewound:
+    to: int
+    numbers: list[int]
+    pending: list[str]           # players whose orders for turn to+1 are pending again
+    moved: list[Path]            # the report folders of the turns taken back, now here
+
+
+def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str = "",
+           ) -> Rewound:
+    """Take back every turn after ``to`` (``companion rewind``): the orders late to a turn, a
+    moderator's mistake. Nothing is lost: the turns are kept whole in the store
+    (``rewound_turns``), with when and why; the orders turn ``to+1`` used are pending again, so
+    that running the turn again (with orders added or changed) takes them; the reports written
+    for the turns taken back move to OUTPUT/GAME/rewound/. The dice of a turn run again are the
+    same as before where the same draws are made (the seed decides them; ``turn --dice`` gives
+    others)."""
+    from companion.mail.outbox import now_text
+
+    game = store.game(game_id)
+    latest = store.turn(game_id).number
+    if not (0 <= to < latest):
+        raise CompanionError(f"game {game_id} has turns 0 to {latest}; turn {to} is "
+                             + ("its latest: nothing comes after it" if to == latest else
+                                "not one of them"),
+                             hint=f"give a turn from 0 to {latest - 1}")
+    when = now_text()
+    hashes = {n: store.turn(game_id, n).hash for n in range(to + 1, latest + 1)}
+    numbers = store.rewind(game_id, to, when, reason.strip() or "taken back by the moderator")
+    moved: list[Path] = []
+    if output is not None:
+        base = game_folder(output, game)
+        for n in numbers:
+            folder = inside(base, f"turn-{n:03d}")
+            if folder.is_dir():
+                name = f"turn-{n:03d}-{hashes[n][:12]}"
+                target = inside(base, "rewound", name)
+                again = 1
+                while target.exists():          # the same turn taken back once more
+                    again += 1
+                    target = inside(base, "rewound", f"{name}-{again}")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folder.rename(target)
+                moved.append(target)
+    return Rewound(to, numbers, sorted(store.pending(game_id)), moved)
+
+
 def reissue_token(store: Store, game_id: str, player_typed: str,
                   output: Path | None) -> tuple[str, str, list[Path]]:
     """Give a player a new secret token (the old link stops working); the latest turn's reports

@@ -13,7 +13,8 @@ Submissions are never deleted: a replaced, withdrawn or used submission keeps it
 The JSON columns of a turn (state, inputs, decisions, chance, events) are stored as canonical
 JSON compressed with zlib (schema 3; a turn of an 8-player game takes a few kilobytes instead of
 about a hundred). A column holding plain JSON text (schema 2, or edited by hand) still reads.
-Schema 4 adds the tables of play by email (``MAIL_SCHEMA``).
+Schema 4 adds the tables of play by email (``MAIL_SCHEMA``); schema 5 the turns a moderator took
+back (``REWIND_SCHEMA``, ``companion rewind``).
 The schema is versioned in ``companion_meta``; an older store is upgraded in place when opened
 (:mod:`companion.migrations`), in one transaction.
 
@@ -37,8 +38,8 @@ from companion.engine.identity import IdentityError, check_game_id, check_player
 from companion.engine.record import record
 from companion.errors import StoreError, TurnMovedOn
 
-SCHEMA_VERSION = 4
-OLDER_SCHEMAS = ("1", "2", "3")
+SCHEMA_VERSION = 5
+OLDER_SCHEMAS = ("1", "2", "3", "4")
 """Schemas an opened store is upgraded from (in place, by :mod:`companion.migrations`)."""
 EXPORT_VERSION = 2
 """The version of the export format (a JSON file, independent of how the store keeps it)."""
@@ -91,11 +92,33 @@ CREATE TABLE submissions (
     for_turn INTEGER NOT NULL,
     text TEXT NOT NULL,
     submitted_at TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'withdrawn', 'used')),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'replaced', 'withdrawn', 'used',
+                                           'rewound')),
     used_in INTEGER
 );
 CREATE INDEX submissions_pending ON submissions (game_id, status);
 """
+
+REWIND_SCHEMA = """
+CREATE TABLE rewound_turns (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    rewound_at TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    processed_at TEXT NOT NULL,
+    state BLOB NOT NULL,
+    hash TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    inputs BLOB NOT NULL,
+    decisions BLOB NOT NULL,
+    chance BLOB NOT NULL,
+    events BLOB NOT NULL,
+    digests TEXT NOT NULL
+);
+"""
+"""Schema 5: the turns a moderator took back (``companion rewind``), kept whole with when and
+why; a submission they had used is 'rewound' (or pending again, for the first of them)."""
 
 MAIL_SCHEMA = """
 CREATE TABLE mail_in (
@@ -154,7 +177,7 @@ its state (queued, sending, sent, failed) and the server's last answer; ``mail_g
 deadline (and the turn it is for), default period, reminder time, hold, and the turns already reminded and mailed;
 ``mail_address_changes`` every change of a player's address, made by mail or by the moderator
 (``message_id`` names the message, or 'moderator: ...'; ``new_email`` '' for none)."""
-_SCHEMA += MAIL_SCHEMA
+_SCHEMA += MAIL_SCHEMA + REWIND_SCHEMA
 
 
 @record
@@ -453,7 +476,7 @@ class Store:
     def delete_game(self, game_id: str) -> None:
         with self.transaction() as db:
             for table in ("mail_games", "mail_address_changes", "submissions", "turns",
-                          "players"):
+                          "rewound_turns", "players"):
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
 
@@ -471,6 +494,37 @@ class Store:
                    (game_id, player.name, old, new or "", when, source))
         player.email = new
         return old
+
+    def rewind(self, game_id: str, to: int, when: str, reason: str) -> list[int]:
+        """Take back every turn after ``to`` in one transaction: the turns move whole to
+        ``rewound_turns``; the orders the first of them used are pending again, orders used by
+        the later ones and orders pending for a turn now gone become 'rewound'; a play-by-email
+        deadline for a gone turn is cleared and its reports count as not mailed. Returns the
+        numbers taken back."""
+        with self.transaction() as db:
+            numbers = [r[0] for r in db.execute(
+                "SELECT number FROM turns WHERE game_id=? AND number>? ORDER BY number",
+                (game_id, to))]
+            if not numbers:
+                return []
+            db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
+                       "processed_at, state, hash, prev_hash, inputs, decisions, chance, events, "
+                       "digests) SELECT game_id, number, ?, ?, processed_at, state, hash, "
+                       "prev_hash, inputs, decisions, chance, events, digests FROM turns WHERE "
+                       "game_id=? AND number>? ORDER BY number", (when, reason, game_id, to))
+            db.execute("DELETE FROM turns WHERE game_id=? AND number>?", (game_id, to))
+            db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
+                       "status='pending'", (game_id,))
+            db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
+                       "status='used' AND used_in>?", (game_id, to + 1))
+            db.execute("UPDATE submissions SET status='pending', used_in=NULL WHERE game_id=? "
+                       "AND status='used' AND used_in=?", (game_id, to + 1))
+            db.execute("UPDATE mail_games SET mailed_turn=MIN(mailed_turn, ?), "
+                       "reminded_turn=MIN(reminded_turn, ?) WHERE game_id=?",
+                       (to, to, game_id))
+            db.execute("UPDATE mail_games SET deadline=NULL, deadline_turn=NULL WHERE "
+                       "game_id=? AND deadline_turn>?", (game_id, to))
+        return numbers
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
         with self.transaction() as db:
@@ -812,7 +866,7 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
             if s["player"] not in names:
                 raise StoreError(f"export: {where} is from {s['player']!r}, not a player of "
                                  "the game")
-            if s["status"] not in ("pending", "replaced", "withdrawn", "used"):
+            if s["status"] not in ("pending", "replaced", "withdrawn", "used", "rewound"):
                 raise StoreError(f"export: {where} has status {s['status']!r}")
             if not isinstance(s["text"], str) or not isinstance(s["submitted_at"], str) or \
                     not isinstance(s["for_turn"], int) or \

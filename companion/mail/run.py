@@ -617,12 +617,16 @@ def queue_reports(store, config, game, output: Path, log) -> None:
                 log(f"game {game.id}: the reports of turn {number} are missing from {folder}; "
                     f"run 'companion report {game.id} --turn {number}' (its mail waits)")
                 break
+            # the turn's hash in the key: a turn taken back and run again is mailed anew
+            (digest,) = db.execute("SELECT hash FROM turns WHERE game_id=? AND number=?",
+                                   (game.id, number)).fetchone()
             for player in game.players:
                 if not player.email:
                     continue
                 body, attachments = report_parts(game, player, number, folder, config,
                                                  schedule)
-                if outbox.queue(db, config, f"report:{game.id}:{number}:{player.slug}",
+                if outbox.queue(db, config, f"report:{game.id}:{number}:{digest[:16]}:"
+                                f"{player.slug}",
                                 player.email, f"[{game.id}] turn {number} report for "
                                 f"{player.name}", body, game_id=game.id, player=player.name,
                                 attachments=attachments):

@@ -27,12 +27,12 @@ def columns(path, table) -> list[tuple]:
 
 def test_a_new_store_has_the_mail_tables(tmp_path):
     Store(tmp_path / "s.sqlite3", create=True).close()
-    assert SCHEMA_VERSION == 4
+    assert SCHEMA_VERSION == 5
     assert MAIL_TABLES <= tables(tmp_path / "s.sqlite3")
 
 
 def test_a_store_of_schema_2_is_upgraded_through_3_to_4(tmp_path):
-    """tests/data/store-v2.sqlite3 (written at schema 2) goes 2 -> 3 -> 4 in one transaction;
+    """tests/data/store-v2.sqlite3 (written at schema 2) goes 2 -> 3 -> 4 -> 5 in one transaction;
     its mail tables are those of a new store, column for column (test_hardening.py's upgrade
     test replays its games afterwards)."""
     path = tmp_path / "old.sqlite3"
@@ -40,6 +40,7 @@ def test_a_store_of_schema_2_is_upgraded_through_3_to_4(tmp_path):
     store = Store(path)
     notes = " ".join(store.notes)
     assert "upgraded from schema 2 to 3" in notes and "upgraded from schema 3 to 4" in notes
+    assert "upgraded from schema 4 to 5" in notes
     assert [g for g in store.game_ids()] == ["f1", "g1", "k1", "m1"]
     store.close()
     again = Store(path)
@@ -48,7 +49,8 @@ def test_a_store_of_schema_2_is_upgraded_through_3_to_4(tmp_path):
     fresh = tmp_path / "fresh.sqlite3"
     Store(fresh, create=True).close()
     assert tables(path) == tables(fresh)
-    for table in sorted(MAIL_TABLES | {"games", "players", "turns", "submissions"}):
+    for table in sorted(MAIL_TABLES | {"games", "players", "turns", "submissions",
+                                       "rewound_turns"}):
         assert columns(path, table) == columns(fresh, table), table
 
 
@@ -56,7 +58,7 @@ def test_a_store_of_schema_3_is_upgraded_to_4(tmp_path):
     path = tmp_path / "s.sqlite3"
     Store(path, create=True).close()
     db = sqlite3.connect(path)
-    for table in sorted(MAIL_TABLES):
+    for table in sorted(MAIL_TABLES) + ["rewound_turns"]:
         db.execute(f"DROP TABLE {table}")
     db.execute("UPDATE companion_meta SET value='3' WHERE key='schema'")
     db.commit()

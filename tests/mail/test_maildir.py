@@ -268,6 +268,31 @@ def test_the_moderator_hands_a_seat_to_somebody_else(world):
     assert "Anna has no email address" in world.cli("mail", "resend", "g1", "Anna").err
 
 
+def test_a_turn_taken_back_is_run_and_mailed_again(world):
+    """The moderator takes back turn 1 (Bert's orders were in his spam folder): the orders are
+    pending again, Bert's new ones replace his, the next pass runs turn 1 again and mails its
+    reports although turn 1's were mailed before; the deadline of the gone turn is cleared."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("deadline", "g1", "+2h")
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    world.run()
+    assert len([m for m in world.to(who["Anna"]) if "turn 1 report" in m["Subject"]]) == 1
+    world.cli.ok("deadline", "g1", "+1d")
+    out = world.cli.ok("rewind", "g1", "0", "--yes", "--reason", "late orders").out
+    assert "orders pending for turn 1: Anna, Bert" in out
+    assert rows(world, "SELECT deadline FROM mail_games") == [(None,)]
+    options = world.cli.ok("options", "g1", "Bert").out.splitlines()
+    world.send(who["Bert"], f"orders {world.code(who['Bert'])}", options[-1] + "\n")
+    log = world.run()        # every awaited player's orders are in: turn 1 runs again
+    assert any("running turn 1" in line for line in log), log
+    reports = [m for m in world.to(who["Anna"]) if "turn 1 report" in m["Subject"]]
+    assert len(reports) == 2 and reports[0]["Message-ID"] != reports[1]["Message-ID"]
+    assert rows(world, "SELECT COUNT(*) FROM rewound_turns") == [(1,)]
+    assert_private(world, "g1")
+
+
 def test_orders_submit_takes_a_whole_saved_message(world):
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     raw = corpus.shapes(who["Anna"], "ABCDE-FGHIJ-KLMN2")["quoted-printable"][0].decode()

@@ -1,0 +1,105 @@
+"""`companion rewind`: a moderator takes back turns (orders that came late, a mistake). Nothing
+is lost: the turns stay in the store, the orders of the first are pending again, its reports
+move aside, the game replays, and the turn runs again; bad requests change nothing. The
+upgrade of a store written at schema 4 keeps everything."""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+from companion.store import Store
+
+DATA = Path(__file__).parent / "data"
+ASSIGN = "assign 10 to Alberto\n"
+
+
+def rows(cli, sql: str) -> list[tuple]:
+    db = sqlite3.connect(cli.store)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def two_turns(cli) -> str:
+    """A Gral game 'g' after two turns and Anna's orders pending for the third; the hash of
+    turn 2."""
+    cli.ok("new", "gral", "g", "--seed", "5", "--player", "Anna", "--player", "Bert")
+    for name in ("Anna", "Bert"):
+        cli.ok("orders", "submit", "g", name, "-", input=ASSIGN)
+    cli.ok("turn", "g")
+    for name in ("Anna", "Bert"):
+        line = cli.ok("options", "g", name).out.splitlines()[0]
+        cli.ok("orders", "submit", "g", name, "-", input=line + "\n")
+    cli.ok("turn", "g")
+    cli.ok("orders", "submit", "g", "Anna", "-",
+           input=cli.ok("options", "g", "Anna").out.splitlines()[0] + "\n")
+    return rows(cli, "SELECT hash FROM turns WHERE number=2")[0][0]
+
+
+def test_a_turn_taken_back_is_kept_its_orders_pending_and_it_runs_again(cli):
+    before = two_turns(cli)
+    out = cli.ok("rewind", "g", "1", "--yes", "--reason", "Bert's orders were in spam").out
+    assert "turn(s) 2 taken back; turn 1 is the latest again" in out
+    assert "orders pending for turn 2: Anna, Bert" in out
+    assert rows(cli, "SELECT MAX(number) FROM turns") == [(1,)]
+    assert rows(cli, "SELECT number, hash, reason FROM rewound_turns") == [
+        (2, before, "Bert's orders were in spam")]
+    assert rows(cli, "SELECT player, for_turn, status, used_in FROM submissions ORDER BY id") == [
+        ("Anna", 1, "used", 1), ("Bert", 1, "used", 1), ("Anna", 2, "pending", None),
+        ("Bert", 2, "pending", None), ("Anna", 3, "rewound", None)]
+    game = cli.output / "g"
+    assert not (game / "turn-002").exists()
+    [moved] = (game / "rewound").iterdir()
+    assert moved.name == f"turn-002-{before[:12]}" and (moved / "anna.pdf").is_file()
+    assert "every hash matches" in cli.ok("replay", "g").out
+    # the same orders and the same dice: the very same turn again, reports and all
+    cli.ok("turn", "g")
+    assert rows(cli, "SELECT hash FROM turns WHERE number=2") == [(before,)]
+    assert (game / "turn-002" / "anna.pdf").read_bytes() == (moved / "anna.pdf").read_bytes()
+    # taken back once more, Bert changes his orders: another turn 2
+    cli.ok("rewind", "g", "1", "--yes")
+    assert sorted(p.name for p in (game / "rewound").iterdir()) == [
+        moved.name, f"{moved.name}-2"]
+    options = cli.ok("options", "g", "Bert").out.splitlines()
+    cli.ok("orders", "submit", "g", "Bert", "-", input=options[-1] + "\n")
+    cli.ok("turn", "g")
+    assert rows(cli, "SELECT hash FROM turns WHERE number=2") != [(before,)]
+    assert len(rows(cli, "SELECT id FROM rewound_turns")) == 2
+    assert "every hash matches" in cli.ok("replay", "g").out
+
+
+def test_bad_rewinds_are_refused_and_change_nothing(cli):
+    two_turns(cli)
+    store = cli.store.read_bytes()
+    asked = cli("rewind", "g", "0")
+    assert asked.code == 1 and "would take back turn(s) 1, 2" in asked.err
+    assert "add --yes" in asked.err
+    for to, words in (("2", "turn 2 is its latest"), ("7", "not one of them")):
+        bad = cli("rewind", "g", to, "--yes")
+        assert bad.code == 1 and words in bad.err and "give a turn from 0 to 1" in bad.err, \
+            bad.err
+    assert "no game" in cli("rewind", "nope", "0", "--yes").err.lower()
+    assert cli.store.read_bytes() == store
+
+
+def test_a_store_of_schema_4_is_upgraded_to_5_and_keeps_everything(tmp_path):
+    """tests/data/store-v4.sqlite3 was written by companion at schema 4 (a Gral game after two
+    turns, with orders pending): it opens, upgrades in place once, replays, and can rewind."""
+    from companion import service
+
+    path = tmp_path / "s.sqlite3"
+    shutil.copy(DATA / "store-v4.sqlite3", path)
+    store = Store(path)
+    assert any("upgraded from schema 4 to 5" in n for n in store.notes)
+    assert [(s.player, s.status) for s in store.submissions("g")] == [
+        ("Anna", "used"), ("Bert", "used"), ("Anna", "used"), ("Bert", "used"),
+        ("Anna", "pending")]
+    assert service.replay(store, "g").ok
+    done = service.rewind(store, "g", 0, None)
+    assert done.numbers == [1, 2] and done.pending == ["Anna", "Bert"]
+    store.close()
+    again = Store(path)
+    assert again.notes == [] and again.turn("g").number == 0
+    again.close()
