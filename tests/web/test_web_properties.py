@@ -89,3 +89,44 @@ def test_any_form_body_is_refused_or_read_without_failure(site, gral_store, body
     answer = client.post(form, content=body, headers={"content-type": kind} if kind else {})
     assert answer.status_code in (400, 403, 413, 415), (body, kind, answer.status_code)
     assert gral_store.pending("g") == {}
+
+
+KOC_WORDS = st.sampled_from([
+    "move", "to", "Camelot", "Logres", "stay", "enter", "request", "adventure", "from", "King",
+    "Arthur", "pray", "on", "yield:", "yes", "no", "answer", "encounter:", "avoid", "seek",
+    "challenge", "Sir", "Kay", "turn", "knave", "#", "\n", " ", "\u200b", "\u00ad", "9" * 25,
+    "é", "<b>", "'"])
+
+
+@pytest.fixture
+def koc_site(tmp_path, monkeypatch, make_client):
+    from companion import service
+    from companion.store import Store
+    from tests.web.conftest import EPOCH
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    store = Store(tmp_path / "k.sqlite3", create=True)
+    service.new_game(store, "koc", "k", ["Anna", "Bert"], seed="7", output=tmp_path / "out")
+    client = make_client(store.path, max_failures=10**9)
+    tokens = {p.name: p.token for p in store.game("k").players}
+    form = links(store, "k")["Anna"].replace("?h=", "/orders?h=")
+    yield client, tokens, store, form
+    store.close()
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+          max_examples=60)
+@given(orders=st.one_of(st.lists(KOC_WORDS, max_size=20).map(" ".join), st.text(max_size=120)),
+       action=st.sampled_from(["check", "submit"]))
+def test_any_knights_of_camelot_orders_on_the_phone_form_are_answered(koc_site, orders, action):
+    """The most intricate orders of the five games, typed on a phone: an answer, never a
+    failure; no other player's token; a refusal stores nothing."""
+    client, tokens, store, form = koc_site
+    page = client.get(form)
+    before = {n: sub.text for n, sub in store.pending("k").items()}
+    answer = client.post(form, data={"csrf": csrf_of(page.text), "orders": orders,
+                                     "action": action})
+    assert answer.status_code in (200, 413, 422), (answer.status_code, orders)
+    assert tokens["Bert"] not in answer.text
+    if answer.status_code != 200 or action != "submit":
+        assert {n: sub.text for n, sub in store.pending("k").items()} == before
