@@ -589,7 +589,11 @@ def rewind(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     echo("orders pending for turn " + str(to + 1) + ": " + (", ".join(done.pending) or "none"))
     if done.moved:
         echo(f"their reports moved to {done.moved[0].parent}")
-    echo(f"add or change orders, then 'companion turn {game_id}' runs turn {to + 1} again")
+    if done.held:
+        echo(f"the game is held for play by email: add or change orders, then "
+             f"'companion deadline {game_id} --release' lets the next pass run turn {to + 1}")
+    else:
+        echo(f"add or change orders, then 'companion turn {game_id}' runs turn {to + 1} again")
 
 
 @app.command()

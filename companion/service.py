@@ -734,17 +734,19 @@ class Rewound:
     numbers: list[int]
     pending: list[str]           # players whose orders for turn to+1 are pending again
     moved: list[Path]            # the report folders of the turns taken back, now here
+    held: bool = False           # a play-by-email game, held until released
 
 
 def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str = "",
-           ) -> Rewound:
+           db=None) -> Rewound:
     """Take back every turn after ``to`` (``companion rewind``): the orders late to a turn, a
     moderator's mistake. Nothing is lost: the turns are kept whole in the store
     (``rewound_turns``), with when and why; the orders turn ``to+1`` used are pending again, so
     that running the turn again (with orders added or changed) takes them; the reports written
-    for the turns taken back move to OUTPUT/GAME/rewound/. The dice of a turn run again are the
-    same as before where the same draws are made (the seed decides them; ``turn --dice`` gives
-    others)."""
+    for the turns taken back move to OUTPUT/GAME/rewound/; a play-by-email game is held until
+    the moderator releases it. The dice of a turn run again are the same as before where the
+    same draws are made (the seed decides them; ``turn --dice`` gives others). With ``db``,
+    inside the caller's transaction (the moderator's command by mail)."""
     from companion.mail.outbox import now_text
 
     game = store.game(game_id)
@@ -756,7 +758,9 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
                              hint=f"give a turn from 0 to {latest - 1}")
     when = now_text()
     hashes = {n: store.turn(game_id, n).hash for n in range(to + 1, latest + 1)}
-    numbers = store.rewind(game_id, to, when, reason.strip() or "taken back by the moderator")
+    reason = reason.strip() or "taken back by the moderator"
+    numbers = (store.rewind(game_id, to, when, reason) if db is None else
+               Store.rewind_in(db, game_id, to, when, reason))
     moved: list[Path] = []
     if output is not None:
         base = game_folder(output, game)
@@ -772,7 +776,9 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
                 target.parent.mkdir(parents=True, exist_ok=True)
                 folder.rename(target)
                 moved.append(target)
-    return Rewound(to, numbers, sorted(store.pending(game_id)), moved)
+    row = store.db.execute("SELECT held FROM mail_games WHERE game_id=?", (game_id,)).fetchone()
+    held = bool(numbers and row and row[0])
+    return Rewound(to, numbers, sorted(store.pending(game_id)), moved, held)
 
 
 def reissue_token(store: Store, game_id: str, player_typed: str,

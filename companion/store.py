@@ -496,34 +496,41 @@ class Store:
         return old
 
     def rewind(self, game_id: str, to: int, when: str, reason: str) -> list[int]:
-        """Take back every turn after ``to`` in one transaction: the turns move whole to
-        ``rewound_turns``; the orders the first of them used are pending again, orders used by
-        the later ones and orders pending for a turn now gone become 'rewound'; a play-by-email
-        deadline for a gone turn is cleared and its reports count as not mailed. Returns the
-        numbers taken back."""
+        """:meth:`rewind_in` in a transaction of its own."""
         with self.transaction() as db:
-            numbers = [r[0] for r in db.execute(
-                "SELECT number FROM turns WHERE game_id=? AND number>? ORDER BY number",
-                (game_id, to))]
-            if not numbers:
-                return []
-            db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
-                       "processed_at, state, hash, prev_hash, inputs, decisions, chance, events, "
-                       "digests) SELECT game_id, number, ?, ?, processed_at, state, hash, "
-                       "prev_hash, inputs, decisions, chance, events, digests FROM turns WHERE "
-                       "game_id=? AND number>? ORDER BY number", (when, reason, game_id, to))
-            db.execute("DELETE FROM turns WHERE game_id=? AND number>?", (game_id, to))
-            db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
-                       "status='pending'", (game_id,))
-            db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
-                       "status='used' AND used_in>?", (game_id, to + 1))
-            db.execute("UPDATE submissions SET status='pending', used_in=NULL WHERE game_id=? "
-                       "AND status='used' AND used_in=?", (game_id, to + 1))
-            db.execute("UPDATE mail_games SET mailed_turn=MIN(mailed_turn, ?), "
-                       "reminded_turn=MIN(reminded_turn, ?) WHERE game_id=?",
-                       (to, to, game_id))
-            db.execute("UPDATE mail_games SET deadline=NULL, deadline_turn=NULL WHERE "
-                       "game_id=? AND deadline_turn>?", (game_id, to))
+            return self.rewind_in(db, game_id, to, when, reason)
+
+    @staticmethod
+    def rewind_in(db: sqlite3.Connection, game_id: str, to: int, when: str,
+                  reason: str) -> list[int]:
+        """Inside the caller's transaction, take back every turn after ``to``: the turns move
+        whole to ``rewound_turns``; the orders the first of them used are pending again, orders
+        used by the later ones and orders pending for a turn now gone become 'rewound'; a
+        play-by-email game is held (its orders may be changed before the turn runs again), a
+        deadline for a gone turn is cleared and the gone turns' reports count as not mailed.
+        Returns the numbers taken back."""
+        numbers = [r[0] for r in db.execute(
+            "SELECT number FROM turns WHERE game_id=? AND number>? ORDER BY number",
+            (game_id, to))]
+        if not numbers:
+            return []
+        db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
+                   "processed_at, state, hash, prev_hash, inputs, decisions, chance, events, "
+                   "digests) SELECT game_id, number, ?, ?, processed_at, state, hash, "
+                   "prev_hash, inputs, decisions, chance, events, digests FROM turns WHERE "
+                   "game_id=? AND number>? ORDER BY number", (when, reason, game_id, to))
+        db.execute("DELETE FROM turns WHERE game_id=? AND number>?", (game_id, to))
+        db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
+                   "status='pending'", (game_id,))
+        db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
+                   "status='used' AND used_in>?", (game_id, to + 1))
+        db.execute("UPDATE submissions SET status='pending', used_in=NULL WHERE game_id=? "
+                   "AND status='used' AND used_in=?", (game_id, to + 1))
+        db.execute("UPDATE mail_games SET mailed_turn=MIN(mailed_turn, ?), "
+                   "reminded_turn=MIN(reminded_turn, ?), held=1 WHERE game_id=?",
+                   (to, to, game_id))
+        db.execute("UPDATE mail_games SET deadline=NULL, deadline_turn=NULL WHERE "
+                   "game_id=? AND deadline_turn>?", (game_id, to))
         return numbers
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:

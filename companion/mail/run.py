@@ -394,9 +394,10 @@ def moderator_commands(store, db, config, output: Path, parsed: Parsed) -> str:
 
 
 MODERATOR_VERBS = ("hold", "release", "extend", "deadline", "run", "status", "address",
-                   "resend")
+                   "resend", "rewind")
 MODERATOR_HELP = ("hold GAME, release GAME, extend GAME DURATION, deadline GAME WHEN, run GAME, "
-                  "status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER")
+                  "status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER, "
+                  "rewind GAME TURN yes")
 
 
 def moderator_command(store, db, config, output: Path, verb: str, args: list[str],
@@ -416,6 +417,8 @@ def moderator_command(store, db, config, output: Path, verb: str, args: list[str
     if verb in ("address", "resend"):
         return seat_command(store, db, config, output, game, latest, schedule, verb, args,
                             message_id)
+    if verb == "rewind":
+        return rewind_command(store, db, output, game, latest, args, message_id)
     if verb == "hold":
         db.execute("UPDATE mail_games SET held=1 WHERE game_id=?", (game.id,))
         return f"{game.id}: held (no turn runs until 'release {game.id}')"
@@ -478,6 +481,29 @@ def seat_command(store, db, config, output: Path, game, latest: int, schedule, v
     queue_report_again(db, config, output, game, player, latest, schedule,
                        f"resend:{game.id}:{latest}:{player.slug}:{message_id}", player.email)
     return f"{game.id}: the report of turn {latest} goes to {player.name} at {player.email}"
+
+
+def rewind_command(store, db, output: Path, game, latest: int, args: list[str],
+                   message_id: str) -> str:
+    """The moderator's ``rewind GAME TURN yes`` (without 'yes': what it would do)."""
+    from companion import service
+    from companion.engine.numbers import is_digits
+
+    if len(args) < 2 or not is_digits(args[1]):
+        raise CompanionError(f"rewind {game.id} TURN yes: give the last turn to keep (0 to "
+                             f"{latest - 1})")
+    to = int(args[1])
+    if len(args) < 3 or args[2].lower() != "yes":
+        if not 0 <= to < latest:
+            raise CompanionError(f"{game.id} has turns 0 to {latest}; give the last turn to "
+                                 f"keep, 0 to {latest - 1}")
+        gone = ", ".join(str(n) for n in range(to + 1, latest + 1))
+        return (f"{game.id}: 'rewind {game.id} {to} yes' takes back turn(s) {gone} (nothing "
+                "is deleted); nothing done yet")
+    done = service.rewind(store, game.id, to, output, f"by mail ({message_id})", db=db)
+    return (f"{game.id}: turn(s) {', '.join(map(str, done.numbers))} taken back; orders "
+            f"pending for turn {to + 1}: {', '.join(done.pending) or 'none'}; the game is held "
+            f"('release {game.id}' when the orders are right)")
 
 
 # ------------------------------------------------------------------------------------ games

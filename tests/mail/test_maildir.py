@@ -281,16 +281,53 @@ def test_a_turn_taken_back_is_run_and_mailed_again(world):
     assert len([m for m in world.to(who["Anna"]) if "turn 1 report" in m["Subject"]]) == 1
     world.cli.ok("deadline", "g1", "+1d")
     out = world.cli.ok("rewind", "g1", "0", "--yes", "--reason", "late orders").out
-    assert "orders pending for turn 1: Anna, Bert" in out
-    assert rows(world, "SELECT deadline FROM mail_games") == [(None,)]
+    assert "orders pending for turn 1: Anna, Bert" in out and "--release" in out
+    assert rows(world, "SELECT deadline, held FROM mail_games") == [(None, 1)]
     options = world.cli.ok("options", "g1", "Bert").out.splitlines()
     world.send(who["Bert"], f"orders {world.code(who['Bert'])}", options[-1] + "\n")
+    log = world.run()        # held: Bert's new orders are stored, no turn runs
+    assert not any("running turn" in line for line in log), log
+    world.cli.ok("deadline", "g1", "--release")
     log = world.run()        # every awaited player's orders are in: turn 1 runs again
     assert any("running turn 1" in line for line in log), log
     reports = [m for m in world.to(who["Anna"]) if "turn 1 report" in m["Subject"]]
     assert len(reports) == 2 and reports[0]["Message-ID"] != reports[1]["Message-ID"]
     assert rows(world, "SELECT COUNT(*) FROM rewound_turns") == [(1,)]
     assert_private(world, "g1")
+
+
+def test_the_moderator_takes_a_turn_back_by_mail(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    world.run()
+    secret = "moderator-secret-42"
+    world.send("mod@example.org", secret, "rewind g1 0\nrewind g1 x yes\nrewind g1 5 yes\n")
+    world.run()
+    answer = body(world.to("mod@example.org")[-1])
+    assert "'rewind g1 0 yes' takes back turn(s) 1 (nothing is deleted); nothing done yet" in \
+        answer
+    assert "give the last turn to keep" in answer and "g1 has turns 0 to 1" in answer
+    assert rows(world, "SELECT MAX(number) FROM turns") == [(1,)]
+    world.send("mod@example.org", secret, "rewind g1 0 yes\n")
+    world.run()
+    answer = body(world.to("mod@example.org")[-1])
+    assert "g1: turn(s) 1 taken back; orders pending for turn 1: Anna, Bert; the game is held" \
+        in answer
+    assert rows(world, "SELECT MAX(number) FROM turns") == [(0,)]
+    assert (world.output / "g1" / "rewound").is_dir()
+    assert not (world.output / "g1" / "turn-001").exists()
+    assert [r[0].startswith("by mail (<") for r in rows(
+        world, "SELECT reason FROM rewound_turns")] == [True]
+    world.send("mod@example.org", secret, "release g1\n")
+    log = world.run()
+    assert any("running turn 1" in line for line in log), log
+    # the same orders, the same dice and (in the tests) the same clock: the very same turn,
+    # whose report Bert has already; a turn that came out otherwise is mailed again (above)
+    assert rows(world, "SELECT hash FROM rewound_turns") == rows(
+        world, "SELECT hash FROM turns WHERE number=1")
+    assert len([m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]) == 1
 
 
 def test_orders_submit_takes_a_whole_saved_message(world):
