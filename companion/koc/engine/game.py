@@ -298,7 +298,10 @@ def run_player_turn(game: Game, player: str) -> bool:
                        if e["to"] == "public" or player in e["to"]]
         del game.ctx.events[events_mark:]
         del game.ctx.decisions[decisions_mark:]
-        dice = game.chance.since(mark)
+        # the dice drawn before the question; none drawn while the pause unwound (a tidying
+        # 'finally' that discarded cards and reshuffled a deck, seed 32973): the turn played
+        # again draws those where it really comes to them
+        dice = game.chance.since(mark)[:None if pause.drawn is None else pause.drawn - mark]
         from companion.koc.engine.party import involved
 
         # the orders of others this turn used; a turn resumed before uses no others than then

@@ -37,11 +37,14 @@ class Question:
 
 
 class Pause(Exception):
-    """Raised when a question needs the player's answer and the game waits for it."""
+    """Raised when a question needs the player's answer and the game waits for it. ``drawn``:
+    how many chance outcomes had been drawn when it was asked (what the turn draws while the
+    pause unwinds, in a ``finally`` that tidies up, is not part of the paused turn: s08)."""
 
-    def __init__(self, question: Question):
+    def __init__(self, question: Question, drawn: int | None = None):
         super().__init__(question.prompt)
         self.question = question
+        self.drawn = drawn
 
 
 _CONDITION = re.compile(r"^([a-z_]+)(<=|>=|=|<|>)(\d+)$")
@@ -152,7 +155,7 @@ class Session:
                             break
             if answer is None:
                 if active and self.game.wait_for_orders:
-                    raise Pause(q)
+                    raise Pause(q, self.game.chance.mark())
                 answer, source = q.default, "default"
         if source != "only choice":      # a resumed turn meets those again by itself
             self.answers.append({"player": player, "key": q.key, "answer": answer,

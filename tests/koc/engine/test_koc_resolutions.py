@@ -1176,3 +1176,35 @@ def test_s07_cards_nobody_holds_go_back_at_the_end_of_the_game_turn(table):
     t.state["koc"]["current"] = len(t.state["koc"]["order"])
     process(t.world, t.state, t.ctx)
     assert "Sir Belleus" in knights["draw"] + knights["discard"]
+
+
+def test_s08_a_turn_paused_in_the_requests_phase_keeps_no_dice_its_tidying_drew(table,
+                                                                                monkeypatch):
+    """Found by random play (seed 32973, game turn 59): a turn paused on a question of the
+    requests phase (who prays for the afflicted lady); as the pause unwound, the phase's
+    tidying put the knights met this turn back in their deck, which was reshuffled, and the
+    shuffle was kept with the paused turn's dice. Answered, the turn played again asked for
+    the prayer's die where the record held the shuffle (ChanceError). A paused turn keeps only
+    the dice drawn before its question (docs/koc-engine.md)."""
+    from companion.koc.engine import adventures
+    from companion.koc.engine.session import Question
+    from companion.koc.orders import parse_orders
+
+    monkeypatch.setattr(adventures, "requests_hook", lambda s: s.ask(Question(
+        "adventure_prayer", "Who prays for the lady?", ["best", "none"], "best")))
+    t = table(pos(at="Tintagel", where="inside"), orders={"Anna": "stay"},
+              options={"missing": "wait"})
+    knights = t.state["decks"]["knights"]
+    first, met = knights["draw"][:2]
+    knights["draw"], knights["discard"] = [first], []
+    t.knight()["met"] = [{"kind": "knight", "card": {"kind": "knight", "name": met},
+                          "turn": t.state["koc"]["turn"]}]
+    assert not t.play()
+    pending = t.state["pending"]["Anna"]
+    assert pending["question"]["key"] == "adventure_prayer"
+    assert [d["kind"] for d in pending["dice"] if d["kind"] == "shuffle"] == []
+    t.game.orders["Anna"] = parse_orders(t.world, ["Anna"],
+                                         "stay\nanswer adventure_prayer: best", "a.txt")
+    assert t.play()                                  # no ChanceError: the same turn, answered
+    knights = t.state["decks"]["knights"]
+    assert sorted(knights["draw"] + knights["discard"]) == sorted([first, met])
