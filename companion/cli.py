@@ -571,12 +571,8 @@ def rewind(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     from companion import service
 
     store = open_store()
-    store.game(game_id)                 # an unknown game is said as such
-    latest = store.turn(game_id).number
     if not yes:
-        if not (0 <= to < latest):
-            service.rewind(store, game_id, to, None)        # says what is wrong
-        gone = ", ".join(str(n) for n in range(to + 1, latest + 1))
+        gone = ", ".join(map(str, service.rewind_span(store, game_id, to)))
         typer.echo(f"game {game_id}: this would take back turn(s) {gone} and make the orders "
                    f"used in turn {to + 1} pending again; nothing is deleted (they are kept in "
                    "the store). Players who saw those reports know what happened in them.",

@@ -737,6 +737,21 @@ class Rewound:
     held: bool = False           # a play-by-email game, held until released
 
 
+def rewind_span(store: Store, game_id: str, to: int) -> list[int]:
+    """The turns ``rewind`` to ``to`` would take back (``to``+1 to the latest), or a
+    CompanionError saying why there are none (the one check of the command line, of the
+    moderator's mail and of :func:`rewind`)."""
+    store.game(game_id)                 # an unknown game is said as such
+    latest = store.turn(game_id).number
+    if not (0 <= to < latest):
+        raise CompanionError(f"game {game_id} has turns 0 to {latest}; turn {to} is "
+                             + ("its latest: nothing comes after it" if to == latest else
+                                "not one of them"),
+                             hint=f"give a turn from 0 to {latest - 1}" if latest else
+                             "a game at turn 0 has nothing to take back")
+    return list(range(to + 1, latest + 1))
+
+
 def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str = "",
            db=None) -> Rewound:
     """Take back every turn after ``to`` (``companion rewind``): the orders late to a turn, a
@@ -750,12 +765,7 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
     from companion.mail.outbox import now_text
 
     game = store.game(game_id)
-    latest = store.turn(game_id).number
-    if not (0 <= to < latest):
-        raise CompanionError(f"game {game_id} has turns 0 to {latest}; turn {to} is "
-                             + ("its latest: nothing comes after it" if to == latest else
-                                "not one of them"),
-                             hint=f"give a turn from 0 to {latest - 1}")
+    latest = rewind_span(store, game_id, to)[-1]
     when = now_text()
     hashes = {n: store.turn(game_id, n).hash for n in range(to + 1, latest + 1)}
     reason = reason.strip() or "taken back by the moderator"

@@ -494,10 +494,7 @@ def rewind_command(store, db, output: Path, game, latest: int, args: list[str],
                              f"{latest - 1})")
     to = int(args[1])
     if len(args) < 3 or args[2].lower() != "yes":
-        if not 0 <= to < latest:
-            raise CompanionError(f"{game.id} has turns 0 to {latest}; give the last turn to "
-                                 f"keep, 0 to {latest - 1}")
-        gone = ", ".join(str(n) for n in range(to + 1, latest + 1))
+        gone = ", ".join(map(str, service.rewind_span(store, game.id, to)))
         return (f"{game.id}: 'rewind {game.id} {to} yes' takes back turn(s) {gone} (nothing "
                 "is deleted); nothing done yet")
     done = service.rewind(store, game.id, to, output, f"by mail ({message_id})", db=db)
