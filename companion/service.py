@@ -821,6 +821,14 @@ def show(store: Store, game_id: str, viewer_typed: str, number: int | None) -> t
     return kind.view(turn.state, viewer), (game, turn, viewer, kind)
 
 
+def set_held(store: Store, game_id: str, held: bool) -> bool:
+    """Put a play-by-email game on hold or release it (the moderator's page); False when it
+    already was so, or is not played by email."""
+    with store.transaction() as db:
+        return db.execute("UPDATE mail_games SET held=? WHERE game_id=? AND held<>?",
+                          (int(held), game_id, int(held))).rowcount > 0
+
+
 def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:
     """The deadline and hold of a game, from the play-by-email tables when the store has them
     (schema 4); (None, False) otherwise."""

@@ -495,6 +495,18 @@ class Store:
         player.email = new
         return old
 
+    def rewound(self, game_id: str) -> list[tuple[int, str, str]]:
+        """The turns taken back from a game, oldest first: (number, when, why)."""
+        return [tuple(r) for r in self.db.execute(
+            "SELECT number, rewound_at, reason FROM rewound_turns WHERE game_id=? ORDER BY id",
+            (game_id,))]
+
+    def rewound_hashes(self, game_id: str, number: int) -> list[str]:
+        """The hashes of every turn ``number`` taken back from a game (it may be taken back,
+        run again and taken back once more)."""
+        return [r[0] for r in self.db.execute(
+            "SELECT hash FROM rewound_turns WHERE game_id=? AND number=?", (game_id, number))]
+
     def rewind(self, game_id: str, to: int, when: str, reason: str) -> list[int]:
         """:meth:`rewind_in` in a transaction of its own."""
         with self.transaction() as db:

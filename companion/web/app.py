@@ -12,11 +12,15 @@ Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app belo
     POST /moderator/login, /moderator/logout
     GET  /moderator/game/GAME                players, orders in, deadline, run the turn
     POST /moderator/game/GAME/turn           adjudicate (form token required)
+    POST /moderator/game/GAME/rewind         take back the turns after one (form token, a box
+                                             ticked; ``companion rewind``)
+    POST /moderator/game/GAME/release        end a play-by-email game's hold (form token)
     GET  /moderator/game/GAME/view/VIEWER    any player's (or the public) report, latest turn
 
 VIEW is ``public`` or ``<slug>.<token>``. A link whose game, turn, token or hash is wrong gets
 the very same 404 as a game that does not exist, and counts as a failed attempt of the client
-(:class:`companion.web.security.FailureLimiter`).
+(:class:`companion.web.security.FailureLimiter`); a player's own link to a turn the moderator
+took back answers 410 with a link to the latest turn.
 """
 from __future__ import annotations
 
@@ -60,11 +64,22 @@ SESSION_SECONDS = 12 * 3600
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 HASH16 = re.compile(r"^[0-9a-f]{16}$")
 ORDERS_FILE = "orders"
+REASON_CHARS = 200
+"""The longest reason kept with turns taken back from the moderator's page."""
 """The file name order errors are reported against (``orders:2:5``)."""
 
 
 class NotFound(Exception):
     """Anything that must look like a missing page (wrong game, turn, token or hash)."""
+
+
+class TakenBack(Exception):
+    """A player's own link to a turn the moderator took back (``companion rewind``): said as
+    such, with the link to the latest turn, instead of the 404 of a wrong link."""
+
+    def __init__(self, number: int, latest: int, latest_path: str):
+        super().__init__(number)
+        self.number, self.latest, self.latest_path = number, latest, latest_path
 
 
 class TooMany(Exception):
@@ -128,8 +143,6 @@ class WebApp:
             raise NotFound
         game = store.game(game_id)
         latest = latest_number(store, game_id)
-        if number < 0 or number > latest:
-            raise NotFound
         viewer = None
         if view == "public":
             viewer = PUBLIC
@@ -141,8 +154,13 @@ class WebApp:
                     viewer = player.name
         if viewer is None:
             raise NotFound
-        turn = store.turn(game_id, number)
-        if not hmac.compare_digest(turn.hash[:16].encode(), h.encode()):
+        turn = store.turn(game_id, number) if 0 <= number <= latest else None
+        if turn is None or not hmac.compare_digest(turn.hash[:16].encode(), h.encode()):
+            if any(hmac.compare_digest(gone[:16].encode(), h.encode())
+                   for gone in store.rewound_hashes(game_id, number)):
+                latest_turn = store.turn(game_id, latest)
+                raise TakenBack(number, latest, self.url("", game_id, latest, view,
+                                                         latest_turn.hash))
             raise NotFound
         return Opened(game, turn, latest, viewer, view, h)
 
@@ -280,6 +298,13 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             except NotFound:
                 web.limiter.fail(client)
                 return not_found(request)
+            except TakenBack as gone:
+                return page("message.html.j2", request, 410, heading="Turn taken back",
+                            text=f"The moderator took back turn {gone.number} of this game "
+                                 f"(late orders or a mistake); the game stands at turn "
+                                 f"{gone.latest}.",
+                            link=root_of(request) + gone.latest_path,
+                            link_text=f"Open turn {gone.latest}")
             except HTTPProblem as problem:
                 if problem.status == 403:
                     web.limiter.fail(client)
@@ -528,6 +553,9 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                         for p in game.players],
             "public_url": f"{root}/moderator/game/{game_id}/view/public",
             "turn_url": f"{root}/moderator/game/{game_id}/turn",
+            "rewind_url": f"{root}/moderator/game/{game_id}/rewind",
+            "release_url": f"{root}/moderator/game/{game_id}/release",
+            "rewound": store.rewound(game_id), "reason_chars": REASON_CHARS,
             "csrf": form_token(web.key, "moderator", sid),
         }
 
@@ -540,11 +568,24 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return page("moderator_game.html.j2", request, **context)
 
     async def moderator_turn(request: Request) -> Response:
+        return await moderate(request, adjudicate, 409)
+
+    async def moderator_rewind(request: Request) -> Response:
+        return await moderate(request, take_back, 422)
+
+    async def moderator_release(request: Request) -> Response:
+        return await moderate(request, release, 409)
+
+    async def moderate(request: Request, action, failed: int) -> Response:
+        """A moderator's form (run the turn, take turns back, release a hold): signed in, from
+        this site's page, for the turn the page showed (an old page does nothing), one at a
+        time; a refusal (``failed``) says why and changes nothing."""
         form = await read_form(request)
         sid = moderator_check(request, form)
-        return await run_in_threadpool(run_turn, request, form, sid)
+        return await run_in_threadpool(moderated, request, form, sid, action, failed)
 
-    def run_turn(request: Request, form: dict[str, str], sid: str) -> Response:
+    def moderated(request: Request, form: dict[str, str], sid: str, action,
+                  failed: int) -> Response:
         game_id = request.path_params["game"]
         with web.store() as store:
             if not GAME_ID.match(game_id) or not store.has_game(game_id):
@@ -552,22 +593,55 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             status = 200
             with web.lock:
                 if form.get("expect") != str(latest_number(store, game_id)):
-                    outcome = {"outcome": "The turn had already been processed (the page was "
-                                          "old); nothing was done.", "outcome_class": "bad"}
+                    outcome = {"outcome": "The game had moved on since the page was opened "
+                                          "(the page was old); nothing was done.",
+                               "outcome_class": "bad"}
                     status = 409
                 else:
                     try:
-                        result = service.run_turn(store, game_id, output=web.output)
-                        lines = list(result.public) + [f"note: {n}" for n in result.notes]
-                        outcome = {"outcome": f"Turn {result.turn} processed.",
-                                   "outcome_class": "ok", "outcome_lines": lines}
+                        outcome = action(store, game_id, form)
                     except CompanionError as exc:
                         outcome = {"outcome": exc.message + (f" ({exc.hint})" if exc.hint
                                                              else ""),
-                                   "outcome_class": "bad"}
-                        status = 409
+                                   "outcome_class": "bad", "typed": form}
+                        status = failed
             context = game_context(request, store, game_id, sid)
         return page("moderator_game.html.j2", request, status, **context, **outcome)
+
+    def adjudicate(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        result = service.run_turn(store, game_id, output=web.output)
+        lines = list(result.public) + [f"note: {n}" for n in result.notes]
+        return {"outcome": f"Turn {result.turn} processed.", "outcome_class": "ok",
+                "outcome_lines": lines}
+
+    def take_back(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """``companion rewind`` from the page: the turn to keep, why, and a box ticked."""
+        typed = form.get("to", "").strip()
+        if not is_digits(typed):
+            latest = latest_number(store, game_id)
+            raise CompanionError(f"'{typed[:20]}' is not a turn number; nothing was done",
+                                 hint=f"choose a turn from 0 to {latest - 1}")
+        to = int(typed)
+        gone = service.rewind_span(store, game_id, to)
+        if form.get("confirm") != "yes":
+            raise CompanionError(f"tick the box to take back turn(s) "
+                                 f"{', '.join(map(str, gone))}; nothing was done")
+        reason = " ".join(form.get("reason", "").split())[:REASON_CHARS]
+        done = service.rewind(store, game_id, to, web.output, reason)
+        lines = [f"Orders pending for turn {to + 1}: {', '.join(done.pending) or 'none'}."]
+        if done.moved:
+            lines.append(f"Their reports moved to {done.moved[0].parent}.")
+        lines.append("Play by email is on hold: release it below when the orders are right."
+                     if done.held else f"Add or change orders, then run turn {to + 1} again.")
+        return {"outcome": f"Turn(s) {', '.join(map(str, done.numbers))} taken back; turn {to} "
+                           "is the latest again.", "outcome_class": "ok",
+                "outcome_lines": lines}
+
+    def release(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        if not service.set_held(store, game_id, False):
+            raise CompanionError("the game was not on hold; nothing was done")
+        return {"outcome": "Released: the next mail pass runs the turn when it is due.",
+                "outcome_class": "ok"}
 
     def moderator_view(request: Request) -> Response:
         sid = web.session(request)
@@ -610,6 +684,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/logout", guarded(logout), methods=["POST"]),
         Route("/moderator/game/{game}", guarded(moderator_game)),
         Route("/moderator/game/{game}/turn", guarded(moderator_turn), methods=["POST"]),
+        Route("/moderator/game/{game}/rewind", guarded(moderator_rewind), methods=["POST"]),
+        Route("/moderator/game/{game}/release", guarded(moderator_release), methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),
         Route("/{game}/{turn:int}/{view}", guarded(report)),
         Route("/{game}/{turn:int}/{view}/report.pdf", guarded(report_pdf)),

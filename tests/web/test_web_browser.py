@@ -126,6 +126,23 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         assert bert.token not in page.content()
         page.screenshot(path=str(shots / "06-report-turn-1.png"), full_page=True)
         assert decode_qr(out / "g" / "turn-001" / "anna.pdf") == page.url
+
+        turn1_link = page.url              # the moderator takes turn 1 back (late orders)
+        mod.select_option("select#to", "0")
+        mod.fill("input#reason", "Bert's orders came late")
+        mod.click("form.rewind button")
+        assert "tick the box" in mod.inner_text("#result") and store.turn("g").number == 1
+        mod.check("input[name=confirm]")
+        mod.click("form.rewind button")
+        assert "Turn(s) 1 taken back" in mod.inner_text("#result")
+        assert "Bert's orders came late" in mod.inner_text("ul.rewound")
+        mod.screenshot(path=str(shots / "07-moderator-took-back.png"), full_page=True)
+        assert store.turn("g").number == 0 and len(store.pending("g")) == 3
+        page.goto(turn1_link)
+        assert "took back turn 1" in page.inner_text("body")
+        page.click("text=Open turn 0")
+        assert "Your influence sheet" in page.inner_text("body") and "/g/0/" in page.url
+        page.screenshot(path=str(shots / "08-player-turn-taken-back.png"), full_page=True)
         player.close()
         moderator.close()
     assert requests and all(r.startswith(base + "/") for r in requests), requests

@@ -151,6 +151,77 @@ def test_the_moderator_signs_in_follows_the_game_and_runs_the_turn(gral_store, m
     assert client.get("/moderator/game/g").status_code == 303
 
 
+def test_the_moderator_takes_back_a_turn_on_the_page_and_releases_the_hold(
+        gral_store, make_client, tmp_path):
+    """``companion rewind`` on the moderator's page: a turn to keep, a box to tick; refusals
+    (no tick, no such turn, an old page, not signed in) change nothing; the turn taken back is
+    listed with its reason, its orders are pending again, a mail game is held until released."""
+    out = tmp_path / "out"
+    client = make_client(gral_store.path, output=out)
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    service.run_turn(gral_store, "g", output=out)
+    with gral_store.transaction() as db:          # a play-by-email game
+        db.execute("INSERT INTO mail_games (game_id, held, reminded_turn, mailed_turn) "
+                   "VALUES ('g', 0, -1, 1)")
+    before = gral_store.turn("g").hash
+    signed_out = client.post("/moderator/game/g/rewind",
+                             data={"csrf": "x", "expect": "1", "to": "0", "confirm": "yes"})
+    assert signed_out.status_code == 403 and gral_store.turn("g").hash == before
+    login(client)
+    page = client.get("/moderator/game/g")
+    assert "Take back turns" in page.text and "<option value=\"0\" selected>" in page.text
+    assert "on hold" not in page.text
+    csrf = csrf_of(page.text)
+
+    def rewind(**fields):
+        return client.post("/moderator/game/g/rewind", data={"csrf": csrf, **fields})
+
+    unticked = rewind(expect="1", to="0", reason="late orders")
+    assert unticked.status_code == 422 and "tick the box" in unticked.text
+    assert 'value="late orders"' in unticked.text      # what was typed stays in the form
+    for bad, says in (("1", "its latest"), ("7", "not one of them"), ("x", "not a turn number"),
+                      ("", "not a turn number")):
+        refused = rewind(expect="1", to=bad, confirm="yes")
+        assert refused.status_code == 422 and says in refused.text, bad
+    old_page = rewind(expect="0", to="0", confirm="yes")
+    assert old_page.status_code == 409 and "the page was old" in old_page.text
+    assert gral_store.turn("g").hash == before and gral_store.pending("g") == {}
+
+    done = rewind(expect="1", to="0", confirm="yes", reason="Cora's   orders came\nlate")
+    assert done.status_code == 200 and "Turn(s) 1 taken back" in done.text
+    assert gral_store.turn("g").number == 0 and sorted(gral_store.pending("g")) == [
+        "Anna", "Bert", "Cora"]
+    assert "Turns taken back" in done.text and "Cora&#39;s orders came late" in done.text
+    assert (out / "g" / "rewound").is_dir() and not (out / "g" / "turn-001").exists()
+    assert "Play by email is on hold" in done.text and "Take back turns" not in done.text
+    assert service.mail_schedule(gral_store, "g")[1] is True
+    game = gral_store.game("g")
+    anna_gone = service.link(game, 1, "Anna", before).removeprefix(game.base_url)
+    gone = client.get(anna_gone)
+    latest = service.link(game, 0, "Anna", gral_store.turn("g").hash)
+    assert gone.status_code == 410 and "took back turn 1" in gone.text
+    assert latest.removeprefix(game.base_url) in gone.text.replace("&amp;", "&")
+    assert "came" not in gone.text           # the moderator's reason is not the players'
+    assert client.get(anna_gone.replace("?h=", "/orders?h=")).status_code == 410
+    wrong = anna_gone[:-1] + ("0" if anna_gone[-1] != "0" else "1")
+    assert client.get(wrong).status_code == 404
+    bert = gral_store.game("g").player("Bert")
+    assert client.get(anna_gone.replace(game.player("Anna").token, bert.token)).status_code \
+        == 404                                   # another's token: the one 404
+
+    csrf = csrf_of(done.text)
+    released = client.post("/moderator/game/g/release",
+                           data={"csrf": csrf, "expect": "0"})
+    assert released.status_code == 200 and "Released" in released.text
+    assert service.mail_schedule(gral_store, "g")[1] is False
+    again = client.post("/moderator/game/g/release", data={"csrf": csrf, "expect": "0"})
+    assert again.status_code == 409 and "not on hold" in again.text
+    ran = client.post("/moderator/game/g/turn", data={"csrf": csrf, "expect": "0"})
+    assert ran.status_code == 200 and gral_store.turn("g").hash == before   # the same dice
+    assert client.get(anna_gone).status_code == 200     # the same turn: its link works again
+
+
 def test_without_a_password_the_moderators_page_stays_shut(gral_store):
     from starlette.testclient import TestClient
 
