@@ -47,6 +47,8 @@ TURN_COLUMNS = ("processed_at", "state", "inputs", "decisions", "chance", "event
 """The columns of a turn its hash covers (besides the number and the previous hash)."""
 DEFAULT_STORE = "companion.sqlite3"
 EXPORT_FORMAT = "companion-game"
+ADDRESS_CHANGE_KEYS = ("player", "old_email", "new_email", "changed_at", "message_id")
+"""The columns of ``mail_address_changes`` an export carries, in order."""
 
 _SCHEMA = """
 CREATE TABLE companion_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -501,6 +503,21 @@ class Store:
             "SELECT number, rewound_at, reason FROM rewound_turns WHERE game_id=? ORDER BY id",
             (game_id,))]
 
+    def rewound_turns(self, game_id: str) -> list[tuple[Turn, str, str]]:
+        """The turns taken back from a game, whole, oldest first: (turn, when, why); a damaged
+        record raises StoreError."""
+        out = []
+        for row in self.db.execute(
+                "SELECT game_id, number, processed_at, state, hash, prev_hash, inputs, "
+                "decisions, chance, events, digests, rewound_at, reason FROM rewound_turns "
+                "WHERE game_id=? ORDER BY id", (game_id,)):
+            turn, texts = self._turn_from_row(row)
+            problem = verify_turn(turn, row[10], texts)
+            if problem:
+                raise damaged(game_id, turn.number, f"(taken back {row[11]}) {problem}")
+            out.append((turn, row[11], row[12]))
+        return out
+
     def rewound_hashes(self, game_id: str, number: int) -> list[str]:
         """The hashes of every turn ``number`` taken back from a game (it may be taken back,
         run again and taken back once more)."""
@@ -738,10 +755,17 @@ class Store:
             "turns": [{k: v for k, v in vars(t).items() if k != "game_id"}
                       for t in self.turns(game_id)],
             "submissions": [vars(s) for s in self.submissions(game_id)],
+            # the game's history beside its turns (read when present; older files lack them)
+            "rewound_turns": [{k: v for k, v in vars(t).items() if k != "game_id"} |
+                              {"rewound_at": when, "reason": why}
+                              for t, when, why in self.rewound_turns(game_id)],
+            "address_changes": [dict(zip(ADDRESS_CHANGE_KEYS, row)) for row in self.db.execute(
+                "SELECT " + ", ".join(ADDRESS_CHANGE_KEYS) + " FROM mail_address_changes "
+                "WHERE game_id=? ORDER BY id", (game_id,))],
         }
 
     def import_game(self, data: dict[str, Any], *, new_id: str | None = None) -> str:
-        game, turns, submissions = parse_export(data, new_id)
+        game, turns, submissions, history = parse_export(data, new_id)
         with self.transaction() as db:
             if self.has_game(game.id):
                 raise StoreError(f"a game '{game.id}' already exists in {self.path}",
@@ -754,6 +778,20 @@ class Store:
                            "submitted_at, status, used_in) VALUES (?,?,?,?,?,?,?)",
                            (game.id, s["player"], s["for_turn"], s["text"], s["submitted_at"],
                             s["status"], s["used_in"]))
+            for turn, when, why in history.rewound:
+                texts = turn.texts()
+                packed = {c: pack_text(texts[c]) for c in JSON_COLUMNS}
+                db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
+                           "processed_at, state, hash, prev_hash, inputs, decisions, chance, "
+                           "events, digests) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           (game.id, turn.number, when, why, turn.processed_at,
+                            packed["state"], turn.hash, turn.prev_hash, packed["inputs"],
+                            packed["decisions"], packed["chance"], packed["events"],
+                            canonical_json(column_digests(texts))))
+            for change in history.address_changes:
+                db.execute("INSERT INTO mail_address_changes (game_id, "
+                           + ", ".join(ADDRESS_CHANGE_KEYS) + ") VALUES (?,?,?,?,?,?)",
+                           (game.id, *(change[k] for k in ADDRESS_CHANGE_KEYS)))
         return game.id
 
 
@@ -891,12 +929,58 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
                     not isinstance(s["for_turn"], int) or \
                     not (s["used_in"] is None or isinstance(s["used_in"], int)):
                 raise StoreError(f"export: {where} has a value of the wrong type")
+        history = _parse_history(data, game, names)
     except IdentityError as exc:
         raise StoreError(exc.message if exc.message.startswith("export") else
                          f"export: {exc.message}", hint=exc.hint) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise StoreError(f"export file is incomplete or malformed ({exc!r})") from None
-    return game, turns, submissions
+    return game, turns, submissions, history
+
+
+@record
+class History:
+    """What an export holds beside a game's turns and orders: the turns a moderator took back
+    (each whole, with when and why) and every change of a player's address."""
+    rewound: list[tuple[Turn, str, str]]
+    address_changes: list[dict[str, Any]]
+
+
+def _parse_history(data: dict, game: Game, names: set[str]) -> History:
+    """The optional 'rewound_turns' and 'address_changes' of an export (files made before
+    they were exported lack them): each turn taken back must match its own hash."""
+    rewound = []
+    raw = data.get("rewound_turns", [])
+    if not isinstance(raw, list):
+        raise StoreError("export: 'rewound_turns' must be a list")
+    for index, t in enumerate(raw):
+        where = f"rewound_turns[{index}]"
+        if not isinstance(t, dict):
+            raise StoreError(f"export: {where} is not a table")
+        number = t.get("number")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise StoreError(f"export: {where} is numbered {number!r}")
+        turn = Turn(game.id, number, _text(t, "processed_at", where), _table(t, "state"),
+                    _text(t, "hash", where), _text(t, "prev_hash", where),
+                    _table(t, "inputs"), _list(t, "decisions"), _list(t, "chance"),
+                    _list(t, "events"))
+        if turn.compute_hash() != turn.hash:
+            raise StoreError(f"export: {where} (turn {number} taken back) does not match its "
+                             "hash; the file was changed after it was exported")
+        rewound.append((turn, _text(t, "rewound_at", where), _text(t, "reason", where)))
+    changes = data.get("address_changes", [])
+    if not isinstance(changes, list):
+        raise StoreError("export: 'address_changes' must be a list")
+    for index, c in enumerate(changes):
+        where = f"address_changes[{index}]"
+        if not isinstance(c, dict):
+            raise StoreError(f"export: {where} is not a table")
+        for key in ADDRESS_CHANGE_KEYS:
+            _text(c, key, where, optional=key == "old_email")
+        if c["player"] not in names:
+            raise StoreError(f"export: {where} is for {c['player']!r}, not a player of the "
+                             "game")
+    return History(rewound, changes)
 
 
 def _table(data: dict, key: str) -> dict:

@@ -103,3 +103,49 @@ def test_a_store_of_schema_4_is_upgraded_to_5_and_keeps_everything(tmp_path):
     again = Store(path)
     assert again.notes == [] and again.turn("g").number == 0
     again.close()
+
+
+def test_export_and_import_keep_the_turns_taken_back_and_the_address_history(cli, tmp_path):
+    """Moving a game to another store loses nothing of its history: the turns taken back
+    (whole, with when and why) and every change of a player's address travel with it; a
+    changed turn taken back is refused and nothing is imported."""
+    import json
+
+    before = two_turns(cli)
+    cli.ok("game", "address", "g", "Anna", "anna@example.org")
+    cli.ok("rewind", "g", "1", "--yes", "--reason", "late orders")
+    cli.ok("export", "g", str(tmp_path / "g.json"))
+    data = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert [(t["number"], t["hash"], t["reason"]) for t in data["rewound_turns"]] == [
+        (2, before, "late orders")]
+    assert [(c["player"], c["old_email"], c["new_email"]) for c in data["address_changes"]] \
+        == [("Anna", None, "anna@example.org")]
+
+    other = Store(tmp_path / "other.sqlite3", create=True)
+    from companion import service
+
+    assert service.import_game(other, data, "g.json", new_id="h") == "h"
+    again = other.export_game("h")
+    for key in ("rewound_turns", "address_changes", "turns", "submissions", "players"):
+        assert again[key] == data[key], key
+    assert other.rewound("h") == [(2, data["rewound_turns"][0]["rewound_at"], "late orders")]
+
+    changed = json.loads(json.dumps(data))
+    changed["rewound_turns"][0]["state"]["gral"] = {}
+    bad = Store(tmp_path / "bad.sqlite3", create=True)
+    try:
+        service.import_game(bad, changed, "g.json")
+        raise AssertionError("a changed turn taken back was imported")
+    except Exception as exc:        # noqa: BLE001 - the refusal names the record
+        assert "rewound_turns[0] (turn 2 taken back) does not match its hash" in str(exc)
+    assert bad.game_ids() == []
+    stranger = json.loads(json.dumps(data))
+    stranger["address_changes"][0]["player"] = "Zed"
+    try:
+        service.import_game(bad, stranger, "g.json")
+        raise AssertionError("an address change of a stranger was imported")
+    except Exception as exc:        # noqa: BLE001
+        assert "address_changes[0] is for 'Zed'" in str(exc)
+    older = {k: v for k, v in data.items() if k not in ("rewound_turns", "address_changes")}
+    assert service.import_game(bad, older, "g.json") == "g"     # a file made before: still read
+    assert bad.rewound("g") == []
