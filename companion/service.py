@@ -654,10 +654,40 @@ def clean_staging(output: Path, game_id: str) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
+def set_aside_rewound(store: Store, game: Game, output: Path) -> list[Path]:
+    """Move the report folders of turns taken back (numbered beyond the latest turn) to
+    OUTPUT/GAME/rewound/turn-NNN-HASH12, so that a turn run again never replaces them. Called
+    after ``rewind`` commits and before any turn's reports are put in place, so a crash in
+    between (or a rewind by mail, inside its transaction) is tidied by the next run."""
+    base = game_folder(output, game)
+    if not base.is_dir():
+        return []
+    latest = store.latest_number(game.id)
+    moved: list[Path] = []
+    for entry in sorted(base.iterdir()):
+        found = re.fullmatch(r"turn-(\d{3,})", entry.name)
+        if not found or latest is None or int(found[1]) <= latest or not entry.is_dir() \
+                or entry.is_symlink():
+            continue
+        number = int(found[1])
+        hashes = store.rewound_hashes(game.id, number)
+        name = f"turn-{number:03d}" + (f"-{hashes[-1][:12]}" if hashes else "")
+        target = inside(base, "rewound", name)
+        again = 1
+        while target.exists():          # the same turn taken back once more
+            again += 1
+            target = inside(base, "rewound", f"{name}-{again}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        entry.rename(target)
+        moved.append(target)
+    return moved
+
+
 def publish_missing(store: Store, game: Game, output: Path) -> list[int]:
     """Publish the reports of every turn committed without them; clean up leftovers of
     interrupted runs. Returns the turns published."""
     clean_staging(output, game.id)
+    set_aside_rewound(store, game, output)
     missing = store.unpublished(game.id)
     if missing:
         kind = get_kind(game.kind)
@@ -765,27 +795,14 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
     from companion.mail.outbox import now_text
 
     game = store.game(game_id)
-    latest = rewind_span(store, game_id, to)[-1]
+    rewind_span(store, game_id, to)
     when = now_text()
-    hashes = {n: store.turn(game_id, n).hash for n in range(to + 1, latest + 1)}
     reason = reason.strip() or "taken back by the moderator"
-    numbers = (store.rewind(game_id, to, when, reason) if db is None else
-               Store.rewind_in(db, game_id, to, when, reason))
-    moved: list[Path] = []
-    if output is not None:
-        base = game_folder(output, game)
-        for n in numbers:
-            folder = inside(base, f"turn-{n:03d}")
-            if folder.is_dir():
-                name = f"turn-{n:03d}-{hashes[n][:12]}"
-                target = inside(base, "rewound", name)
-                again = 1
-                while target.exists():          # the same turn taken back once more
-                    again += 1
-                    target = inside(base, "rewound", f"{name}-{again}")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                folder.rename(target)
-                moved.append(target)
+    if db is None:
+        numbers = store.rewind(game_id, to, when, reason)
+        moved = set_aside_rewound(store, game, output) if output is not None else []
+    else:           # the folders move once the caller commits (the next publish_missing)
+        numbers, moved = Store.rewind_in(db, game_id, to, when, reason), []
     row = store.db.execute("SELECT held FROM mail_games WHERE game_id=?", (game_id,)).fetchone()
     held = bool(numbers and row and row[0])
     return Rewound(to, numbers, sorted(store.pending(game_id)), moved, held)

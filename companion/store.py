@@ -503,6 +503,11 @@ class Store:
             "SELECT number, rewound_at, reason FROM rewound_turns WHERE game_id=? ORDER BY id",
             (game_id,))]
 
+    def latest_number(self, game_id: str) -> int | None:
+        """The number of a game's latest turn, without reading it (None: no turns)."""
+        return self.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                               (game_id,)).fetchone()[0]
+
     def rewound_turns(self, game_id: str) -> list[tuple[Turn, str, str]]:
         """The turns taken back from a game, whole, oldest first: (turn, when, why); a damaged
         record raises StoreError."""
@@ -519,10 +524,11 @@ class Store:
         return out
 
     def rewound_hashes(self, game_id: str, number: int) -> list[str]:
-        """The hashes of every turn ``number`` taken back from a game (it may be taken back,
-        run again and taken back once more)."""
+        """The hashes of every turn ``number`` taken back from a game, oldest first (it may be
+        taken back, run again and taken back once more)."""
         return [r[0] for r in self.db.execute(
-            "SELECT hash FROM rewound_turns WHERE game_id=? AND number=?", (game_id, number))]
+            "SELECT hash FROM rewound_turns WHERE game_id=? AND number=? ORDER BY id",
+            (game_id, number))]
 
     def rewind(self, game_id: str, to: int, when: str, reason: str) -> list[int]:
         """:meth:`rewind_in` in a transaction of its own."""

@@ -149,3 +149,24 @@ def test_export_and_import_keep_the_turns_taken_back_and_the_address_history(cli
     older = {k: v for k, v in data.items() if k not in ("rewound_turns", "address_changes")}
     assert service.import_game(bad, older, "g.json") == "g"     # a file made before: still read
     assert bad.rewound("g") == []
+
+
+def test_reports_of_a_turn_taken_back_are_set_aside_even_after_a_crash(cli):
+    """A crash between the rewind's commit and the move of its report folders (or a rewind by
+    mail, whose folders move after its transaction): the next run sets them aside before any
+    turn's reports are put in place, so a turn run again never replaces them."""
+    before = two_turns(cli)
+    store = Store(cli.store)
+    store.rewind("g", 1, "2027-01-01 00:00 UTC", "late")      # committed; folders not moved
+    game = cli.output / "g"
+    assert (game / "turn-002").is_dir() and not (game / "rewound").exists()
+    old_pdf = (game / "turn-002" / "anna.pdf").read_bytes()
+    cli.ok("orders", "submit", "g", "Anna", "-",
+           input=cli.ok("options", "g", "Anna").out.splitlines()[-1] + "\n")
+    cli.ok("turn", "g")                          # other orders: another turn 2
+    assert rows(cli, "SELECT hash FROM turns WHERE number=2") != [(before,)]
+    [kept] = (game / "rewound").iterdir()
+    assert kept.name == f"turn-002-{before[:12]}"
+    assert (kept / "anna.pdf").read_bytes() == old_pdf
+    assert (game / "turn-002" / "anna.pdf").read_bytes() != old_pdf
+    store.close()

@@ -205,11 +205,10 @@ class WebApp:
 
 
 def latest_number(store: Store, game_id: str) -> int:
-    row = store.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                           (game_id,)).fetchone()
-    if row is None or row[0] is None:
+    number = store.latest_number(game_id)
+    if number is None:
         raise NotFound
-    return int(row[0])
+    return number
 
 
 def turn_list(store: Store, game_id: str) -> list[tuple[int, str, str]]:
