@@ -974,18 +974,20 @@ def _parse_history(data: dict, game: Game, names: set[str]) -> History:
             raise StoreError(f"export: {where} (turn {number} taken back) does not match its "
                              "hash; the file was changed after it was exported")
         rewound.append((turn, _text(t, "rewound_at", where), _text(t, "reason", where)))
-    changes = data.get("address_changes", [])
-    if not isinstance(changes, list):
+    raw = data.get("address_changes", [])
+    if not isinstance(raw, list):
         raise StoreError("export: 'address_changes' must be a list")
-    for index, c in enumerate(changes):
+    changes = []
+    for index, c in enumerate(raw):
         where = f"address_changes[{index}]"
         if not isinstance(c, dict):
             raise StoreError(f"export: {where} is not a table")
-        for key in ADDRESS_CHANGE_KEYS:
-            _text(c, key, where, optional=key == "old_email")
-        if c["player"] not in names:
-            raise StoreError(f"export: {where} is for {c['player']!r}, not a player of the "
-                             "game")
+        change = {key: _text(c, key, where, optional=key == "old_email")
+                  for key in ADDRESS_CHANGE_KEYS}
+        if change["player"] not in names:
+            raise StoreError(f"export: {where} is for {change['player']!r}, not a player of "
+                             "the game")
+        changes.append(change)
     return History(rewound, changes)
 
 

@@ -1,6 +1,6 @@
 """Property test of `companion import` (docs/security.md): an export with any one value
-replaced by any other JSON value, or any key added or removed, is imported whole (only when it
-still replays) or refused with a StoreError naming the file; a refusal leaves the store as it
+replaced by any other JSON value, or any key added or removed (its turns taken back and address
+history included), is imported whole (only when it still replays) or refused with a StoreError naming the file; a refusal leaves the store as it
 was, and nothing raises anything else."""
 from __future__ import annotations
 
@@ -44,7 +44,11 @@ def export(tmp_path_factory):
         for name in ("Anna", "Bert"):
             service.submit_orders(store, "g", name, "assign 10 to Alberto\n", "o")
         service.run_turn(store, "g")
+        service.change_address(store, "g", "Anna", "anna@example.org")
+        service.rewind(store, "g", 0, None, "late orders")   # a turn taken back, run again
+        service.run_turn(store, "g")
         data = store.export_game("g")
+        assert data["rewound_turns"] and data["address_changes"]
         store.close()
     finally:
         if old is None:
@@ -64,7 +68,8 @@ def target(tmp_path_factory):
 
 def snapshot(store: Store) -> list:
     return [store.db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
-            for t in ("games", "players", "turns", "submissions")]
+            for t in ("games", "players", "turns", "submissions", "rewound_turns",
+                      "mail_address_changes")]
 
 
 @settings(max_examples=150, deadline=None,
