@@ -783,7 +783,7 @@ def rewind_span(store: Store, game_id: str, to: int) -> list[int]:
 
 
 def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str = "",
-           db=None) -> Rewound:
+           db=None, expect_latest: int | None = None) -> Rewound:
     """Take back every turn after ``to`` (``companion rewind``): the orders late to a turn, a
     moderator's mistake. Nothing is lost: the turns are kept whole in the store
     (``rewound_turns``), with when and why; the orders turn ``to+1`` used are pending again, so
@@ -791,7 +791,8 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
     for the turns taken back move to OUTPUT/GAME/rewound/; a play-by-email game is held until
     the moderator releases it. The dice of a turn run again are the same as before where the
     same draws are made (the seed decides them; ``turn --dice`` gives others). With ``db``,
-    inside the caller's transaction (the moderator's command by mail)."""
+    inside the caller's transaction (the moderator's command by mail); with ``expect_latest``,
+    only while that is the latest turn (the moderator's page, another process running turns)."""
     from companion.mail.outbox import now_text
 
     game = store.game(game_id)
@@ -799,7 +800,7 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
     when = now_text()
     reason = reason.strip() or "taken back by the moderator"
     if db is None:
-        numbers = store.rewind(game_id, to, when, reason)
+        numbers = store.rewind(game_id, to, when, reason, expect_latest)
         moved = set_aside_rewound(store, game, output) if output is not None else []
     else:           # the folders move once the caller commits (the next publish_missing)
         numbers, moved = Store.rewind_in(db, game_id, to, when, reason), []

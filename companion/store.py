@@ -530,9 +530,18 @@ class Store:
             "SELECT hash FROM rewound_turns WHERE game_id=? AND number=? ORDER BY id",
             (game_id, number))]
 
-    def rewind(self, game_id: str, to: int, when: str, reason: str) -> list[int]:
-        """:meth:`rewind_in` in a transaction of its own."""
+    def rewind(self, game_id: str, to: int, when: str, reason: str,
+               expect_latest: int | None = None) -> list[int]:
+        """:meth:`rewind_in` in a transaction of its own; with ``expect_latest``, only while
+        that is still the latest turn (a page shown before another process ran a turn)."""
         with self.transaction() as db:
+            if expect_latest is not None:
+                latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                                    (game_id,)).fetchone()[0]
+                if latest != expect_latest:
+                    raise TurnMovedOn(f"game '{game_id}' is at turn {latest} now, not "
+                                      f"{expect_latest}; nothing was taken back",
+                                      hint="look at the game again and choose the turn to keep")
             return self.rewind_in(db, game_id, to, when, reason)
 
     @staticmethod

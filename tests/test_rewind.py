@@ -174,3 +174,22 @@ def test_reports_of_a_turn_taken_back_are_set_aside_even_after_a_crash(cli):
     assert (kept / "anna.pdf").read_bytes() == old_pdf
     assert (game / "turn-002" / "anna.pdf").read_bytes() != old_pdf
     store.close()
+
+
+def test_a_rewind_for_a_turn_since_moved_on_takes_nothing_back(cli):
+    """The moderator's page shows turn 1; another process (the mail pass) runs turn 2; the
+    rewind sent from the page is refused inside its transaction and changes nothing."""
+    import pytest
+
+    from companion import service
+    from companion.errors import TurnMovedOn
+
+    two_turns(cli)
+    store = Store(cli.store)
+    before = rows(cli, "SELECT number, hash FROM turns ORDER BY number")
+    with pytest.raises(TurnMovedOn, match="is at turn 2 now, not 1; nothing was taken back"):
+        service.rewind(store, "g", 0, cli.output, "late", expect_latest=1)
+    assert rows(cli, "SELECT number, hash FROM turns ORDER BY number") == before
+    assert rows(cli, "SELECT COUNT(*) FROM rewound_turns") == [(0,)]
+    assert service.rewind(store, "g", 0, cli.output, "late", expect_latest=2).numbers == [1, 2]
+    store.close()

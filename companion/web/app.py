@@ -626,7 +626,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             raise CompanionError(f"tick the box to take back turn(s) "
                                  f"{', '.join(map(str, gone))}; nothing was done")
         reason = " ".join(form.get("reason", "").split())[:REASON_CHARS]
-        done = service.rewind(store, game_id, to, web.output, reason)
+        done = service.rewind(store, game_id, to, web.output, reason,
+                              expect_latest=int(form["expect"]))
         lines = [f"Orders pending for turn {to + 1}: {', '.join(done.pending) or 'none'}."]
         if done.moved:
             lines.append(f"Their reports moved to {done.moved[0].parent}.")
