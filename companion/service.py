@@ -839,6 +839,23 @@ def show(store: Store, game_id: str, viewer_typed: str, number: int | None) -> t
     return kind.view(turn.state, viewer), (game, turn, viewer, kind)
 
 
+def set_schedule(store: Store, game_id: str, when: str | None = None) -> str:
+    """Give a game its play-by-email schedule row if it has none (as when 'mail run' first
+    sees it: the next pass mails its latest turn's reports), and with ``when`` (as typed:
+    ``2026-12-01 18:00``, ``+2d``, ``none``) set the deadline of its next turn. Returns the
+    schedule in words. A ``when`` that is not a deadline changes nothing."""
+    from companion.mail import deadlines
+
+    moment = deadlines.parse_when(when) if when is not None else None
+    with store.transaction() as db:
+        latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                            (game_id,)).fetchone()[0]
+        deadlines.ensure(db, game_id, latest)
+        if when is not None:
+            deadlines.set_deadline(db, game_id, latest, moment)
+        return deadlines.describe(deadlines.ensure(db, game_id, latest), latest)
+
+
 def set_held(store: Store, game_id: str, held: bool) -> bool:
     """Put a play-by-email game on hold or release it (the moderator's page); False when it
     already was so, or is not played by email."""

@@ -14,7 +14,8 @@ Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app belo
     POST /moderator/game/GAME/turn           adjudicate (form token required)
     POST /moderator/game/GAME/rewind         take back the turns after one (form token, a box
                                              ticked; ``companion rewind``)
-    POST /moderator/game/GAME/release        end a play-by-email game's hold (form token)
+    POST /moderator/game/GAME/deadline       set the deadline (``companion deadline``; form token)
+    POST /moderator/game/GAME/hold, release  hold a play-by-email game, end its hold
     GET  /moderator/game/GAME/view/VIEWER    any player's (or the public) report, latest turn
 
 VIEW is ``public`` or ``<slug>.<token>``. A link whose game, turn, token or hash is wrong gets
@@ -554,6 +555,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "turn_url": f"{root}/moderator/game/{game_id}/turn",
             "rewind_url": f"{root}/moderator/game/{game_id}/rewind",
             "release_url": f"{root}/moderator/game/{game_id}/release",
+            "hold_url": f"{root}/moderator/game/{game_id}/hold",
+            "deadline_url": f"{root}/moderator/game/{game_id}/deadline",
             "rewound": store.rewound(game_id), "reason_chars": REASON_CHARS,
             "csrf": form_token(web.key, "moderator", sid),
         }
@@ -574,6 +577,12 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
 
     async def moderator_release(request: Request) -> Response:
         return await moderate(request, release, 409)
+
+    async def moderator_hold(request: Request) -> Response:
+        return await moderate(request, hold, 409)
+
+    async def moderator_deadline(request: Request) -> Response:
+        return await moderate(request, set_deadline, 422)
 
     async def moderate(request: Request, action, failed: int) -> Response:
         """A moderator's form (run the turn, take turns back, release a hold): signed in, from
@@ -643,6 +652,19 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return {"outcome": "Released: the next mail pass runs the turn when it is due.",
                 "outcome_class": "ok"}
 
+    def hold(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        service.set_schedule(store, game_id)            # a game not yet played by email
+        if not service.set_held(store, game_id, True):
+            raise CompanionError("the game was on hold already; nothing was done")
+        return {"outcome": "On hold: no mail pass runs a turn of this game until it is "
+                           "released.", "outcome_class": "ok"}
+
+    def set_deadline(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """``companion deadline GAME WHEN`` from the page."""
+        said = service.set_schedule(store, game_id, form.get("when", "")[:40])
+        return {"outcome": f"Turn {latest_number(store, game_id) + 1}: {said}.",
+                "outcome_class": "ok"}
+
     def moderator_view(request: Request) -> Response:
         sid = web.session(request)
         if sid is None:
@@ -686,6 +708,9 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/game/{game}/turn", guarded(moderator_turn), methods=["POST"]),
         Route("/moderator/game/{game}/rewind", guarded(moderator_rewind), methods=["POST"]),
         Route("/moderator/game/{game}/release", guarded(moderator_release), methods=["POST"]),
+        Route("/moderator/game/{game}/hold", guarded(moderator_hold), methods=["POST"]),
+        Route("/moderator/game/{game}/deadline", guarded(moderator_deadline),
+              methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),
         Route("/{game}/{turn:int}/{view}", guarded(report)),
         Route("/{game}/{turn:int}/{view}/report.pdf", guarded(report_pdf)),

@@ -222,6 +222,41 @@ def test_the_moderator_takes_back_a_turn_on_the_page_and_releases_the_hold(
     assert client.get(anna_gone).status_code == 200     # the same turn: its link works again
 
 
+def test_the_moderator_sets_the_deadline_and_holds_the_game_on_the_page(gral_store,
+                                                                         make_client):
+    """``companion deadline`` on the page: a time, a time from now or none; a bad one is said
+    with what to write and changes nothing; Hold and Release."""
+    client = make_client(gral_store.path)
+    login(client)
+    page = client.get("/moderator/game/g")
+    assert "Set deadline" in page.text and "Hold (no turn runs by mail)" in page.text
+    csrf = csrf_of(page.text)
+
+    def post(what, **fields):
+        return client.post(f"/moderator/game/g/{what}", data={"csrf": csrf, "expect": "0",
+                                                              **fields})
+
+    bad = post("deadline", when="next tuesday")
+    assert bad.status_code == 422 and "is not a deadline" in bad.text and "+2d" in bad.text
+    assert 'value="next tuesday"' in bad.text and service.mail_schedule(gral_store, "g") == (
+        None, False)
+    done = post("deadline", when="2030-05-01 18:00")
+    assert done.status_code == 200 and "Turn 1: deadline 2030-05-01 18:00 UTC" in done.text
+    assert service.mail_schedule(gral_store, "g") == ("2030-05-01 18:00 UTC", False)
+    assert "2030-05-01 18:00 UTC" in client.get("/moderator").text
+    later = post("deadline", when="+2d")
+    assert later.status_code == 200 and "Turn 1: deadline " in later.text
+    held = post("hold")
+    assert held.status_code == 200 and "On hold" in held.text and "Release" in held.text
+    assert service.mail_schedule(gral_store, "g")[1] is True
+    assert post("hold").status_code == 409
+    assert post("release").status_code == 200
+    off = post("deadline", when="none")
+    assert off.status_code == 200 and "no deadline" in off.text
+    assert service.mail_schedule(gral_store, "g") == (None, False)
+    assert post("deadline", when="+1d", expect="3").status_code == 409     # an old page
+
+
 def test_without_a_password_the_moderators_page_stays_shut(gral_store):
     from starlette.testclient import TestClient
 
