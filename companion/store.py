@@ -536,13 +536,20 @@ class Store:
         that is still the latest turn (a page shown before another process ran a turn)."""
         with self.transaction() as db:
             if expect_latest is not None:
-                latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                                    (game_id,)).fetchone()[0]
-                if latest != expect_latest:
-                    raise TurnMovedOn(f"game '{game_id}' is at turn {latest} now, not "
-                                      f"{expect_latest}; nothing was taken back",
-                                      hint="look at the game again and choose the turn to keep")
+                self.moved_on(db, game_id, expect_latest,
+                              lambda latest: f"game '{game_id}' is at turn {latest} now, not "
+                                             f"{expect_latest}; nothing was taken back",
+                              "look at the game again and choose the turn to keep")
             return self.rewind_in(db, game_id, to, when, reason)
+
+    @staticmethod
+    def moved_on(db: sqlite3.Connection, game_id: str, expected: int, say, hint: str) -> None:
+        """Inside a transaction: TurnMovedOn (``say(latest)``) unless ``expected`` is still the
+        game's latest turn."""
+        latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                            (game_id,)).fetchone()[0]
+        if latest != expected:
+            raise TurnMovedOn(say(latest), hint=hint)
 
     @staticmethod
     def rewind_in(db: sqlite3.Connection, game_id: str, to: int, when: str,
@@ -731,12 +738,11 @@ class Store:
         """``submit`` inside a transaction the caller holds (the mail reader stores orders,
         the message's state and the reply in one)."""
         if expect_latest is not None:
-            latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                                (game_id,)).fetchone()[0]
-            if latest != expect_latest:
-                raise TurnMovedOn(f"turn {latest} of game '{game_id}' was processed while the "
-                                  f"orders of {player} were being checked; nothing was stored",
-                                  hint="check them against the new turn")
+            Store.moved_on(db, game_id, expect_latest,
+                           lambda latest: f"turn {latest} of game '{game_id}' was processed "
+                                          f"while the orders of {player} were being checked; "
+                                          "nothing was stored",
+                           "check them against the new turn")
         db.execute("UPDATE submissions SET status='replaced' WHERE game_id=? AND player=? "
                    "AND status='pending'", (game_id, player))
         cur = db.execute("INSERT INTO submissions (game_id, player, for_turn, text, "
