@@ -863,7 +863,8 @@ def check_game(game: Game, where: str) -> None:
     check_players([(p.name, p.slug, p.token, p.email) for p in game.players], where)
 
 
-def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[dict]]:
+def parse_export(data: Any, new_id: str | None
+                 ) -> tuple[Game, list[Turn], list[dict], "History"]:
     """Validate an export file's content: every identity as 'new' checks it, every turn's
     digests and hash chain, every submission."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
@@ -883,13 +884,7 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
             from companion.engine.chance import seed_key
 
             game.secret = seed_key(game.seed).hex()
-        players = data.get("players")
-        if not isinstance(players, list):
-            raise StoreError("export: 'players' must be a list")
-        for index, p in enumerate(players):
-            where = f"players[{index}]"
-            if not isinstance(p, dict):
-                raise StoreError(f"export: {where} is not a table")
+        for index, (where, p) in enumerate(_rows(data, "players")):
             seat = p.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise StoreError(f"export: {where}.seat must be a whole number")
@@ -900,22 +895,15 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
         if legacy:
             notes.append("players got new tokens")
         check_game(game, "export")
-        raw_turns = data.get("turns")
-        if not isinstance(raw_turns, list) or not raw_turns:
+        if not isinstance(data.get("turns"), list) or not data["turns"]:
             raise StoreError("export: the game has no turns")
         turns = []
         previous = GENESIS_HASH
-        for index, t in enumerate(raw_turns):
-            where = f"turns[{index}]"
-            if not isinstance(t, dict):
-                raise StoreError(f"export: {where} is not a table")
+        for index, (where, t) in enumerate(_rows(data, "turns")):
             number = t.get("number")
             if number != index or isinstance(number, bool):
                 raise StoreError(f"export: turn {index} is numbered {number!r}")
-            turn = Turn(game.id, index, _text(t, "processed_at", where), _table(t, "state"),
-                        _text(t, "hash", where), _text(t, "prev_hash", where),
-                        _table(t, "inputs"), _list(t, "decisions"), _list(t, "chance"),
-                        _list(t, "events"))
+            turn = _turn(game.id, index, t, where)
             if legacy:
                 from companion.engine.canon import state_hash
 
@@ -930,14 +918,9 @@ def parse_export(data: Any, new_id: str | None) -> tuple[Game, list[Turn], list[
                                  "changed after it was exported")
             previous = turn.hash
             turns.append(turn)
-        submissions = data.get("submissions")
-        if not isinstance(submissions, list):
-            raise StoreError("export: 'submissions' must be a list")
+        submissions = [s for _, s in _rows(data, "submissions")]
         names = {p.name for p in game.players}
-        for index, s in enumerate(submissions):
-            where = f"submissions[{index}]"
-            if not isinstance(s, dict):
-                raise StoreError(f"export: {where} is not a table")
+        for where, s in _rows(data, "submissions"):
             for key in ("player", "for_turn", "text", "submitted_at", "status", "used_in"):
                 if key not in s:
                     raise StoreError(f"export: {where} lacks '{key}'")
@@ -971,32 +954,17 @@ def _parse_history(data: dict, game: Game, names: set[str]) -> History:
     """The optional 'rewound_turns' and 'address_changes' of an export (files made before
     they were exported lack them): each turn taken back must match its own hash."""
     rewound = []
-    raw = data.get("rewound_turns", [])
-    if not isinstance(raw, list):
-        raise StoreError("export: 'rewound_turns' must be a list")
-    for index, t in enumerate(raw):
-        where = f"rewound_turns[{index}]"
-        if not isinstance(t, dict):
-            raise StoreError(f"export: {where} is not a table")
+    for where, t in _rows(data, "rewound_turns", optional=True):
         number = t.get("number")
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise StoreError(f"export: {where} is numbered {number!r}")
-        turn = Turn(game.id, number, _text(t, "processed_at", where), _table(t, "state"),
-                    _text(t, "hash", where), _text(t, "prev_hash", where),
-                    _table(t, "inputs"), _list(t, "decisions"), _list(t, "chance"),
-                    _list(t, "events"))
+        turn = _turn(game.id, number, t, where)
         if turn.compute_hash() != turn.hash:
             raise StoreError(f"export: {where} (turn {number} taken back) does not match its "
                              "hash; the file was changed after it was exported")
         rewound.append((turn, _text(t, "rewound_at", where), _text(t, "reason", where)))
-    raw = data.get("address_changes", [])
-    if not isinstance(raw, list):
-        raise StoreError("export: 'address_changes' must be a list")
     changes = []
-    for index, c in enumerate(raw):
-        where = f"address_changes[{index}]"
-        if not isinstance(c, dict):
-            raise StoreError(f"export: {where} is not a table")
+    for where, c in _rows(data, "address_changes", optional=True):
         change = {key: _text(c, key, where, optional=key == "old_email")
                   for key in ADDRESS_CHANGE_KEYS}
         if change["player"] not in names:
@@ -1004,6 +972,24 @@ def _parse_history(data: dict, game: Game, names: set[str]) -> History:
                              "the game")
         changes.append(change)
     return History(rewound, changes)
+
+
+def _rows(data: dict, key: str, *, optional: bool = False) -> list[tuple[str, dict]]:
+    """The tables of the list ``key`` of an export, each with where it is ('turns[3]');
+    with ``optional``, a missing list is an empty one."""
+    value = data.get(key, [] if optional else None)
+    if not isinstance(value, list):
+        raise StoreError(f"export: '{key}' must be a list")
+    for index, row in enumerate(value):
+        if not isinstance(row, dict):
+            raise StoreError(f"export: {key}[{index}] is not a table")
+    return [(f"{key}[{index}]", row) for index, row in enumerate(value)]
+
+
+def _turn(game_id: str, number: int, t: dict, where: str) -> Turn:
+    return Turn(game_id, number, _text(t, "processed_at", where), _table(t, "state"),
+                _text(t, "hash", where), _text(t, "prev_hash", where), _table(t, "inputs"),
+                _list(t, "decisions"), _list(t, "chance"), _list(t, "events"))
 
 
 def _table(data: dict, key: str) -> dict:
