@@ -436,6 +436,35 @@ def orders_submit(
         echo(f"  {line}")
 
 
+@orders_app.command("show")
+@handles_errors
+def orders_show(
+    game_id: str = typer.Argument(..., metavar="GAME_ID"),
+    player: Optional[str] = typer.Argument(None, metavar="[PLAYER]",
+                                           help="one player (default: every player)"),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Show the orders each player has pending for the next turn, as sent and as understood."""
+    from companion import service
+
+    SETTINGS.json = json_out
+    entries = service.pending_orders(open_store(), game_id, player)
+    if json_out:
+        as_json({"game": game_id, "pending": entries})
+        return
+    for entry in entries:
+        if entry["text"] is None:
+            echo(f"{entry['player']}: no orders for turn {entry['turn']}")
+            continue
+        echo(f"{entry['player']}: orders for turn {entry['turn']}, sent {entry['submitted_at']} "
+             f"(submission {entry['submission']}):")
+        for line in entry["text"].rstrip("\n").split("\n"):
+            echo(f"  | {line}")
+        echo("  understood as:")
+        for line in entry["understood"]:
+            echo(f"    {line}")
+
+
 @app.command()
 @handles_errors
 def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),

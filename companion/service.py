@@ -356,6 +356,33 @@ def submit_orders(store: Store, game_id: str, player_typed: str, text: str,
                      "being stored; nothing was changed", hint="send them again")
 
 
+def pending_orders(store: Store, game_id: str, player_typed: str | None = None
+                   ) -> list[dict[str, Any]]:
+    """What each player (or the one named) has pending for the next turn, for the moderator
+    ('companion orders show', the moderator's page): player, turn, submission, when, the
+    text, and how it is understood (None when the player has nothing pending)."""
+    game = store.game(game_id)
+    names = [resolve_player(game, player_typed)] if player_typed else \
+        [p.name for p in game.players]
+    pending = store.pending(game_id)
+    last = store.turn(game_id)
+    kind = get_kind(game.kind)
+    out = []
+    for name in names:
+        entry: dict[str, Any] = {"player": name, "turn": last.number + 1, "submission": None,
+                                 "submitted_at": None, "text": None, "understood": None}
+        sub = pending.get(name)
+        if sub is not None:
+            entry.update(submission=sub.id, submitted_at=sub.submitted_at, text=sub.text)
+            try:
+                orders = kind.parse_orders(last.state, name, sub.text, "orders")
+                entry["understood"] = kind.acknowledge(last.state, name, orders)
+            except CompanionError as exc:       # cannot happen to stored orders; said if so
+                entry["understood"] = [f"not readable now: {exc.message}"]
+        out.append(entry)
+    return out
+
+
 def legal_options(store: Store, game_id: str, player_typed: str) -> list[str]:
     game = store.game(game_id)
     player = resolve_player(game, player_typed)

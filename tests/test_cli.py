@@ -253,6 +253,21 @@ def test_rejected_orders_change_nothing(cli):
     assert result.code == 1 and "not UTF-8" in result.err
 
 
+def test_orders_show_lists_what_each_player_has_pending(cli):
+    """The moderator sees each player's pending orders as sent and as understood; a player
+    with none is said as such; unknown players and games are refused."""
+    new_game(cli)
+    cli.ok("orders", "submit", "g1", "Anna", cli.write("a.txt", "# mine\nassign 10 to Alberto\n"))
+    out = cli.ok("orders", "show", "g1").out
+    assert "Anna: orders for turn 1, sent " in out and "(submission 1):" in out
+    assert "  | # mine\n  | assign 10 to Alberto\n  understood as:\n" in out
+    assert "Bert: no orders for turn 1" in out and "Cora: no orders for turn 1" in out
+    only = cli.ok("orders", "show", "g1", "bert").out
+    assert only == "Bert: no orders for turn 1\n"
+    assert "'Zed' is not a player of game g1" in cli("orders", "show", "g1", "Zed").err
+    assert "no game 'g2'" in cli("orders", "show", "g2").err
+
+
 def test_bad_new_game_input(cli):
     """Gral-specific by nature (its player range, options and position)."""
     assert "no store at" in cli("show", "g1").err

@@ -27,6 +27,10 @@ def test_every_json_shape(cli):
     assert first["suggestion"] == "did you mean 'move'?"
     submitted = run(cli, "orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
     assert submitted["submission"] == 1 and not submitted["replaced"]
+    shown = run(cli, "orders", "show", "g1")
+    assert [(e["player"], e["submission"], e["text"]) for e in shown["pending"]] == [
+        ("Anna", 1, "assign 3 to Adam\n"), ("Bert", None, None)]
+    assert shown["pending"][0]["understood"] == submitted["understood"]
     turned = run(cli, "turn", "g1")
     assert turned["turn"] == 1 and turned["recovered"] == [] and turned["files"]
     assert set(turned) >= {"public", "awaiting", "asked", "over", "notes"}

@@ -541,14 +541,15 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         turn = store.turn(game_id)
         kind = get_kind(game.kind)
         over = kind.is_over(turn.state)
-        pending = store.pending(game_id)
+        pending = {e["player"]: e for e in service.pending_orders(store, game_id)}
         deadline, held = service.mail_schedule(store, game_id)
         return {
             "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
             "state": "over" if over else "running", "deadline": deadline, "held": held,
             "awaited": [] if over else kind.awaited(turn.state),
-            "players": [{"name": p.name, "submitted": pending[p.name].submitted_at
-                         if p.name in pending else None,
+            "players": [{"name": p.name, "submitted": pending[p.name]["submitted_at"],
+                         "orders": pending[p.name]["text"],
+                         "understood": pending[p.name]["understood"],
                          "url": f"{root}/moderator/game/{game_id}/view/{p.slug}"}
                         for p in game.players],
             "public_url": f"{root}/moderator/game/{game_id}/view/public",

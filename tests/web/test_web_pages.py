@@ -132,7 +132,8 @@ def test_the_moderator_signs_in_follows_the_game_and_runs_the_turn(gral_store, m
         service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
     page = client.get("/moderator/game/g")
     assert "Adjudicate turn 1" in page.text and "Anna" in page.text
-    assert page.text.count("in (") == 2
+    assert page.text.count("<summary>in (") == 2
+    assert "<pre>assign 10 to Alberto\n</pre>" in page.text     # the orders, as sent
     for p in gral_store.game("g").players:
         report = client.get(f"/moderator/game/g/view/{p.slug}")
         assert report.status_code == 200 and p.name in report.text
