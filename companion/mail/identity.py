@@ -55,12 +55,12 @@ class Sender:
     code_on_first_line: bool = False
 
 
-COMMANDS = ("options", "resend", "address", "help")
+COMMANDS = ("options", "pending", "resend", "address", "help")
 
 
 def command_of(subject: str, first_line: str) -> str:
-    """A player's command word (after the code is taken out): options, resend, address NEW,
-    help; '' for orders. On the first line only beside the code (an order line is never
+    """A player's command word (after the code is taken out): options, pending, resend,
+    address NEW, help; '' for orders. On the first line only beside the code (an order line is never
     taken for a command)."""
     for text in (subject, first_line if CODE.search(first_line or "") else ""):
         rest = CODE.sub(" ", text or "")

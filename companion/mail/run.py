@@ -309,6 +309,19 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
                               + ("".join(f"  {line}\n" for line in lines) or "  (none)\n")
                               + "\n" + deadline_line)
         return "done", game.id, player.name, f"options sent ({len(lines)} lines)"
+    if command == "pending":
+        [mine] = service.pending_orders(store, game.id, player.name)
+        if mine["text"] is None:
+            body = (f"No orders of {player.name} for turn {mine['turn']} have been accepted "
+                    "yet.\n")
+        else:
+            body = (f"The orders of {player.name} for turn {mine['turn']}, accepted "
+                    f"{mine['submitted_at']} (submission {mine['submission']}):\n\n"
+                    + "".join(f"  | {line}\n" for line in mine["text"].rstrip("\n").split("\n"))
+                    + "\nunderstood as:\n\n"
+                    + "".join(f"  {line}\n" for line in mine["understood"]))
+        reply("your pending orders", f"{head}\n{body}\n{deadline_line}")
+        return "done", game.id, player.name, "pending orders sent"
     if command == "resend":
         queue_report_again(db, config, output, game, player, latest.number, schedule, key,
                            reply_to, in_reply)
@@ -359,6 +372,7 @@ understood, or every error with its line and column.
 
 Put one of these words after your code in the subject instead:
   options          the order lines open to you now
+  pending          your orders for the next turn as they stand (as understood)
   resend           your latest report again
   address NEW      send everything to the address NEW from now on
   help             this text

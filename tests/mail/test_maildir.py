@@ -164,6 +164,30 @@ def test_player_commands_by_mail(world):
     assert [s.player for s in submissions(world, "g1")] == ["Anna"]
 
 
+def test_a_player_asks_by_mail_for_the_orders_that_stand(world):
+    """'pending' after the code: the player's own orders for the next turn, as accepted and
+    as understood, or that none were accepted yet; never another player's."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    anna, bert = world.code(who["Anna"]), world.code(who["Bert"])
+    world.send(who["Anna"], f"{anna} pending", "")
+    world.send(who["Bert"], f"orders {bert}", "# my plan\n" + ORDERS + "\n")
+    world.run()
+    world.send(who["Bert"], f"Re: {bert} pending", "")
+    world.run()
+    [none] = [m for m in world.to(who["Anna"]) if m["Subject"] == "[g1] your pending orders"]
+    assert "No orders of Anna for turn 1 have been accepted yet." in body(none)
+    [mine] = [m for m in world.to(who["Bert"]) if m["Subject"] == "[g1] your pending orders"]
+    text = body(mine)
+    assert "The orders of Bert for turn 1, accepted " in text and "  | # my plan\n" in text
+    assert f"  | {ORDERS}\n" in text and "understood as:" in text and "Deadline:" in text
+    assert "Anna" not in text
+    world.send(who["Anna"], f"{anna} help", "")
+    world.run()
+    assert any("  pending " in body(m) for m in world.to(who["Anna"])
+               if m["Subject"] == "[g1] help")
+
+
 def test_deadlines_reminders_and_the_missing_policy(world, monkeypatch):
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     world.cli.ok("deadline", "g1", "+2h", "--period", "1d", "--remind", "1h")
