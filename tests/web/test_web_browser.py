@@ -18,6 +18,7 @@ import pytest
 from companion import service
 from companion.store import Store
 from companion.web.config import WebConfig
+from tests.every_kind import PLAYABLE, play, players_for
 from tests.web.conftest import EPOCH, PASSWORD, artifacts
 from tests.web.server import free_port, running
 
@@ -147,4 +148,53 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         moderator.close()
     assert requests and all(r.startswith(base + "/") for r in requests), requests
     assert not [p for p in problems if "Content Security Policy" in p], problems
+    store.close()
+
+
+@pytest.mark.parametrize("kind_id", PLAYABLE)
+def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, kind_id):
+    """Each game's report page, order form and the moderator's pages, a few turns into a game
+    with awkward player names, fit a phone's width (390 CSS pixels): nothing to scroll
+    sideways but a wide table or figure inside its own scrolling box."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    shots = artifacts()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    names = players_for(kind_id, 3)
+    play(store, kind_id, "g", names, turns=3)
+    service.set_base_url(store, "g", base)
+    first = names[0]
+    link = service.link(store.game("g"), store.turn("g").number, first, store.turn("g").hash)
+    overflow = """() => {
+        const wide = [];
+        const limit = document.documentElement.clientWidth;
+        for (const e of document.querySelectorAll('body *')) {
+            const r = e.getBoundingClientRect();
+            if (r.right > limit + 1 && !e.closest('.scroll, svg, pre, table')) {
+                wide.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
+            }
+        }
+        return [document.documentElement.scrollWidth, wide.slice(0, 5)];
+    }"""
+    with running(store.path, None, WebConfig(moderator_password_hash=password_hash),
+                 port=port):
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        pages = {"report": link, "orders": link.replace("?h=", "/orders?h=")}
+        for name, url in pages.items():
+            page.goto(url)
+            width, wide = page.evaluate(overflow)
+            page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
+            assert width <= 391 and not wide, (name, width, wide)
+        page.goto(base + "/moderator")
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        for name, path in (("moderator", "/moderator"), ("moderator-game", "/moderator/game/g")):
+            page.goto(base + path)
+            width, wide = page.evaluate(overflow)
+            page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
+            assert width <= 391 and not wide, (name, width, wide)
+        context.close()
     store.close()
