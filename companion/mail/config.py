@@ -110,23 +110,34 @@ class MailConfig:
 DURATION = re.compile(r"(?:(\d+)d)?\s*(?:(\d+)h)?\s*(?:(\d+)m)?\s*(?:(\d+)s)?")
 
 
+MAX_DURATION_DAYS = 3650
+"""The longest duration taken (ten years): deadlines, periods and reminders beyond it are
+mistakes, and dates that far off leave what the calendar can count."""
+
+
 def parse_duration(text: str | int) -> int:
     """Seconds from ``90``, ``"90s"``, ``"30m"``, ``"12h"``, ``"3d"``, ``"1d12h"``
-    (ValueError otherwise)."""
+    (ValueError otherwise, and beyond MAX_DURATION_DAYS)."""
     if isinstance(text, int) and not isinstance(text, bool):
         if text < 0:
             raise ValueError("a duration cannot be negative")
-        return text
-    if not isinstance(text, str):
+        seconds = text
+    elif not isinstance(text, str):
         raise ValueError(f"{text!r} is not a duration")
-    value = text.strip().lower()
-    if is_digits(value):
-        return int(value)
-    m = DURATION.fullmatch(value)
-    if not value or not m or not any(m.groups()):
-        raise ValueError(f"{text!r} is not a duration (write e.g. 90s, 30m, 12h, 3d or 1d12h)")
-    d, h, mi, s = (int(g or 0) for g in m.groups())
-    return ((d * 24 + h) * 60 + mi) * 60 + s
+    else:
+        value = text.strip().lower()
+        m = None if is_digits(value) else DURATION.fullmatch(value)
+        if is_digits(value):
+            seconds = int(value)
+        elif not value or not m or not any(m.groups()):
+            raise ValueError(f"{text!r} is not a duration (write e.g. 90s, 30m, 12h, 3d or "
+                             "1d12h)")
+        else:
+            d, h, mi, s = (int(g or 0) for g in m.groups())
+            seconds = ((d * 24 + h) * 60 + mi) * 60 + s
+    if seconds > MAX_DURATION_DAYS * 86400:
+        raise ValueError(f"{text!r} is longer than {MAX_DURATION_DAYS} days (ten years)")
+    return seconds
 
 
 def find_config(explicit: Path | None, store: Path) -> Path:

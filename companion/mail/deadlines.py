@@ -41,7 +41,7 @@ def parse_time(text: str) -> dt.datetime:
 def parse_when(text: str, base: dt.datetime | None = None) -> dt.datetime | None:
     """A deadline as typed: ``none``, ``+2d`` / ``36h`` (from now), ``2026-12-01 18:00``
     (UTC unless an offset is given: ``2026-12-01T18:00+01:00``)."""
-    from companion.mail.config import parse_duration
+    from companion.mail.config import MAX_DURATION_DAYS, parse_duration
 
     value = text.strip()
     if value.lower() in ("none", "off", "-"):
@@ -50,19 +50,24 @@ def parse_when(text: str, base: dt.datetime | None = None) -> dt.datetime | None
     relative = value[1:] if value.startswith("+") else value
     try:
         return base + dt.timedelta(seconds=parse_duration(relative))
-    except ValueError:
-        pass
+    except ValueError as exc:
+        if "longer than" in str(exc):
+            raise CompanionError(str(exc), hint="check the number") from None
     cleaned = re.sub(r"\s*(UTC|Z)$", "", value, flags=re.I)
     try:
         moment = dt.datetime.fromisoformat(cleaned)
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=dt.timezone.utc)
+        moment = moment.astimezone(dt.timezone.utc)
+    except (ValueError, OverflowError):
         raise CompanionError(f"{text!r} is not a deadline",
                              hint="write a time (2026-12-01 18:00, taken as UTC; or with an "
                                   "offset: 2026-12-01T18:00+01:00), a time from now (+2d, 36h, "
                                   "90m), or none") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    return moment.astimezone(dt.timezone.utc)
+    if abs(moment - base) > dt.timedelta(days=MAX_DURATION_DAYS):
+        raise CompanionError(f"{text!r} is more than {MAX_DURATION_DAYS} days (ten years) away",
+                             hint="check the year")
+    return moment
 
 
 @dataclass

@@ -86,3 +86,25 @@ def test_durations():
     for bad in ("", "3 weeks", "-1", "h", True):
         with pytest.raises(ValueError):
             parse_duration(bad)
+
+
+def test_durations_and_deadlines_beyond_ten_years_are_refused_with_a_message():
+    """Found by the moderator-form property test: '+99999999d' and '9999-12-31' made the
+    deadline command fail (OverflowError) instead of saying what is wrong."""
+    import datetime as dt
+
+    from companion.errors import CompanionError
+    from companion.mail.deadlines import parse_when
+
+    assert parse_duration("3650d") == 3650 * 86400
+    for bad in ("3651d", "99999999d", "9" * 40, 10**30, "999999999999999999999h"):
+        with pytest.raises(ValueError, match="longer than 3650 days"):
+            parse_duration(bad)
+    base = dt.datetime(2026, 11, 29, tzinfo=dt.timezone.utc)
+    assert parse_when("+2d", base) == base + dt.timedelta(days=2)
+    for bad, says in (("+99999999d", "longer than 3650 days"),
+                      ("9999-12-31 23:59", "more than 3650 days (ten years) away"),
+                      ("1900-01-01", "more than 3650 days"),
+                      ("0001-01-01T00:00+01:00", "is not a deadline")):
+        with pytest.raises(CompanionError, match=re.escape(says)):
+            parse_when(bad, base)

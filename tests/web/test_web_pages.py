@@ -237,6 +237,8 @@ def test_the_moderator_sets_the_deadline_and_holds_the_game_on_the_page(gral_sto
         return client.post(f"/moderator/game/g/{what}", data={"csrf": csrf, "expect": "0",
                                                               **fields})
 
+    for far in ("+99999999d", "9999-12-31 23:59"):       # once a server failure
+        assert post("deadline", when=far).status_code == 422
     bad = post("deadline", when="next tuesday")
     assert bad.status_code == 422 and "is not a deadline" in bad.text and "+2d" in bad.text
     assert 'value="next tuesday"' in bad.text and service.mail_schedule(gral_store, "g") == (

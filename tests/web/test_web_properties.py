@@ -130,3 +130,56 @@ def test_any_knights_of_camelot_orders_on_the_phone_form_are_answered(koc_site, 
     assert tokens["Bert"] not in answer.text
     if answer.status_code != 200 or action != "submit":
         assert {n: sub.text for n, sub in store.pending("k").items()} == before
+
+
+MODERATOR_FIELDS = st.fixed_dictionaries({}, optional={
+    "expect": st.sampled_from(["0", "1", "2", "", "-1", "x", "1.0", "99999999999999999999"]),
+    "to": st.one_of(st.sampled_from(["0", "1", "2", "", "-1", "01", " 0 ", "٠", "1e3"]),
+                    st.text(max_size=8)),
+    "confirm": st.sampled_from(["yes", "Yes", "", "no", "on"]),
+    "reason": st.text(max_size=300),
+    "when": st.one_of(st.sampled_from(["+2d", "36h", "none", "2030-01-01 18:00", "0", "-1d",
+                                       "9999-12-31 23:59", "+99999999d", "2030-13-45",
+                                       "2030-01-01T18:00+25:00", "\x00"]),
+                      st.text(max_size=40)),
+})
+
+
+@pytest.fixture
+def moderated(gral_store, make_client, tmp_path):
+    """Signed in as the moderator, a game after one turn, a play-by-email schedule row."""
+    from companion import service
+    from tests.web.conftest import login
+
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    service.run_turn(gral_store, "g", output=tmp_path / "out")
+    client = make_client(gral_store.path, output=tmp_path / "out", max_failures=10**9)
+    login(client)
+    service.set_schedule(gral_store, "g")
+    return client, gral_store
+
+
+def store_rows(store) -> list:
+    return [store.db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+            for t in ("turns", "rewound_turns", "mail_games", "submissions")]
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+          max_examples=80)
+@given(action=st.sampled_from(["turn", "rewind", "deadline", "hold", "release"]),
+       fields=MODERATOR_FIELDS)
+def test_any_moderators_form_is_answered_and_a_refusal_changes_nothing(moderated, action,
+                                                                       fields):
+    """The moderator's forms (run the turn, take turns back, deadline, hold, release) with any
+    values: a page, never a failure; a refusal (409, 422) changes nothing in the store."""
+    client, store = moderated
+    page = client.get("/moderator/game/g")
+    before = store_rows(store)
+    answer = client.post(f"/moderator/game/g/{action}",
+                         data={"csrf": csrf_of(page.text), **fields})
+    assert answer.status_code in (200, 409, 422), (action, fields, answer.status_code)
+    if answer.status_code != 200:
+        assert store_rows(store) == before, (action, fields)
+    else:
+        assert 'class="notice ok"' in answer.text, (action, fields)
