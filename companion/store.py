@@ -526,6 +526,8 @@ class Store:
     def rewound_hashes(self, game_id: str, number: int) -> list[str]:
         """The hashes of every turn ``number`` taken back from a game, oldest first (it may be
         taken back, run again and taken back once more)."""
+        if not _sql_int(number):
+            return []
         return [r[0] for r in self.db.execute(
             "SELECT hash FROM rewound_turns WHERE game_id=? AND number=? ORDER BY id",
             (game_id, number))]
@@ -619,6 +621,8 @@ class Store:
         if number is None:
             row = self.db.execute(self._TURN_SELECT + "WHERE game_id=? ORDER BY number DESC "
                                   "LIMIT 1", (game_id,)).fetchone()
+        elif not _sql_int(number):
+            row = None                  # beyond what SQLite counts: no such turn, said so
         else:
             row = self.db.execute(self._TURN_SELECT + "WHERE game_id=? AND number=?",
                                   (game_id, number)).fetchone()
@@ -832,6 +836,11 @@ def verify_turn(turn: Turn, stored_digests: str | None,
     if turn.compute_hash(actual) != turn.hash:
         return "its hash (or the digests it covers) was changed after the turn was processed"
     return None
+
+
+def _sql_int(number: int) -> bool:
+    """Whether SQLite can hold the number (a 64-bit integer); a larger one names no row."""
+    return -2**63 <= number < 2**63
 
 
 def damaged(game_id: str, number: int, problem: str) -> StoreError:

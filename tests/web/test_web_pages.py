@@ -332,3 +332,23 @@ def test_behind_a_proxy_prefix_the_links_keep_it(gral_store, password_hash):
         assert 'href="/pbem/static/app.css"' in page
         assert "/pbem" + path.replace("?h=", "/orders?h=").replace("&", "&amp;") in page
         assert 'action="/pbem/moderator/login"' in client.get("/moderator").text
+
+
+def test_a_turn_number_beyond_64_bits_is_no_such_turn_never_a_failure(cli, make_client):
+    """'show --turn 99999999999999999999' failed with an OverflowError (SQLite holds 64-bit
+    integers); now it is said like any turn that does not exist, on the command line and in the
+    web view (the one 404, even with a real token)."""
+    from companion.store import Store
+
+    cli.ok("new", "gral", "g", "--player", "Anna", "--player", "Bert", "--seed", "5")
+    huge = "99999999999999999999"
+    result = cli("show", "g", "--turn", huge)
+    assert result.code == 1 and f"game 'g' has no turn {huge}" in result.err
+    assert "unexpectedly" not in result.err
+    store = Store(cli.store)
+    assert store.rewound_hashes("g", int(huge)) == []
+    link = service.link(store.game("g"), 0, "Anna", store.turn("g").hash)
+    client = make_client(cli.store)
+    path = link[link.index("/g/"):].replace("/g/0/", f"/g/{huge}/")
+    assert client.get(path).status_code == 404
+    store.close()
