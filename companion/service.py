@@ -687,18 +687,19 @@ def set_aside_rewound(store: Store, game: Game, output: Path) -> list[Path]:
     after ``rewind`` commits and before any turn's reports are put in place, so a crash in
     between (or a rewind by mail, inside its transaction) is tidied by the next run."""
     base = game_folder(output, game)
-    if not base.is_dir():
-        return []
     latest = store.latest_number(game.id)
+    if latest is None or not base.is_dir():
+        return []
     moved: list[Path] = []
-    for entry in sorted(base.iterdir()):
-        found = re.fullmatch(r"turn-(\d{3,})", entry.name)
-        if not found or latest is None or int(found[1]) <= latest or not entry.is_dir() \
-                or entry.is_symlink():
+    # only the numbers taken back and not run again: the work does not grow with the game
+    for (number,) in store.db.execute("SELECT DISTINCT number FROM rewound_turns WHERE "
+                                      "game_id=? AND number>? ORDER BY number",
+                                      (game.id, latest)).fetchall():
+        entry = inside(base, f"turn-{number:03d}")
+        if not entry.is_dir() or entry.is_symlink():
             continue
-        number = int(found[1])
         hashes = store.rewound_hashes(game.id, number)
-        name = f"turn-{number:03d}" + (f"-{hashes[-1][:12]}" if hashes else "")
+        name = f"turn-{number:03d}-{hashes[-1][:12]}"
         target = inside(base, "rewound", name)
         again = 1
         while target.exists():          # the same turn taken back once more
