@@ -544,6 +544,7 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
             deadlines.after_turn(db, game_id, latest.number, schedule)
             schedule = deadlines.ensure(db, game_id, latest.number, config)
     queue_reports(store, config, game, output, log)
+    announce_rewinds(store, config, game, log)
     hook("reports-queued")
     if kind.is_over(latest.state):
         return done
@@ -669,6 +670,50 @@ def queue_reports(store, config, game, output: Path, log) -> None:
                                 attachments=attachments):
                     log(f"game {game.id}: turn {number} report for {player.name} queued")
             db.execute("UPDATE mail_games SET mailed_turn=? WHERE game_id=?", (number, game.id))
+
+
+def announce_rewinds(store, config, game, log) -> None:
+    """Tell each player who was mailed the report of a turn since taken back (and not yet run
+    again) that it no longer stands, once per rewind: which turns, where the game stands, and
+    whether their orders for the next turn are in. Nothing of the moderator's reason (it may
+    speak of another player)."""
+    from companion import service
+
+    latest = store.latest_number(game.id)
+    rows = store.db.execute("SELECT id, number, hash, rewound_at FROM rewound_turns WHERE "
+                            "game_id=? AND number>? ORDER BY id", (game.id, latest)).fetchall()
+    if not rows:
+        return
+    events: dict[str, list[tuple[int, int, str]]] = {}
+    for row_id, number, digest, when in rows:       # one rewind takes back one run of turns
+        events.setdefault(when, []).append((row_id, number, digest))
+    pending = {e["player"]: e for e in service.pending_orders(store, game.id)}
+    with store.transaction() as db:
+        for when, taken in events.items():
+            for player in game.players:
+                seen = [number for _, number, digest in taken if player.email and db.execute(
+                    "SELECT 1 FROM mail_out WHERE key=?", (f"report:{game.id}:{number}:"
+                                                           f"{digest[:16]}:{player.slug}",)
+                ).fetchone()]
+                if not seen:
+                    continue
+                mine = pending[player.name]
+                orders = (f"your orders for turn {latest + 1} (submission {mine['submission']}, "
+                          f"sent {mine['submitted_at']}) stand; send new ones to replace them"
+                          if mine["text"] is not None else
+                          f"no orders of yours for turn {latest + 1} are in; send them")
+                turns = ", ".join(map(str, sorted({n for _, n, _ in taken})))
+                them = "it" if len(seen) == 1 else "them"
+                if outbox.queue(db, config, f"rewound:{game.id}:{taken[0][0]}:{player.slug}",
+                                player.email, f"[{game.id}] turn(s) {turns} taken back",
+                                f"Game {game.id}: the moderator took back turn(s) {turns} "
+                                f"({when}); the report(s) you were sent for {them} no longer "
+                                f"stand. The game stands at turn {latest} again: "
+                                f"{orders} (with your code in the subject; 'pending' after "
+                                "the code shows what is in). The turn runs again when the "
+                                "moderator releases the game.\n",
+                                game_id=game.id, player=player.name):
+                    log(f"game {game.id}: {player.name} told of turn(s) {turns} taken back")
 
 
 def remind(store, config, game, latest, schedule, awaited, pending, log) -> None:

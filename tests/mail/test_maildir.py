@@ -311,6 +311,9 @@ def test_a_turn_taken_back_is_run_and_mailed_again(world):
     world.send(who["Bert"], f"orders {world.code(who['Bert'])}", options[-1] + "\n")
     log = world.run()        # held: Bert's new orders are stored, no turn runs
     assert not any("running turn" in line for line in log), log
+    told = [m for m in world.to(who["Anna"]) if "taken back" in m["Subject"]]
+    assert len(told) == 1 and "no orders of yours" not in body(told[0])    # hers stand
+    assert any("Anna told of turn(s) 1 taken back" in line for line in log), log
     world.cli.ok("deadline", "g1", "--release")
     log = world.run()        # every awaited player's orders are in: turn 1 runs again
     assert any("running turn 1" in line for line in log), log
@@ -344,6 +347,15 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
     assert not (world.output / "g1" / "turn-001").exists()
     assert [r[0].startswith("by mail (<") for r in rows(
         world, "SELECT reason FROM rewound_turns")] == [True]
+    notices = {name: [m for m in world.to(who[name]) if "taken back" in m["Subject"]]
+               for name in ("Anna", "Bert")}
+    assert [m["Subject"] for m in notices["Anna"]] == ["[g1] turn(s) 1 taken back"]
+    told = body(notices["Bert"][0])
+    assert "the moderator took back turn(s) 1" in told and "stands at turn 0 again" in told
+    assert "your orders for turn 1 (submission" in told and "stand" in told
+    assert "by mail" not in told and "Anna" not in told      # no reason, nobody else's
+    world.run()
+    assert len([m for m in world.to(who["Bert"]) if "taken back" in m["Subject"]]) == 1
     world.send("mod@example.org", secret, "release g1\n")
     log = world.run()
     assert any("running turn 1" in line for line in log), log
@@ -352,6 +364,8 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
     assert rows(world, "SELECT hash FROM rewound_turns") == rows(
         world, "SELECT hash FROM turns WHERE number=1")
     assert len([m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]) == 1
+    world.run()         # run again: nothing more to tell
+    assert len([m for m in world.to(who["Bert"]) if "taken back" in m["Subject"]]) == 1
 
 
 def test_orders_submit_takes_a_whole_saved_message(world):
