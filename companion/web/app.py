@@ -16,6 +16,7 @@ Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app belo
                                              ticked; ``companion rewind``)
     POST /moderator/game/GAME/deadline       set the deadline (``companion deadline``; form token)
     POST /moderator/game/GAME/hold, release  hold a play-by-email game, end its hold
+    POST /moderator/game/GAME/token          a player's new secret link (``companion token``)
     GET  /moderator/game/GAME/view/VIEWER    any player's (or the public) report, latest turn
 
 VIEW is ``public`` or ``<slug>.<token>``. A link whose game, turn, token or hash is wrong gets
@@ -547,7 +548,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
             "state": "over" if over else "running", "deadline": deadline, "held": held,
             "awaited": [] if over else kind.awaited(turn.state),
-            "players": [{"name": p.name, "submitted": pending[p.name]["submitted_at"],
+            "players": [{"name": p.name, "slug": p.slug,
+                         "submitted": pending[p.name]["submitted_at"],
                          "orders": pending[p.name]["text"],
                          "understood": pending[p.name]["understood"],
                          "url": f"{root}/moderator/game/{game_id}/view/{p.slug}"}
@@ -558,6 +560,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "release_url": f"{root}/moderator/game/{game_id}/release",
             "hold_url": f"{root}/moderator/game/{game_id}/hold",
             "deadline_url": f"{root}/moderator/game/{game_id}/deadline",
+            "token_url": f"{root}/moderator/game/{game_id}/token",
             "rewound": store.rewound(game_id), "reason_chars": REASON_CHARS,
             "csrf": form_token(web.key, "moderator", sid),
         }
@@ -584,6 +587,9 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
 
     async def moderator_deadline(request: Request) -> Response:
         return await moderate(request, set_deadline, 422)
+
+    async def moderator_token(request: Request) -> Response:
+        return await moderate(request, new_link, 422)
 
     async def moderate(request: Request, action, failed: int) -> Response:
         """A moderator's form (run the turn, take turns back, release a hold): signed in, from
@@ -660,6 +666,22 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return {"outcome": "On hold: no mail pass runs a turn of this game until it is "
                            "released.", "outcome_class": "ok"}
 
+    def new_link(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """``companion token`` from the page: a player whose link leaked gets a new one."""
+        game = store.game(game_id)
+        player = next((p for p in game.players if p.slug == form.get("player")), None)
+        if player is None:
+            raise CompanionError("choose a player; nothing was done")
+        if form.get("confirm") != "yes":
+            raise CompanionError(f"tick the box to give {player.name} a new link; nothing was "
+                                 "done")
+        name, link, files = service.reissue_token(store, game_id, player.name, web.output)
+        lines = [f"New link: {link}", "Send it to them: the old link no longer opens anything."]
+        if files:
+            lines.append(f"Their latest report was written again in {files[0].parent}.")
+        return {"outcome": f"{name} has a new link.", "outcome_class": "ok",
+                "outcome_lines": lines}
+
     def set_deadline(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
         """``companion deadline GAME WHEN`` from the page."""
         said = service.set_schedule(store, game_id, form.get("when", "")[:40])
@@ -710,6 +732,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/game/{game}/rewind", guarded(moderator_rewind), methods=["POST"]),
         Route("/moderator/game/{game}/release", guarded(moderator_release), methods=["POST"]),
         Route("/moderator/game/{game}/hold", guarded(moderator_hold), methods=["POST"]),
+        Route("/moderator/game/{game}/token", guarded(moderator_token), methods=["POST"]),
         Route("/moderator/game/{game}/deadline", guarded(moderator_deadline),
               methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),

@@ -260,6 +260,39 @@ def test_the_moderator_sets_the_deadline_and_holds_the_game_on_the_page(gral_sto
     assert post("deadline", when="+1d", expect="3").status_code == 409     # an old page
 
 
+def test_the_moderator_gives_a_player_a_new_link_on_the_page(gral_store, make_client,
+                                                              tmp_path):
+    """``companion token`` on the page: the player's old link stops working (the one 404),
+    the new one opens their report, which is written again; refusals change nothing."""
+    out = tmp_path / "out"
+    client = make_client(gral_store.path, output=out)
+    old = links(gral_store, "g")["Bert"]
+    assert client.get(old).status_code == 200
+    login(client)
+    page = client.get("/moderator/game/g")
+    assert "New link" in page.text
+    csrf = csrf_of(page.text)
+    token = gral_store.game("g").player("Bert").token
+
+    def post(**fields):
+        return client.post("/moderator/game/g/token", data={"csrf": csrf, "expect": "0",
+                                                            **fields})
+
+    unticked = post(player="bert")
+    assert unticked.status_code == 422 and "tick the box to give Bert a new link" in unticked.text
+    assert '<option value="bert" selected>' in unticked.text
+    assert post(player="zed", confirm="yes").status_code == 422
+    assert gral_store.game("g").player("Bert").token == token
+    done = post(player="bert", confirm="yes")
+    assert done.status_code == 200 and "Bert has a new link." in done.text
+    fresh = gral_store.game("g").player("Bert").token
+    assert fresh != token and fresh in done.text and token not in done.text
+    assert client.get(old).status_code == 404
+    new = links(gral_store, "g")["Bert"]
+    assert client.get(new).status_code == 200
+    assert fresh in (out / "g" / "turn-000" / "bert.txt").read_text(encoding="utf-8")
+
+
 def test_without_a_password_the_moderators_page_stays_shut(gral_store):
     from starlette.testclient import TestClient
 

@@ -138,6 +138,8 @@ MODERATOR_FIELDS = st.fixed_dictionaries({}, optional={
                     st.text(max_size=8)),
     "confirm": st.sampled_from(["yes", "Yes", "", "no", "on"]),
     "reason": st.text(max_size=300),
+    "player": st.one_of(st.sampled_from(["anna", "bert", "cora", "Anna", "", "public"]),
+                        st.text(max_size=8)),
     "when": st.one_of(st.sampled_from(["+2d", "36h", "none", "2030-01-01 18:00", "0", "-1d",
                                        "9999-12-31 23:59", "+99999999d", "2030-13-45",
                                        "2030-01-01T18:00+25:00", "\x00"]),
@@ -162,17 +164,18 @@ def moderated(gral_store, make_client, tmp_path):
 
 def store_rows(store) -> list:
     return [store.db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
-            for t in ("turns", "rewound_turns", "mail_games", "submissions")]
+            for t in ("turns", "rewound_turns", "mail_games", "submissions", "players")]
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           max_examples=80)
-@given(action=st.sampled_from(["turn", "rewind", "deadline", "hold", "release"]),
+@given(action=st.sampled_from(["turn", "rewind", "deadline", "hold", "release", "token"]),
        fields=MODERATOR_FIELDS)
 def test_any_moderators_form_is_answered_and_a_refusal_changes_nothing(moderated, action,
                                                                        fields):
-    """The moderator's forms (run the turn, take turns back, deadline, hold, release) with any
-    values: a page, never a failure; a refusal (409, 422) changes nothing in the store."""
+    """The moderator's forms (run the turn, take turns back, deadline, hold, release, a new
+    link) with any values: a page, never a failure; a refusal (409, 422) changes nothing in
+    the store."""
     client, store = moderated
     page = client.get("/moderator/game/g")
     before = store_rows(store)
