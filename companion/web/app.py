@@ -17,6 +17,7 @@ Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app belo
     POST /moderator/game/GAME/deadline       set the deadline (``companion deadline``; form token)
     POST /moderator/game/GAME/hold, release  hold a play-by-email game, end its hold
     POST /moderator/game/GAME/token          a player's new secret link (``companion token``)
+    POST /moderator/game/GAME/address        a player's new email address (``game address``)
     GET  /moderator/game/GAME/view/VIEWER    any player's (or the public) report, latest turn
 
 VIEW is ``public`` or ``<slug>.<token>``. A link whose game, turn, token or hash is wrong gets
@@ -548,7 +549,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
             "state": "over" if over else "running", "deadline": deadline, "held": held,
             "awaited": [] if over else kind.awaited(turn.state),
-            "players": [{"name": p.name, "slug": p.slug,
+            "players": [{"name": p.name, "slug": p.slug, "email": p.email,
                          "submitted": pending[p.name]["submitted_at"],
                          "orders": pending[p.name]["text"],
                          "understood": pending[p.name]["understood"],
@@ -561,6 +562,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "hold_url": f"{root}/moderator/game/{game_id}/hold",
             "deadline_url": f"{root}/moderator/game/{game_id}/deadline",
             "token_url": f"{root}/moderator/game/{game_id}/token",
+            "address_url": f"{root}/moderator/game/{game_id}/address",
             "rewound": store.rewound(game_id), "reason_chars": REASON_CHARS,
             "csrf": form_token(web.key, "moderator", sid),
         }
@@ -590,6 +592,9 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
 
     async def moderator_token(request: Request) -> Response:
         return await moderate(request, new_link, 422)
+
+    async def moderator_address(request: Request) -> Response:
+        return await moderate(request, new_address, 422)
 
     async def moderate(request: Request, action, failed: int) -> Response:
         """A moderator's form (run the turn, take turns back, release a hold): signed in, from
@@ -666,12 +671,29 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return {"outcome": "On hold: no mail pass runs a turn of this game until it is "
                            "released.", "outcome_class": "ok"}
 
-    def new_link(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
-        """``companion token`` from the page: a player whose link leaked gets a new one."""
-        game = store.game(game_id)
-        player = next((p for p in game.players if p.slug == form.get("player")), None)
+    def chosen(store: Store, game_id: str, form: dict[str, str]):
+        player = next((p for p in store.game(game_id).players
+                       if p.slug == form.get("player")), None)
         if player is None:
             raise CompanionError("choose a player; nothing was done")
+        return player
+
+    def new_address(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """``companion game address`` from the page: a player who moved, or a stand-in."""
+        player = chosen(store, game_id, form)
+        typed = form.get("address", "").strip()
+        if not typed:
+            raise CompanionError(f"give {player.name}'s new address, or none for no mail; "
+                                 "nothing was done")
+        name, old, new = service.change_address(store, game_id, player.name, typed[:254],
+                                                "moderator: the web page")
+        return {"outcome": f"{name}: {old or 'no address'} -> {new or 'no address (no mail)'}.",
+                "outcome_class": "ok",
+                "outcome_lines": ["Reports and replies go to the new address from now on."]}
+
+    def new_link(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """``companion token`` from the page: a player whose link leaked gets a new one."""
+        player = chosen(store, game_id, form)
         if form.get("confirm") != "yes":
             raise CompanionError(f"tick the box to give {player.name} a new link; nothing was "
                                  "done")
@@ -733,6 +755,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/game/{game}/release", guarded(moderator_release), methods=["POST"]),
         Route("/moderator/game/{game}/hold", guarded(moderator_hold), methods=["POST"]),
         Route("/moderator/game/{game}/token", guarded(moderator_token), methods=["POST"]),
+        Route("/moderator/game/{game}/address", guarded(moderator_address),
+              methods=["POST"]),
         Route("/moderator/game/{game}/deadline", guarded(moderator_deadline),
               methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),

@@ -293,6 +293,34 @@ def test_the_moderator_gives_a_player_a_new_link_on_the_page(gral_store, make_cl
     assert fresh in (out / "g" / "turn-000" / "bert.txt").read_text(encoding="utf-8")
 
 
+def test_the_moderator_changes_a_players_address_on_the_page(gral_store, make_client):
+    """``companion game address`` on the page: a bad address or none typed is said and
+    changes nothing; a new one is recorded like every change; 'none' stops the mail."""
+    client = make_client(gral_store.path)
+    login(client)
+    csrf = csrf_of(client.get("/moderator/game/g").text)
+
+    def post(**fields):
+        return client.post("/moderator/game/g/address", data={"csrf": csrf, "expect": "0",
+                                                              **fields})
+
+    for bad, says in (({"player": "cora", "address": "cora@"}, "name@example.org"),
+                      ({"player": "cora", "address": "  "}, "give Cora&#39;s new address"),
+                      ({"player": "nobody", "address": "x@example.org"}, "choose a player")):
+        answer = post(**bad)
+        assert answer.status_code == 422 and says in answer.text, bad
+    assert gral_store.game("g").player("Cora").email is None
+    done = post(player="cora", address="cora@example.org")
+    assert done.status_code == 200 and "Cora: no address -&gt; cora@example.org." in done.text
+    assert "Cora (cora@example.org)" in done.text
+    off = post(player="cora", address="none")
+    assert off.status_code == 200 and "no address (no mail)" in off.text
+    assert gral_store.db.execute("SELECT old_email, new_email, message_id FROM "
+                                 "mail_address_changes ORDER BY id").fetchall() == [
+        (None, "cora@example.org", "moderator: the web page"),
+        ("cora@example.org", "", "moderator: the web page")]
+
+
 def test_without_a_password_the_moderators_page_stays_shut(gral_store):
     from starlette.testclient import TestClient
 

@@ -138,6 +138,8 @@ MODERATOR_FIELDS = st.fixed_dictionaries({}, optional={
                     st.text(max_size=8)),
     "confirm": st.sampled_from(["yes", "Yes", "", "no", "on"]),
     "reason": st.text(max_size=300),
+    "address": st.one_of(st.sampled_from(["none", "a@example.org", "", "a@", "@b", "a b@c.d"]),
+                         st.text(max_size=30)),
     "player": st.one_of(st.sampled_from(["anna", "bert", "cora", "Anna", "", "public"]),
                         st.text(max_size=8)),
     "when": st.one_of(st.sampled_from(["+2d", "36h", "none", "2030-01-01 18:00", "0", "-1d",
@@ -164,12 +166,14 @@ def moderated(gral_store, make_client, tmp_path):
 
 def store_rows(store) -> list:
     return [store.db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
-            for t in ("turns", "rewound_turns", "mail_games", "submissions", "players")]
+            for t in ("turns", "rewound_turns", "mail_games", "submissions", "players",
+                      "mail_address_changes")]
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           max_examples=80)
-@given(action=st.sampled_from(["turn", "rewind", "deadline", "hold", "release", "token"]),
+@given(action=st.sampled_from(["turn", "rewind", "deadline", "hold", "release", "token",
+                                      "address"]),
        fields=MODERATOR_FIELDS)
 def test_any_moderators_form_is_answered_and_a_refusal_changes_nothing(moderated, action,
                                                                        fields):
