@@ -575,29 +575,15 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             context = game_context(request, store, request.path_params["game"], sid)
         return page("moderator_game.html.j2", request, **context)
 
-    async def moderator_turn(request: Request) -> Response:
-        return await moderate(request, adjudicate, 409)
-
-    async def moderator_rewind(request: Request) -> Response:
-        return await moderate(request, take_back, 422)
-
-    async def moderator_release(request: Request) -> Response:
-        return await moderate(request, release, 409)
-
-    async def moderator_hold(request: Request) -> Response:
-        return await moderate(request, hold, 409)
-
-    async def moderator_deadline(request: Request) -> Response:
-        return await moderate(request, set_deadline, 422)
-
-    async def moderator_token(request: Request) -> Response:
-        return await moderate(request, new_link, 422)
-
-    async def moderator_address(request: Request) -> Response:
-        return await moderate(request, new_address, 422)
+    async def moderator_action(request: Request) -> Response:
+        """POST /moderator/game/GAME/ACTION: one of ``actions`` (below), or the one 404."""
+        entry = actions().get(request.path_params["action"])
+        if entry is None:
+            raise NotFound
+        return await moderate(request, *entry)
 
     async def moderate(request: Request, action, failed: int) -> Response:
-        """A moderator's form (run the turn, take turns back, release a hold): signed in, from
+        """A moderator's form (run the turn, take turns back, deadline...): signed in, from
         this site's page, for the turn the page showed (an old page does nothing), one at a
         time; a refusal (``failed``) says why and changes nothing."""
         form = await read_form(request)
@@ -670,6 +656,12 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             raise CompanionError("the game was on hold already; nothing was done")
         return {"outcome": "On hold: no mail pass runs a turn of this game until it is "
                            "released.", "outcome_class": "ok"}
+
+    def actions() -> dict[str, tuple[Any, int]]:
+        """Each form of the moderator's page: what it does, and the status of a refusal."""
+        return {"turn": (adjudicate, 409), "rewind": (take_back, 422), "release": (release, 409),
+                "hold": (hold, 409), "deadline": (set_deadline, 422), "token": (new_link, 422),
+                "address": (new_address, 422)}
 
     def chosen(store: Store, game_id: str, form: dict[str, str]):
         player = next((p for p in store.game(game_id).players
@@ -750,15 +742,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/login", guarded(login), methods=["POST"]),
         Route("/moderator/logout", guarded(logout), methods=["POST"]),
         Route("/moderator/game/{game}", guarded(moderator_game)),
-        Route("/moderator/game/{game}/turn", guarded(moderator_turn), methods=["POST"]),
-        Route("/moderator/game/{game}/rewind", guarded(moderator_rewind), methods=["POST"]),
-        Route("/moderator/game/{game}/release", guarded(moderator_release), methods=["POST"]),
-        Route("/moderator/game/{game}/hold", guarded(moderator_hold), methods=["POST"]),
-        Route("/moderator/game/{game}/token", guarded(moderator_token), methods=["POST"]),
-        Route("/moderator/game/{game}/address", guarded(moderator_address),
-              methods=["POST"]),
-        Route("/moderator/game/{game}/deadline", guarded(moderator_deadline),
-              methods=["POST"]),
+        Route("/moderator/game/{game}/{action}", guarded(moderator_action), methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),
         Route("/{game}/{turn:int}/{view}", guarded(report)),
         Route("/{game}/{turn:int}/{view}/report.pdf", guarded(report_pdf)),
