@@ -832,8 +832,7 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
         moved = set_aside_rewound(store, game, output) if output is not None else []
     else:           # the folders move once the caller commits (the next publish_missing)
         numbers, moved = Store.rewind_in(db, game_id, to, when, reason), []
-    row = store.db.execute("SELECT held FROM mail_games WHERE game_id=?", (game_id,)).fetchone()
-    held = bool(numbers and row and row[0])
+    held = bool(numbers) and mail_schedule(store, game_id)[1]
     return Rewound(to, numbers, sorted(store.pending(game_id)), moved, held)
 
 
@@ -876,8 +875,7 @@ def set_schedule(store: Store, game_id: str, when: str | None = None) -> str:
 
     moment = deadlines.parse_when(when) if when is not None else None
     with store.transaction() as db:
-        latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                            (game_id,)).fetchone()[0]
+        latest = Store.latest_in(db, game_id)
         deadlines.ensure(db, game_id, latest)
         if when is not None:
             deadlines.set_deadline(db, game_id, latest, moment)

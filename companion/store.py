@@ -505,8 +505,13 @@ class Store:
 
     def latest_number(self, game_id: str) -> int | None:
         """The number of a game's latest turn, without reading it (None: no turns)."""
-        return self.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                               (game_id,)).fetchone()[0]
+        return self.latest_in(self.db, game_id)
+
+    @staticmethod
+    def latest_in(db: sqlite3.Connection, game_id: str) -> int | None:
+        """:meth:`latest_number` inside a caller's transaction."""
+        return db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
+                          (game_id,)).fetchone()[0]
 
     def rewound_turns(self, game_id: str) -> list[tuple[Turn, str, str]]:
         """The turns taken back from a game, whole, oldest first: (turn, when, why); a damaged
@@ -548,8 +553,7 @@ class Store:
     def moved_on(db: sqlite3.Connection, game_id: str, expected: int, say, hint: str) -> None:
         """Inside a transaction: TurnMovedOn (``say(latest)``) unless ``expected`` is still the
         game's latest turn."""
-        latest = db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                            (game_id,)).fetchone()[0]
+        latest = Store.latest_in(db, game_id)
         if latest != expected:
             raise TurnMovedOn(say(latest), hint=hint)
 
@@ -603,15 +607,9 @@ class Store:
 
     @staticmethod
     def _insert_turn(db: sqlite3.Connection, turn: Turn, published: bool = False) -> None:
-        texts = turn.texts()
-        packed = {c: pack_text(texts[c]) for c in JSON_COLUMNS}
-        db.execute("INSERT INTO turns (game_id, number, processed_at, state, hash, prev_hash, "
-                   "inputs, decisions, chance, events, digests, published) "
+        db.execute("INSERT INTO turns (game_id, number, " + STORED_TURN + ", published) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (turn.game_id, turn.number, turn.processed_at, packed["state"],
-                    turn.hash, turn.prev_hash, packed["inputs"], packed["decisions"],
-                    packed["chance"], packed["events"], canonical_json(column_digests(texts)),
-                    int(published)))
+                   (turn.game_id, turn.number, *stored_turn(turn), int(published)))
 
     # -- turns ----------------------------------------------------------------------------------
     _TURN_SELECT = ("SELECT game_id, number, processed_at, state, hash, prev_hash, inputs, "
@@ -627,8 +625,7 @@ class Store:
             row = self.db.execute(self._TURN_SELECT + "WHERE game_id=? AND number=?",
                                   (game_id, number)).fetchone()
         if row is None:
-            last = self.db.execute("SELECT MAX(number) FROM turns WHERE game_id=?",
-                                   (game_id,)).fetchone()[0]
+            last = self.latest_number(game_id)
             if number is None:
                 raise StoreError(f"game '{game_id}' has no turns in {self.path}",
                                  hint="the store was changed outside companion; restore the "
@@ -804,15 +801,9 @@ class Store:
                            (game.id, s["player"], s["for_turn"], s["text"], s["submitted_at"],
                             s["status"], s["used_in"]))
             for turn, when, why in history.rewound:
-                texts = turn.texts()
-                packed = {c: pack_text(texts[c]) for c in JSON_COLUMNS}
                 db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
-                           "processed_at, state, hash, prev_hash, inputs, decisions, chance, "
-                           "events, digests) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           (game.id, turn.number, when, why, turn.processed_at,
-                            packed["state"], turn.hash, turn.prev_hash, packed["inputs"],
-                            packed["decisions"], packed["chance"], packed["events"],
-                            canonical_json(column_digests(texts))))
+                           + STORED_TURN + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           (game.id, turn.number, when, why, *stored_turn(turn)))
             for change in history.address_changes:
                 db.execute("INSERT INTO mail_address_changes (game_id, "
                            + ", ".join(ADDRESS_CHANGE_KEYS) + ") VALUES (?,?,?,?,?,?)",
@@ -836,6 +827,19 @@ def verify_turn(turn: Turn, stored_digests: str | None,
     if turn.compute_hash(actual) != turn.hash:
         return "its hash (or the digests it covers) was changed after the turn was processed"
     return None
+
+
+STORED_TURN = "processed_at, state, hash, prev_hash, inputs, decisions, chance, events, digests"
+"""The columns a turn record is stored in (in ``turns`` and ``rewound_turns``)."""
+
+
+def stored_turn(turn: Turn) -> tuple:
+    """A turn's values for the STORED_TURN columns: its JSON columns packed, their digests."""
+    texts = turn.texts()
+    packed = {c: pack_text(texts[c]) for c in JSON_COLUMNS}
+    return (turn.processed_at, packed["state"], turn.hash, turn.prev_hash, packed["inputs"],
+            packed["decisions"], packed["chance"], packed["events"],
+            canonical_json(column_digests(texts)))
 
 
 def _sql_int(number: int) -> bool:
@@ -927,9 +931,10 @@ def parse_export(data: Any, new_id: str | None
                                  "changed after it was exported")
             previous = turn.hash
             turns.append(turn)
-        submissions = [s for _, s in _rows(data, "submissions")]
+        listed = _rows(data, "submissions")
+        submissions = [s for _, s in listed]
         names = {p.name for p in game.players}
-        for where, s in _rows(data, "submissions"):
+        for where, s in listed:
             for key in ("player", "for_turn", "text", "submitted_at", "status", "used_in"):
                 if key not in s:
                     raise StoreError(f"export: {where} lacks '{key}'")
