@@ -544,7 +544,7 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
             deadlines.after_turn(db, game_id, latest.number, schedule)
             schedule = deadlines.ensure(db, game_id, latest.number, config)
     queue_reports(store, config, game, output, log)
-    announce_rewinds(store, config, game, log)
+    announce_rewinds(store, config, game, log, schedule)
     hook("reports-queued")
     if kind.is_over(latest.state):
         return done
@@ -672,11 +672,11 @@ def queue_reports(store, config, game, output: Path, log) -> None:
             db.execute("UPDATE mail_games SET mailed_turn=? WHERE game_id=?", (number, game.id))
 
 
-def announce_rewinds(store, config, game, log) -> None:
+def announce_rewinds(store, config, game, log, schedule) -> None:
     """Tell each player who was mailed the report of a turn since taken back (and not yet run
-    again) that it no longer stands, once per rewind: which turns, where the game stands, and
-    whether their orders for the next turn are in. Nothing of the moderator's reason (it may
-    speak of another player)."""
+    again) that it no longer stands, once per rewind: which turns, where the game stands,
+    whether their orders for the next turn are in, and when that turn runs (``schedule``, as it
+    stands at this pass). Nothing of the moderator's reason (it may speak of another player)."""
     from companion import service
 
     latest = store.latest_number(game.id)
@@ -688,6 +688,7 @@ def announce_rewinds(store, config, game, log) -> None:
     for row_id, number, digest, when in rows:       # one rewind takes back one run of turns
         events.setdefault(when, []).append((row_id, number, digest))
     pending = {e["player"]: e for e in service.pending_orders(store, game.id)}
+    runs = when_it_runs(schedule, deadlines.deadline_for(schedule, latest))
     with store.transaction() as db:
         for when, taken in events.items():
             for player in game.players:
@@ -710,10 +711,19 @@ def announce_rewinds(store, config, game, log) -> None:
                                 f"({when}); the report(s) you were sent for {them} no longer "
                                 f"stand. The game stands at turn {latest} again: "
                                 f"{orders} (with your code in the subject; 'pending' after "
-                                "the code shows what is in). The turn runs again when the "
-                                "moderator releases the game.\n",
+                                "the code shows what is in). "
+                                f"{runs}\n",
                                 game_id=game.id, player=player.name):
                     log(f"game {game.id}: {player.name} told of turn(s) {turns} taken back")
+
+
+def when_it_runs(schedule, deadline) -> str:
+    """When the next turn of a mail game runs, in a sentence for its players."""
+    if schedule.held:
+        return "The game is on hold: the turn runs again when the moderator releases it."
+    return ("The turn runs again once all the orders it waits for are in" +
+            (f", or at the deadline, {deadlines.format_time(deadline)}." if deadline else
+             " (there is no deadline)."))
 
 
 def remind(store, config, game, latest, schedule, awaited, pending, log) -> None:

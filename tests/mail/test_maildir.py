@@ -354,6 +354,7 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
     assert "the moderator took back turn(s) 1" in told and "stands at turn 0 again" in told
     assert "your orders for turn 1 (submission" in told and "stand" in told
     assert "by mail" not in told and "Anna" not in told      # no reason, nobody else's
+    assert "on hold: the turn runs again when the moderator releases it" in told
     world.run()
     assert len([m for m in world.to(who["Bert"]) if "taken back" in m["Subject"]]) == 1
     world.send("mod@example.org", secret, "release g1\n")
@@ -366,6 +367,24 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
     assert len([m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]) == 1
     world.run()         # run again: nothing more to tell
     assert len([m for m in world.to(who["Bert"]) if "taken back" in m["Subject"]]) == 1
+
+
+def test_a_rewind_notice_says_when_the_turn_runs_as_the_game_stands(world):
+    """Released (with a new deadline) before the pass that tells the players, the notice says
+    when the turn runs then, not that the game waits for the moderator."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    world.run()
+    world.cli.ok("rewind", "g1", "0", "--yes")
+    world.cli.ok("deadline", "g1", "--release")
+    world.cli.ok("deadline", "g1", "+2d")
+    world.run()
+    told = body([m for m in world.to(who["Anna"]) if "taken back" in m["Subject"]][0])
+    assert "on hold" not in told and "releases" not in told
+    assert "The turn runs again once all the orders it waits for are in, or at the deadline, " \
+        in told
 
 
 def test_orders_submit_takes_a_whole_saved_message(world):
