@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import zlib
 from contextlib import contextmanager
@@ -871,6 +872,10 @@ def check_game(game: Game, where: str) -> None:
             "?" in game.base_url or "#" in game.base_url:
         raise IdentityError(f"{where}: base URL {game.base_url!r} is not usable",
                             hint="a URL without spaces, '?' or '#', e.g. https://example.org/g")
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", game.base_url):     # RFC 3986's scheme
+        raise IdentityError(f"{where}: base URL {game.base_url!r} does not start with a scheme "
+                            "such as 'https:'",
+                            hint="e.g. https://pbem.example.org (a phone opens the links)")
     if [p.seat for p in game.players] != list(range(len(game.players))):
         raise IdentityError(f"{where}: the players' seats are not 0, 1, 2, ...")
     check_players([(p.name, p.slug, p.token, p.email) for p in game.players], where)

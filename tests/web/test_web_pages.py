@@ -335,6 +335,11 @@ def test_game_set_base_url_and_serve_prints_it(cli):
     cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "1")
     bad = cli("game", "set", "g1", "base-url", "https://x.org/a b")
     assert bad.code == 1 and "base URL" in bad.err
+    for odd in ("ht%tp://x.org", "pbem.example.org/g", "://x.org", "1http://x.org"):
+        bad = cli("game", "set", "g1", "base-url", odd)
+        assert bad.code == 1 and "does not start with a scheme such as 'https:'" in bad.err, odd
+    bad = cli("new", "gral", "g2", "--player", "Anna", "--player", "Bert", "--base-url", "x.org")
+    assert bad.code == 1 and "scheme" in bad.err and "g2" not in cli.ok("list").out
     cli.ok("game", "set", "g1", "base-url", "https://pbem.example.org/")
     cli.ok("report", "g1")
     text = (cli.output / "g1" / "turn-000" / "anna.txt").read_text()
