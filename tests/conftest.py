@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import forkcli
 import pytest
 from hypothesis import settings
 
@@ -29,6 +30,7 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    forkcli.close()
     folder, before = getattr(config, "_companion_cache", (None, None))
     if folder is None:
         return
@@ -67,10 +69,13 @@ class Result:
 
 
 class Cli:
-    """Runs the installed console script in a sandbox folder with its own store and output."""
+    """Runs the installed console script in a sandbox folder with its own store and output: each
+    run a child of a fork server that has imported the command line (tests/forkcli.py), or with
+    ``fresh`` (or ``COMPANION_TEST_FORK=0``) the script in a new interpreter."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, fresh: bool = False):
         self.root = root
+        self.fresh = fresh      # every run a new interpreter (tests/forkcli.py otherwise)
         self.store = root / "store.sqlite3"
         self.output = root / "output"
         self.env = dict(os.environ, COMPANION_STORE=str(self.store),
@@ -79,9 +84,12 @@ class Cli:
         self.script = console_script()
 
     def __call__(self, *args: str, input: str | None = None, env: dict | None = None) -> Result:
+        environment = dict(self.env, **(env or {}))
+        if not self.fresh and forkcli.usable(environment):
+            return Result(*forkcli.run(self.script, list(args), self.root, environment, input,
+                                       timeout=300))
         proc = subprocess.run([self.script, *args], cwd=self.root, input=input,
-                              capture_output=True, text=True,
-                              env=dict(self.env, **(env or {})), timeout=300)
+                              capture_output=True, text=True, env=environment, timeout=300)
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
     def ok(self, *args: str, **kw) -> Result:
