@@ -1,13 +1,14 @@
 """Every benchmark, one table: prints figures and ratios, asserts nothing.
 
-    python benchmarks/run_all.py [--quick] [--only NAME ...] [--markdown]
+    python benchmarks/run_all.py [--quick] [--only NAME ...] [--markdown] [--suite]
 
 Runs each script of this folder in its own process (so none inherits another's warm caches),
 collects the figures each records (``figures.figure``) and prints one table: figure, value,
 ratio to its baseline measured in the same run, the goal, and whether it is met; headed by the
 machine it ran on, the date and the commit, so runs can be compared from release to release.
 Each script's own output is kept in the log folder printed at the end. ``--quick`` runs smaller
-samples (a minute or two in all); without it expect several minutes.
+samples (a minute or two in all); without it expect several minutes. ``--suite`` also runs
+the README's test command (``suite.py``, as long as the test suite: about ten minutes).
 """
 from __future__ import annotations
 
@@ -82,6 +83,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
                         help="run only these scripts (e.g. gral_turn store_size)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--suite", action="store_true",
+                        help="also time the README's test command (suite.py; ten minutes)")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="companion-bench-logs-"))
     figures_file = logs / "figures.jsonl"
@@ -89,7 +92,7 @@ def main() -> None:
     print(f"companion benchmarks, {datetime.datetime.now():%Y-%m-%d %H:%M}, commit {commit()}")
     print(f"machine: {machine()}")
     failed = []
-    for script, full, quick in SCRIPTS:
+    for script, full, quick in SCRIPTS + ([("suite.py", [], [])] if args.suite else []):
         name = script.removesuffix(".py")
         if args.only and name not in args.only:
             continue

@@ -32,17 +32,19 @@ from pathlib import Path
 
 ENV = "COMPANION_TEST_FORK"
 
-# What the server imports before it waits: the command line, the services behind the turn
-# commands, the renderers and every game's kind (each imports its rules, not its data), and
-# the bundled fonts (as a process that has rendered before has them: registering reads no
-# setting and changes no output).
+# What the server imports before it waits: every module of companion (none loads game data
+# or reads a setting when imported; their commands do that in the child) and the libraries the
+# commands import when they run (reports: reportlab, qrcode, Pillow, jinja2), and the bundled
+# fonts (as a process that has rendered before has them: registering reads no setting and
+# changes no output).
 PRELOAD = """
-import companion.cli, companion.service, companion.store, companion.registry
-import companion.render.report_pdf, companion.render.report_text, companion.render.qr
-import companion.render.document, companion.render.fonts, companion.render.parallel
+import importlib, pkgutil, companion
+for _module in pkgutil.walk_packages(companion.__path__, "companion."):
+    if not _module.name.endswith(".__main__"):
+        importlib.import_module(_module.name)
 import reportlab.pdfgen.canvas, reportlab.platypus, reportlab.lib.utils
-for _kind in companion.registry.kind_ids():
-    __import__(f"companion.{_kind}.kind")
+import jinja2, qrcode, qrcode.image.pure, PIL.ImageDraw, PIL.ImageFont, _strptime
+import companion.render.fonts
 companion.render.fonts.register_fonts()
 """
 

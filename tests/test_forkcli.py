@@ -6,10 +6,8 @@ from __future__ import annotations
 import forkcli
 import pytest
 
-from conftest import Cli
 
-
-def runs(cli: Cli) -> list[tuple]:
+def runs(cli) -> list[tuple]:
     """A short game's commands, good and bad, with everything each one answers."""
     out = []
     for args, kw in [
@@ -32,13 +30,13 @@ def runs(cli: Cli) -> list[tuple]:
     return out + [files]
 
 
-def test_the_fork_server_answers_as_a_new_interpreter(tmp_path):
-    if not forkcli.usable(Cli(tmp_path).env):
+def test_the_fork_server_answers_as_a_new_interpreter(tmp_path, make_cli):
+    if not forkcli.usable(make_cli(tmp_path).env):
         pytest.skip("no fork server here (COMPANION_TEST_FORK=0 or not Linux)")
     (tmp_path / "forked").mkdir()
     (tmp_path / "fresh").mkdir()
-    forked = runs(Cli(tmp_path / "forked"))
-    fresh = runs(Cli(tmp_path / "fresh", fresh=True))
+    forked = runs(make_cli(tmp_path / "forked"))
+    fresh = runs(make_cli(tmp_path / "fresh", fresh=True))
     assert [r[:2] for r in forked[:-1]] == [r[:2] for r in fresh[:-1]]
     assert [r[1] for r in forked[:-1]] == [0, 0, 1, 0, 1, 0, 137, 0, 2, 0]
     for a, b in zip(forked, fresh):
@@ -46,14 +44,14 @@ def test_the_fork_server_answers_as_a_new_interpreter(tmp_path):
     assert len({server.seed for server in forkcli._servers}) == 2
 
 
-def test_an_interpreter_setting_of_its_own_starts_the_real_script(tmp_path):
-    cli = Cli(tmp_path)
+def test_an_interpreter_setting_of_its_own_starts_the_real_script(tmp_path, make_cli):
+    cli = make_cli(tmp_path)
     assert not forkcli.usable(dict(cli.env, PYTHONWARNINGS="error"))
     result = cli("--help", env={"PYTHONWARNINGS": "ignore"})
     assert result.code == 0 and "Usage" in result.out
 
 
-def test_a_missing_folder_is_refused_in_the_caller_as_subprocess_does(tmp_path):
+def test_a_missing_folder_is_refused_in_the_caller_as_subprocess_does(tmp_path, make_cli):
     for fresh in (False, True):
         with pytest.raises(FileNotFoundError):
-            Cli(tmp_path / "nowhere", fresh=fresh)("--help")
+            make_cli(tmp_path / "nowhere", fresh=fresh)("--help")
