@@ -37,18 +37,25 @@ def test_the_fork_server_answers_as_a_new_interpreter(tmp_path, make_cli):
     (tmp_path / "fresh").mkdir()
     forked = runs(make_cli(tmp_path / "forked"))
     fresh = runs(make_cli(tmp_path / "fresh", fresh=True))
-    assert [r[:2] for r in forked[:-1]] == [r[:2] for r in fresh[:-1]]
     assert [r[1] for r in forked[:-1]] == [0, 0, 1, 0, 1, 0, 137, 0, 2, 0]
     for a, b in zip(forked, fresh):
         assert a == b
     assert len({server.seed for server in forkcli._servers}) == 2
 
 
-def test_an_interpreter_setting_of_its_own_starts_the_real_script(tmp_path, make_cli):
+def test_an_interpreter_setting_of_its_own_starts_the_real_script(tmp_path, make_cli,
+                                                                  monkeypatch):
     cli = make_cli(tmp_path)
     assert not forkcli.usable(dict(cli.env, PYTHONWARNINGS="error"))
-    result = cli("--help", env={"PYTHONWARNINGS": "ignore"})
-    assert result.code == 0 and "Usage" in result.out
+
+    def no_server(*args, **kw):
+        raise AssertionError("this run should not reach the fork server")
+
+    monkeypatch.setattr(forkcli, "run", no_server)
+    for run in (lambda: cli("--help", env={"PYTHONWARNINGS": "ignore"}),
+                lambda: make_cli(tmp_path, fresh=True)("--help")):
+        result = run()
+        assert result.code == 0 and "Usage" in result.out
 
 
 def test_a_missing_folder_is_refused_in_the_caller_as_subprocess_does(tmp_path, make_cli):
