@@ -145,6 +145,23 @@ class CompanionGroup(typer.core.TyperGroup):
             return VerbByKind(name)
         return None
 
+    def invoke(self, ctx):
+        """Click reads ``-1`` as an option's name; no command takes a negative number, so
+        ``companion rewind g -1`` is told that rather than "No such option: -1". (Typer may
+        bring a Click of its own: its exceptions are found through ``typer.BadParameter``.)"""
+        import re
+
+        usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+        no_such_option = sys.modules[usage_error.__module__].NoSuchOption
+        try:
+            return super().invoke(ctx)
+        except no_such_option as exc:
+            if not re.fullmatch(r"-\d+(\.\d*)?", exc.option_name or ""):
+                raise
+            raise usage_error(
+                f"{exc.option_name}: a negative number is not valid here (turns count from 0, "
+                "and no other number may be below 0 either)", ctx=exc.ctx) from None
+
 
 if hasattr(getattr(typer, "core", None), "TyperArgument") and \
         hasattr(typer.core.TyperArgument, "_usage_display_name"):

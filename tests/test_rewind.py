@@ -81,6 +81,12 @@ def test_bad_rewinds_are_refused_and_change_nothing(cli):
         assert bad.code == 1 and words in bad.err and "give a turn from 0 to 1" in bad.err, \
             bad.err
     assert "no game" in cli("rewind", "nope", "0", "--yes").err.lower()
+    for argv in (("rewind", "g", "-1", "--yes"), ("report", "g", "-1")):
+        negative = cli(*argv)           # Click would call it "No such option: -1"
+        assert negative.code == 2 and "-1: a negative number is not valid here" in negative.err
+        assert "turns count from 0" in negative.err and "No such option" not in negative.err
+    misspelt = cli("rewind", "g", "0", "--ye")     # other unknown options as Click puts them
+    assert misspelt.code == 2 and "No such option: --ye" in misspelt.err and "--yes" in misspelt.err
     assert cli.store.read_bytes() == store
 
 
