@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.engine.orders import IllegalOrderError, Line, OrdersRejected
 from companion.errors import CompanionError
+from companion.koc.engine.movement import LANDING_KINDS
 from companion.koc.engine.questions import CATALOGUE
 
 
@@ -142,6 +143,10 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         elif do == "debark":
             if not aboard:
                 errors.append(_err(step["line"], line, "not aboard a ship"))
+            elif area.kind in LANDING_KINDS and step.get("area") not in (None, where["area"]):
+                errors.append(_err(step["line"], line, f"the ship lies off the coast of "
+                                   f"{where['area']}: it lands there, not at {step['area']}",
+                                   "send 'debark' alone, or sail to the sea first"))
             ended = True
         elif do == "go_inland":
             if where["where"] != "coast":
@@ -171,7 +176,7 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                                    "leave to see the Holy Grail is asked of the King of its "
                                    "castle (in the Campaign, leave to seek it of King Arthur)",
                                    "request grail of king"))
-    errors += adventure_order_errors(state, player, orders)
+    errors += adventure_order_errors(state, player, orders) + prayer_errors(state, player, orders)
     from companion.koc.engine import knaves
 
     for a in orders.answers:            # 'turn knave', 'repent', ... (engine/knaves.py)
@@ -188,6 +193,41 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 errors.append(_err(a["src"].number, a["src"], *problem))
     if errors:
         raise OrdersRejected(errors, filename)
+
+
+def prayer_errors(state: dict, player: str, orders) -> list:
+    """What a prayer line asks that can never be done: a second prayer in a turn, an effect no
+    prayer has, praying for himself, for nobody he could know of, or for a comrade (nothing ails
+    them that prayer cures). Whether the knight prayed for is there is seen when the turn runs."""
+    from companion.koc.engine.requests import EFFECTS, prayer_target
+    from companion.engine.names import fold
+
+    errors = []
+    for k, item in enumerate(orders.prayers):
+        src = item.get("src")
+        if k:
+            errors.append(_err(item["line"], src, "one prayer a turn: this is the "
+                               f"{'second' if k == 1 else 'next'} one",
+                               "keep the prayer that matters most"))
+            continue
+        if item.get("to") and fold(item["to"]).strip() not in EFFECTS:
+            errors.append(_err(item["line"], src, f"a prayer cannot ask to '{item['to']}'",
+                               "to heal, to lift (an enchantment), to cure madness; or leave "
+                               "out 'to ...' and the prayer asks what is needed"))
+        kind, found = prayer_target(state, player, item["for"])
+        if kind == "self":
+            errors.append(_err(item["line"], src, "a knight may not pray for himself",
+                               "ask a Lady, a King, a Hermit or another knight: "
+                               "'request heal of ...'"))
+        elif kind == "comrade":
+            errors.append(_err(item["line"], src, f"nothing ails {found['name']} that a "
+                               "prayer could cure"))
+        elif kind == "unknown":
+            errors.append(_err(item["line"], src, f"no knight called '{item['for']}'",
+                               f"did you mean {' or '.join(repr(n) for n in found)}?" if found
+                               else "name a knight (his name or his player's), 'the relative' "
+                                    "or a bound Mad Knight in your party"))
+    return errors
 
 
 def adventure_order_errors(state: dict, player: str, orders) -> list:
@@ -259,7 +299,11 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append(f"request: {r['request']}" + (f" of {r['of']}" if r["of"] else
                                                   " (of whoever can grant it)"))
     for p in orders.prayers:
-        out.append(f"prayer: for {p['for']}" + (f" to {p['to']}" if p["to"] else ""))
+        from companion.koc.engine.requests import prayer_target
+
+        kind, found = prayer_target(state, player, p["for"])
+        whom = state["knights"][found]["name"] if kind == "pk" else p["for"]
+        out.append(f"prayer: for {whom}" + (f" to {p['to']}" if p["to"] else ""))
     if orders.join:
         out.append(f"join the party of {orders.join} (if he agrees and you stand together)")
     if orders.leave:
@@ -312,8 +356,8 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
     area = world.areas[at["area"]]
     if at["where"] == "ship":
         out += [f"sail {a}" for a in sorted(area.links()["ship"])]
-        if area.port or area.kind == "river":
-            out.append("debark")
+        if area.port or area.kind == "river" or area.kind in LANDING_KINDS:
+            out.append("debark")            # in port, on the river, or on the coast it lies off
         if area.kind == "sea":
             coasts = sorted(a.name for a in world.areas.values() if at["area"] in a.coast)
             out += [f"debark {c}" for c in coasts]

@@ -13,6 +13,7 @@ from companion.koc.engine import party
 from companion.koc.engine.session import Question, Session
 
 QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
+LANDING_KINDS = ("countryside", "wasteland", "forest")    # coasts a knight may land on
 
 
 def movement_phase(s: Session, start: dict) -> None:
@@ -458,12 +459,18 @@ class Mover:
                    "encounter roll).")
             return
         coast = step.get("area")
-        choices = [a for a in s.world.areas.values()
-                   if here["area"] in a.coast and a.kind in ("countryside", "wasteland", "forest")]
-        names = [a.name for a in choices]
-        if coast not in names:
-            s.tell(f"To land on a coast name the land: one of {', '.join(sorted(names))}.")
-            return
+        if area.kind in LANDING_KINDS:      # a ship sailed to this coast (rules: a sea move
+            if coast not in (None, here["area"]):   # may end at a coast): it lands here
+                s.tell(f"The ship lies off the coast of {here['area']}: it can land there "
+                       f"('debark'), not at {coast}.")
+                return
+            coast = here["area"]
+        else:
+            names = [a.name for a in s.world.areas.values()
+                     if here["area"] in a.coast and a.kind in LANDING_KINDS]
+            if coast not in names:
+                s.tell(f"To land on a coast name the land: one of {', '.join(sorted(names))}.")
+                return
         pk["at"] = {"area": coast, "where": "coast"}
         pk.pop("ship", None)
         party.follow(s, here)

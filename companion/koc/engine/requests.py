@@ -1025,37 +1025,65 @@ EFFECTS = {"heal": "heal", "cure": "heal", "wounds": "heal", "lift": "lift",
            "cure madness": "sanity", "lift enchantment": "lift", "health": "relative"}
 
 
+SELF_WORDS = ("me", "myself", "himself", "herself")
+
+
+def prayer_target(state: dict, player: str, text: str) -> tuple[str, object]:
+    """Whom ``pray for <text>`` names, from what the praying knight knows: ('relative', None),
+    ('self', None), ('pk', player), ('mad', the bound Mad Knight's party entry), ('comrade',
+    his card), or ('unknown', close names). A knight is named by his name or his player's, in
+    full or by a beginning that fits one knight only."""
+    import difflib
+
+    pk = state["knights"][player]
+    wanted = fold(text).removeprefix("the ").strip()
+    if wanted in ("relative", "kinsman"):
+        return "relative", None
+    if wanted in (fold(pk["name"]), fold(player), *SELF_WORDS):
+        return "self", None
+    others = {fold(name): who for who, rec in state["knights"].items()
+              if who != player and not rec["slain"] for name in (rec["name"], who)}
+    found = others.get(wanted)
+    if found is None:
+        fitting = {who for name, who in others.items() if name.startswith(wanted)}
+        found = fitting.pop() if len(fitting) == 1 else None
+    if found is not None:
+        return "pk", found
+    for e in pk["party_extra"]:
+        if e.get("kind") == "bound_mad_knight" and (wanted in fold(e["name"]) or
+                                                   wanted in ("mad knight", "madman")):
+            return "mad", e
+    for c in pk["comrades"] + pk["men_at_arms"]:
+        if wanted and wanted in fold(c["name"]):
+            return "comrade", c
+    names = [rec["name"] for who, rec in state["knights"].items()
+             if who != player and not rec["slain"]]
+    return "unknown", difflib.get_close_matches(text, names, n=2, cutoff=0.5)
+
+
 def prayer_order(s: Session, item: dict) -> None:
     """A 'pray for <someone> [to <effect>]' order."""
     pk = s.pk
     if pk.get("prayed") == turn_no(s):
         s.tell("Only one prayer a turn: it has been said already.")
         return
-    target_text = fold(item["for"]).removeprefix("the ").strip()
     effect = EFFECTS.get(fold(item["to"] or "").strip()) if item.get("to") else None
-    if target_text in ("relative", "kinsman"):
+    kind, target = prayer_target(s.game.state, s.player, item["for"])
+    if kind == "relative":
         if not pk.get("vigil"):
             s.tell("No kinsman of his lies dying here.")
-        return
-    if target_text in (fold(pk["name"]), fold(s.player), "me", "myself", "himself"):
+    elif kind == "self":
         s.tell("A knight may not pray for himself.")
-        return
-    for player, rec in s.game.state["knights"].items():
-        if player == s.player or rec["slain"]:
-            continue
-        if target_text in (fold(rec["name"]), fold(player)):
-            pray(s, pk, {"kind": "pk", "player": player}, effect)
-            return
-    for e in pk["party_extra"]:
-        if e.get("kind") == "bound_mad_knight" and (target_text in fold(e["name"]) or
-                                                   target_text in ("mad knight", "madman")):
-            pray(s, pk, {"kind": "npk", "card": e["card"]}, "sanity")
-            return
-    for c in pk["comrades"] + pk["men_at_arms"]:
-        if target_text in fold(c["name"]):
-            pray(s, pk, {"kind": "npk", "card": c}, effect or "heal")
-            return
-    s.tell(f"There is nobody called '{item['for']}' here to pray for.")
+    elif kind == "pk":
+        pray(s, pk, {"kind": "pk", "player": target}, effect)
+    elif kind == "mad":
+        pray(s, pk, {"kind": "npk", "card": target["card"]}, "sanity")
+    elif kind == "comrade":
+        # comrades and Men-at-Arms carry no poisoned wound, enchantment or madness (their
+        # hurts heal at the end of the turn): a prayer has nothing to do for them
+        s.tell(f"Nothing ails {target['name']} that a prayer could cure: no prayer is said.")
+    else:
+        s.tell(f"There is nobody called '{item['for']}' here to pray for.")
 
 
 def pray(s: Session, who: dict, target: dict, effect: str | None) -> bool:
@@ -1080,6 +1108,14 @@ def pray(s: Session, who: dict, target: dict, effect: str | None) -> bool:
             return False
         if effect is None:
             effect = "sanity" if trec["mad"] else "lift" if trec["enchantments"] else "heal"
+        needs = {"sanity": trec["mad"], "lift": trec["enchantments"], "heal": trec["poison"]}
+        if not needs.get(effect):
+            # a prayer is said to cure or lift something (rules, Prayers): none is said for
+            # a knight who lacks what it asks for; it earns nothing and uses no prayer
+            s.tell(f"{trec['name']} has " + {"sanity": "no madness", "lift": "no enchantment",
+                                             "heal": "no poisoned wound"}.get(effect, "nothing")
+                   + " for a prayer to cure: no prayer is said.")
+            return False
         if trec.get("asleep") and not find_sleeper(s, trec):
             return False
     if by_pk:

@@ -144,3 +144,35 @@ def test_a_knight_whose_horse_dies_mounts_his_dwarfs_steed(table):
     assert c.dwarfs_steed() and rec["gear"]["horse"] and rec["dwarf"]["no_horse"]
     assert not c.dwarfs_steed()                       # only once
     assert t.saw("mounts his Dwarf's steed")
+
+
+def test_a_ship_that_sailed_to_a_coast_lands_there(table):
+    """Movement by Sea: a ship moves into an adjoining sea, coast, river or port, and a knight
+    may debark on any coast (a whole turn, no encounter roll). A ship sailed from the Irish Sea
+    to the coast of Mercia lands him there ('debark', or 'debark Mercia'); before, it could
+    only sail back out."""
+    from companion.engine.orders import OrdersRejected
+    from companion.koc.checks import legal_lines
+    from companion.koc.engine.movement import Mover
+    from companion.koc.kind import KIND
+    from kocpos import pos
+
+    t = table(pos(at="Irish Sea", where="ship"))
+    s = t.session()
+    Mover(s).do_sail({"do": "sail", "area": "Mercia"})
+    assert t.knight()["at"] == {"area": "Mercia", "where": "ship"}
+    assert "debark" in legal_lines(KIND.world, t.state, "Anna")
+    bad = KIND.parse_orders(t.state, "Anna", "debark Gwynedd\n", "anna.txt")
+    try:
+        KIND.check_orders(t.state, "Anna", bad, "anna.txt")
+        raise AssertionError("debark Gwynedd off the coast of Mercia was accepted")
+    except OrdersRejected as refused:
+        err = refused.errors[0]
+        assert "lies off the coast of Mercia" in err.message and "'debark'" in err.suggestion
+    for text in ("debark\n", "debark Mercia\n"):
+        KIND.check_orders(t.state, "Anna", KIND.parse_orders(t.state, "Anna", text, "a.txt"),
+                          "a.txt")
+    Mover(s).do_debark({"do": "debark", "area": "Mercia"})
+    assert t.knight()["at"] == {"area": "Mercia", "where": "coast"} and "ship" not in t.knight()
+    assert t.saw("lands on the coast of Mercia") and t.chance.outcomes == []
+    assert legal_lines(KIND.world, t.state, "Anna")[-2:] == ["inland", "stay"]

@@ -559,3 +559,75 @@ def test_q31_other_ladies_adventures_not_rerolled(table):
     t = table(pos(extra='[decks]\nladies = ["Lady Enid"]\n'), dice=[5, 5, 6])
     task = rs.adventure_news(t.session(), card("Lady Lyonesse", "lady"))
     assert task["adventure"]["key"] == "tournament_for_lady"
+
+
+BERT_HERE = 'cp = 100\nvp = 20\nat = "Hampshire"\nlord = "King Arthur"'
+
+
+def test_w10_no_prayer_for_a_knight_who_needs_none(table):
+    """Prayers (decision, docs/koc-engine.md): a prayer is said to cure or lift something; for
+    a knight with no poisoned wound, enchantment or madness none is said: no VL test, no 6 VP,
+    and the turn's prayer is still free."""
+    t = table(pos(others={"Bert": BERT_HERE}), orders={"Anna": "pray for Bert to heal"})
+    rq.requests_phase(t.session())
+    assert t.saw("Bert has no poisoned wound for a prayer to cure: no prayer is said")
+    assert t.knight()["vp"] == 20 and t.knight().get("prayed") is None
+    assert t.chance.outcomes == []
+    t2 = table(pos(others={"Bert": BERT_HERE}), orders={"Anna": "pray for Bert"})
+    rq.requests_phase(t2.session())
+    assert t2.saw("no poisoned wound") and t2.knight()["vp"] == 20
+
+
+def test_w11_a_knight_is_named_by_a_beginning_that_fits_him_alone(table):
+    """Orders (README: any unambiguous beginning of a name): 'pray for be' is Bert; with two
+    knights it could mean, nobody is prayed for."""
+    t = table(pos(others={"Bert": BERT_HERE + "\npoison = 2\nheld_wl = 10"}), dice=[5],
+              orders={"Anna": "pray for be to heal"})
+    t.knight()["luck"] = 4
+    rq.requests_phase(t.session())
+    assert t.knight("Bert")["poison"] == 1 and t.knight()["vp"] == 26
+    both = {"Bert": BERT_HERE + "\npoison = 2\nheld_wl = 10", "Berta": BERT_HERE}
+    t2 = table(pos(others=both), orders={"Anna": "pray for ber to heal"})
+    rq.requests_phase(t2.session())
+    assert t2.saw("nobody called 'ber'") and t2.knight("Bert")["poison"] == 2
+
+
+def test_w12_nothing_ails_a_comrade_that_prayer_cures(table):
+    """Prayers: comrades and Men-at-Arms carry no poisoned wound, enchantment or madness, so a
+    prayer for one is not said (before, it earned 6 VP every turn)."""
+    t = table(pos(), orders={"Anna": "pray for Sir Gauter"})
+    t.knight()["comrades"] = [card("Sir Gauter")]
+    rq.requests_phase(t.session())
+    assert t.saw("Nothing ails Sir Gauter") and t.knight()["vp"] == 20
+    assert t.chance.outcomes == []
+
+
+def test_w13_prayer_orders_checked_when_sent(table):
+    """What a prayer line can never do is refused by 'orders check', line by line: a second
+    prayer, an effect no prayer has, himself, an unknown knight (with a suggestion), a
+    comrade; a knight named by a beginning is acknowledged by his full name."""
+    import pytest
+
+    from companion.engine.orders import OrdersRejected
+    from companion.koc.kind import KIND
+
+    t = table(pos(others={"Bert": BERT_HERE}))
+    t.knight()["comrades"] = [card("Sir Gauter")]
+
+    def errors(text):
+        orders = KIND.parse_orders(t.state, "Anna", text, "anna.txt")
+        with pytest.raises(OrdersRejected) as bad:
+            KIND.check_orders(t.state, "Anna", orders, "anna.txt")
+        return [(e.line.number, e.message, e.suggestion) for e in bad.value.errors]
+
+    assert errors("pray for bert\npray for bert\n") == [
+        (2, "one prayer a turn: this is the second one", "keep the prayer that matters most")]
+    (_, msg, hint), = errors("pray for bert to fly\n")
+    assert msg == "a prayer cannot ask to 'fly'" and "to heal" in hint
+    assert errors("pray for myself to heal\n")[0][1] == "a knight may not pray for himself"
+    assert errors("pray for Anna\n")[0][1] == "a knight may not pray for himself"
+    assert errors("pray for Brt\n") == [(1, "no knight called 'Brt'", "did you mean 'Bert'?")]
+    assert errors("pray for gauter\n")[0][1] == "nothing ails Sir Gauter that a prayer could cure"
+    ok = KIND.parse_orders(t.state, "Anna", "pray for BE to heal\n", "anna.txt")
+    KIND.check_orders(t.state, "Anna", ok, "anna.txt")
+    assert "prayer: for Bert to heal" in KIND.acknowledge(t.state, "Anna", ok)
