@@ -436,7 +436,8 @@ class Parser:
             raise OrderSyntaxError(f"'{token.text}' is not a question the game asks", cur.line,
                                    token.col, token.end - token.col,
                                    suggestion=(f"did you mean '{close[0]}'?" if close else
-                                               "questions: " + ", ".join(sorted(CATALOGUE))))
+                                               "your report's order form lists the questions "
+                                               "the game may ask ('on <question>: <answer>')"))
         cur.next()
         tags: list[str] = []
         while not cur.at_end() and cur.peek().text != ":":

@@ -60,9 +60,13 @@ def looks_like_message(text: str) -> bool:
 
 
 def orders_from_text(text: str) -> str:
-    """The order text of a whole message when ``text`` is one; else ``text`` unchanged."""
+    """The order text of a whole message when ``text`` is one; else ``text`` with what a mail
+    program adds to a pasted body left out as ``clean_orders`` does (an "On ... wrote:" line
+    and the quote under it, "Sent from my phone"), the line numbers kept."""
     if not looks_like_message(text):
-        return text
+        cleaned = clean_orders(text)
+        same = cleaned.rstrip() == text.replace("\r\n", "\n").replace("\r", "\n").rstrip()
+        return text if same else cleaned
     parsed = parse_message(text.lstrip("\ufeff").encode("utf-8", "surrogateescape"))
     return without_code_line(parsed.body)
 

@@ -64,3 +64,18 @@ def test_orders_submit_reads_a_whole_saved_message():
     assert orders_from_text(raw).strip() == corpus.ORDERS
     bare = "assign 1 to Mansur Al-Jallah\nmove: somewhere\n"
     assert not looks_like_message(bare) and orders_from_text(bare) == bare
+
+
+def test_a_pasted_body_loses_its_reply_header_and_phone_signature_but_keeps_line_numbers():
+    """A body saved or pasted from a phone's mail ('orders check g p file'): the "On ...
+    wrote:" line (even wrapped) with the quote below it and "Sent from my ..." are left out as
+    from a fetched message; the other lines keep their numbers, and a body with none of them
+    is returned byte for byte."""
+    pasted = ("go to lincoln\r\n\r\nSent from my iPhone\r\n\r\nOn Sun, 29 Nov 2026 at 09:30, "
+              "Judge\r\n<judge@example.org> wrote:\r\n> Knights of Camelot\r\n> stay\r\n")
+    assert orders_from_text(pasted) == "go to lincoln\n"
+    inline = "stay\nOn Sun, the Judge wrote:\n> what now?\npray for bert\n"
+    assert orders_from_text(inline).split("\n")[:4] == ["stay", "", "> what now?",
+                                                        "pray for bert"]
+    plain = "move a  \r\n\r\non encounter monster: avoid\n"     # an 'on' order is no header
+    assert orders_from_text(plain) == plain

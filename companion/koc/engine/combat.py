@@ -1266,8 +1266,9 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
             purse.cp(math.ceil(kn.wl(f["pk"]) / 2), f"defeating the madman {f['name']}")
             s.note(f"{f['name']} is overcome and left to his mad wanderings.")
             return
+        wl = kn.wl(f["pk"])     # his WL in the fight: before the lesson's CP can raise it
         loser.gain_cp(6, "the lesson of defeat")
-        purse.cp(kn.wl(f["pk"]), f"defeating {f['name']}")
+        purse.cp(wl, f"defeating {f['name']}")
         purse.vp(6, f"defeating {f['name']}")
         from companion.koc.engine import knaves
 

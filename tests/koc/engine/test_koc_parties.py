@@ -472,6 +472,18 @@ def test_p21_pk_attack_victor_chooses_the_fate(table):
     assert t.knight("Bert")["vp"] == 12 and t.unused_dice == []
 
 
+def test_p21b_the_victor_gains_the_wl_the_loser_fought_with(table):
+    """Fighting a PK: the victor's CP are the loser's WL in the fight (CP equal to the WL of
+    the foe defeated), not the WL his lesson's 6 CP give him afterwards: Bert (CP 55, WL 5)
+    loses and rises to CP 61 (WL 6); Anna gains 5 CP."""
+    t = table(pos(at="Powys", others={"Bert": knight(at="Powys", cp=55)}),
+              dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6], orders={"Anna": "attack Bert", "Bert": "stay"})
+    game_turn(t)
+    assert t.saw("Bert gains 6 CP (the lesson of defeat)")
+    assert t.saw("Anna gains 5 CP (defeating Bert)")
+    assert (t.knight("Anna")["cp"], t.knight("Bert")["cp"]) == (105, 61)
+
+
 def test_p22_attacked_knight_party_stands_with_him(table):
     """PLAYER INTERACTION, Fighting a PK, and COMBAT, Party Combat (project decision): the
     attacked knight's party stands with him. Anna attacks Bert, who rides with Carl: both face
