@@ -323,15 +323,19 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append(f"note: you ride in {leader}'s party, who leads it; your moves are used only "
                    "if you leave it ('leave party')")
     for a in orders.answers:
-        out.append(f"this turn: {a['text']}")
+        out.append("this turn: answer " + a["text"].removeprefix("on "))
+    earlier = [line["text"] for line in state["knights"][player].get("standing", [])]
     if orders.standing is None:
-        count = len(state["knights"][player].get("standing", []))
-        out.append(f"standing answers unchanged ({count} in force)")
-    elif not orders.standing:
+        out.append(f"standing answers unchanged ({len(earlier)} in force)")
+        return out
+    if not orders.standing:
         out.append("standing answers: none (defaults apply)")
-    else:
-        for n, line in enumerate(orders.standing, start=1):
-            out.append(f"standing answer {n}: {line['text']}")
+    for n, line in enumerate(orders.standing, start=1):
+        out.append(f"standing answer {n}: {line['text']}")
+    dropped = [text for text in earlier if text not in {x["text"] for x in orders.standing}]
+    if dropped:     # 'on ...' lines replace the whole list: say what no longer holds
+        out.append("no longer in force (the 'on' lines of these orders replace all earlier "
+                   "standing answers; send them again to keep them): " + "; ".join(dropped))
     return out
 
 

@@ -28,6 +28,11 @@ def movement_phase(s: Session, start: dict) -> None:
         # Merlin/Morgan finds him wherever he is, in prison or held fast too; nothing else
         # happens (a held turn passes all the same)
         encounters.merlin_encounter(s, starting=True)
+        orders = s.game.orders.get(s.player)
+        if orders is not None and any(step["do"] not in ("stay", "declare")
+                                      for step in orders.plan):
+            s.tell(f"Having met the enchanter where his turn began, {pk['name']} makes none "
+                   "of the moves ordered this turn.")
         if pk["immobile"] and not pk["prison"]:
             immobilised(s)
         return
@@ -98,10 +103,11 @@ def default_plan(s: Session) -> list[dict]:
         dest = grail.destination(s)     # on the Quest: the bearer, Carbonek, the Grail
         if dest == s.pk["at"]["area"]:
             dest = None
+    said = "No movement ordered" if s.game.orders.get(s.player) is not None else "No orders"
     if dest:
-        s.tell(f"No orders: {s.pk['name']} keeps on towards {dest}.")
+        s.tell(f"{said}: {s.pk['name']} keeps on towards {dest}.")
         return [{"do": "to", "area": dest}]
-    s.tell(f"No orders: {s.pk['name']} stays where he is.")
+    s.tell(f"{said}: {s.pk['name']} stays where he is.")
     return [{"do": "stay"}]
 
 

@@ -1457,6 +1457,21 @@ def test_e121_merlin_or_morgan_fixed_for_the_turn(table):
                                                         if "Merlin or Morgan?" in e]) == 1
 
 
+def test_e121b_meeting_merlin_where_the_turn_begins_says_the_moves_are_not_made(table):
+    """Merlin/Morgan: a PK in their area at the start of his turn meets them and does not get
+    to move; his report says the moves he ordered are not made (before, they silently were
+    not). Without any movement ordered it says 'No movement ordered', not 'No orders'."""
+    from companion.koc.engine.movement import movement_phase
+
+    t, s = merlin(table, dice=[5] + D[7], who=None, orders="move Somerset")
+    movement_phase(s, dict(s.pk["at"]))
+    assert t.saw("Having met the enchanter where his turn began, Anna makes none of the moves")
+    assert s.pk["at"]["area"] == "Hampshire"
+    t, s = setup(table, "Hampshire", [6], orders="request dwarf of king")
+    movement_phase(s, dict(s.pk["at"]))
+    assert t.saw("No movement ordered: Anna stays where he is.") and not t.saw("No orders")
+
+
 def test_e122_avoiding_merlin_depends_on_the_place(table):
     """In a castle, town, aboard or in prison he cannot be avoided; in a shrine, on a coast or
     a river he is avoided at will; elsewhere by a Luck Test (Arthurians lose 6 VP for it)."""

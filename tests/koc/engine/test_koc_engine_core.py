@@ -176,3 +176,26 @@ def test_a_ship_that_sailed_to_a_coast_lands_there(table):
     assert t.knight()["at"] == {"area": "Mercia", "where": "coast"} and "ship" not in t.knight()
     assert t.saw("lands on the coast of Mercia") and t.chance.outcomes == []
     assert legal_lines(KIND.world, t.state, "Anna")[-2:] == ["inland", "stay"]
+
+
+def test_new_standing_answers_say_which_earlier_ones_they_replace(table):
+    """'on ...' lines replace the whole list of standing answers (docs/koc-engine.md, Play by
+    email): the acknowledgement lists those no longer in force, and an answer for this turn
+    is echoed as the 'answer' line it was."""
+    from companion.koc.kind import KIND
+    from kocpos import pos
+
+    t = table(pos())
+    t.knight()["standing"] = [
+        {"key": "encounter", "tags": ["encounter", "knights"], "answer": "avoid",
+         "text": "on encounter knights: avoid"},
+        {"key": "party", "tags": ["party"], "answer": "yes", "text": "on party: yes"}]
+    orders = KIND.parse_orders(t.state, "Anna", "on party: yes\nanswer adventure: decline\n",
+                               "a.txt")
+    said = KIND.acknowledge(t.state, "Anna", orders)
+    assert "this turn: answer adventure: decline" in said
+    assert "standing answer 1: on party: yes" in said
+    assert said[-1].startswith("no longer in force") and said[-1].endswith(
+        "send them again to keep them): on encounter knights: avoid")
+    kept = KIND.acknowledge(t.state, "Anna", KIND.parse_orders(t.state, "Anna", "stay\n", "b"))
+    assert kept[-1] == "standing answers unchanged (2 in force)"
