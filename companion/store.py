@@ -876,9 +876,18 @@ def check_game(game: Game, where: str) -> None:
         raise IdentityError(f"{where}: base URL {game.base_url!r} does not start with a scheme "
                             "such as 'https:'",
                             hint="e.g. https://pbem.example.org (a phone opens the links)")
+    scheme = game.base_url.split(":", 1)[0].lower()
+    if scheme in SCRIPT_SCHEMES:    # a link that runs code or carries a document: never a page
+        raise IdentityError(f"{where}: base URL {game.base_url!r} uses the '{scheme}:' scheme, "
+                            "which a browser runs or opens as content, not as a web page",
+                            hint="use https: (or http: on a test machine); companion:/ is the "
+                                 "default without a web view")
     if [p.seat for p in game.players] != list(range(len(game.players))):
         raise IdentityError(f"{where}: the players' seats are not 0, 1, 2, ...")
     check_players([(p.name, p.slug, p.token, p.email) for p in game.players], where)
+
+
+SCRIPT_SCHEMES = ("javascript", "vbscript", "data", "blob", "file", "about")
 
 
 def parse_export(data: Any, new_id: str | None

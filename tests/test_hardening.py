@@ -146,6 +146,29 @@ def test_a_new_token_closes_the_old_link(cli):
         assert new not in (cli.output / "g1" / "turn-000" / other).read_text()
 
 
+def test_a_base_url_that_would_run_code_is_refused(cli):
+    """The links of every QR code and web page start with the game's base URL: a scheme a
+    browser runs or opens as content (javascript:, data:, ...) is refused when set, when a
+    game is made and when one is imported, and nothing changes."""
+    gral_game(cli)
+    before = cli.store.read_bytes()
+    for url in ("javascript:alert(1)//", "JavaScript:alert(1)", "data:text/html,x",
+                "vbscript:x", "file:///etc", "blob:x", "about:blank"):
+        bad = no_traceback(cli("game", "set", "g1", "base-url", url))
+        assert bad.code == 1 and "which a browser runs or opens as content" in bad.err, url
+    made = cli("new", "gral", "g9", "--player", "A", "--player", "B",
+               "--base-url", "javascript:x")
+    assert made.code == 1 and "'javascript:' scheme" in made.err
+    cli.ok("export", "g1", "g1.json")
+    exported = json.loads((cli.root / "g1.json").read_text())
+    exported["game"]["base_url"] = "data:x"
+    path = cli.write("hostile.json", json.dumps(exported))
+    imported = cli("import", path, "--as", "g8")
+    assert imported.code == 1 and "'data:' scheme" in imported.err
+    assert cli.store.read_bytes() == before
+    cli.ok("game", "set", "g1", "base-url", "http://127.0.0.1:8080/")
+
+
 def test_store_of_schema_1_is_migrated(cli):
     shutil.copy(Path(__file__).parent / "data" / "store-v1.sqlite3", cli.store)
     old_tokens = {"3a1889ed006dde5a", "5c2431b1464ec402"}
