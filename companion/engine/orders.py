@@ -15,7 +15,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import field
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from companion.engine.names import Match, fold, match_name
 from companion.engine.record import record
@@ -304,9 +304,16 @@ def span_text(span: Sequence[Token]) -> str:
     return " ".join(t.text for t in span)
 
 
+LISTED_AT_MOST = 12      # an error lists the known names only when there are this few
+
+
 def resolve_name(line: Line, span: Sequence[Token], known: Sequence[str], what: str,
-                 aliases: dict[str, str] | None = None) -> str:
-    """Match a name span against ``known``; raise an unknown- or ambiguous-name error."""
+                 aliases: dict[str, str] | None = None, *,
+                 prefer: Collection[str] = ()) -> str:
+    """Match a name span against ``known``; raise an unknown- or ambiguous-name error.
+    ``prefer``: the names the player has before him (his hand, what he was dealt); a beginning
+    that fits several known names but only one of these means that one ('hand limit' with only
+    Hand Limit 2 in hand)."""
     typed = span_text(span)
     col = span[0].col
     length = span[-1].end - col
@@ -314,14 +321,20 @@ def resolve_name(line: Line, span: Sequence[Token], known: Sequence[str], what: 
     if found.ok:
         return found.name
     if found.ambiguous:
+        mine = [name for name in found.candidates if name in prefer]
+        if len(mine) == 1:
+            return mine[0]
         raise AmbiguousNameError(
-            f"'{typed}' could be any of: {', '.join(found.candidates)}", line, col, length,
-            suggestion="type more of the name to say which one")
+            f"'{typed}' could be any of: {', '.join(mine or found.candidates)}", line, col,
+            length, suggestion="type more of the name to say which one")
     suggestion = None
     if found.suggestions:
         suggestion = "did you mean " + " or ".join(f"'{s}'" for s in found.suggestions) + "?"
-    else:
+    elif len(known) <= LISTED_AT_MOST:
         suggestion = f"known {what}s: {', '.join(known)}"
+    else:
+        suggestion = (f"no {what} of the {len(known)} begins with it or looks like it; your "
+                      "report lists the names")
     raise UnknownNameError(f"no {what} called '{typed}'", line, col, length, suggestion=suggestion)
 
 

@@ -120,7 +120,12 @@ class FluxxKind(GameKind):
 
     # -- orders -----------------------------------------------------------------------------------
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> FluxxOrders:
-        return grammar.parse_orders(self.deck, state["players"], text, filename)
+        g = state["game"]
+        seen = list(g["hands"].get(player, [])) + list(g["rules"]) + list(g["goals"])
+        for cards in g["table"].values():
+            seen += cards
+        names = frozenset(self.deck[c].name for c in seen)
+        return grammar.parse_orders(self.deck, state["players"], text, filename, names)
 
     def check_orders(self, state: dict, player: str, orders: FluxxOrders, filename: str) -> None:
         errors: list[OrderError] = []

@@ -89,9 +89,10 @@ class FluxxOrders:
 
 
 class Parser:
-    def __init__(self, deck: Deck, players: list[str]):
+    def __init__(self, deck: Deck, players: list[str], prefer: frozenset[str] = frozenset()):
         self.deck = deck
         self.players = players
+        self.prefer = prefer    # the cards before the player: a short name means one of these
         self.playable = [c for c in deck.cards]
         self.free_cards = [c for c in deck.cards if c.free]
 
@@ -154,7 +155,11 @@ class Parser:
                                suggestion=suggestion)
 
     def _match_card(self, text: str, types: tuple[str, ...]):
-        return quick_match(norm(text), self.deck.name_table(types))
+        found, candidates = quick_match(norm(text), self.deck.name_table(types))
+        mine = [name for name in candidates if name in self.prefer]
+        if len(mine) == 1:      # 'hand limit' with only Hand Limit 2 in hand
+            return quick_match(norm(mine[0]), self.deck.name_table(types))
+        return found, tuple(mine) or candidates
 
     def _wrong_type(self, text: str, types: tuple[str, ...], what: str) -> str | None:
         card, _ = self._match_card(text, ("keeper", "creeper", "goal", "rule", "action"))
@@ -369,8 +374,10 @@ class NameIndex:
         return None, ()
 
 
-def parse_orders(deck: Deck, players: list[str], text: str, filename: str) -> FluxxOrders:
-    orders, errors = Parser(deck, players).parse(text)
+def parse_orders(deck: Deck, players: list[str], text: str, filename: str,
+                 prefer: frozenset[str] = frozenset()) -> FluxxOrders:
+    """``prefer``: the names of the cards before the player (his hand and the table)."""
+    orders, errors = Parser(deck, players, prefer).parse(text)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders

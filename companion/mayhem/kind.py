@@ -187,7 +187,8 @@ class MayhemKind(GameKind):
 
     # -- orders -----------------------------------------------------------------------------
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> MayhemOrders:
-        return grammar.parse_orders(self.catalogue, state["players"], text, filename)
+        return grammar.parse_orders(self.catalogue, state["players"], text, filename,
+                                    grammar.before_player(self.catalogue, state, player))
 
     def asked(self, state: dict, player: str) -> str:
         """What is asked of ``player`` now: 'nothing', 'pick', 'turn', 'defense', 'give',

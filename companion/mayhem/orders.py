@@ -101,15 +101,17 @@ def _expected(stops) -> str:
 
 
 class Parser:
-    def __init__(self, cat, players: list[str], characters: list[str] | None = None):
+    def __init__(self, cat, players: list[str], characters: list[str] | None = None,
+                 prefer: frozenset[str] = frozenset()):
         self.cat = cat
         self.players = players
         self.characters = characters or cat.character_names
+        self.prefer = prefer          # names before the player: a short name means these
 
     def name(self, cur: Cursor, stops, known: list[str], what: str) -> str:
         span = cur.span_until(stops, f"a {what}'s name")
         try:
-            return resolve_name(cur.line, span, known, what)
+            return resolve_name(cur.line, span, known, what, prefer=self.prefer)
         except UnknownNameError:
             from companion.engine.names import fold
 
@@ -420,13 +422,29 @@ class Parser:
         orders.hand_lines.append(line)
 
 
-def parse_orders(cat, players: list[str], text: str, filename: str) -> MayhemOrders:
-    orders, errors = Parser(cat, players).parse(text)
+def parse_orders(cat, players: list[str], text: str, filename: str,
+                 prefer: frozenset[str] = frozenset()) -> MayhemOrders:
+    """``prefer``: the card names the player has before him (``before_player``)."""
+    orders, errors = Parser(cat, players, prefer=prefer).parse(text)
     for o in orders.actions:
         o.data["text"] = action_text(cat, o.data)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders
+
+
+def before_player(cat, state: dict, player: str) -> frozenset[str]:
+    """The names a player has before him: his hand, the characters dealt to him or his own,
+    and the cards face up on the table (barracks, play, sets). Nothing another player hides."""
+    ids = list(state["hands"].get(player, [])) + list(state.get("barracks", []))
+    for p in state["play"]:
+        ids += state["play"][p] + [c for st in state["sets"][p] for c in st]
+    names = {cat.card[c].name for c in ids if c in cat.card}
+    chars = list((state.get("draft") or {}).get("dealt", {}).get(player, []))
+    if state.get("characters", {}).get(player):
+        chars.append(state["characters"][player])
+    names |= {cat.character[c].name for c in chars if c in cat.character}
+    return frozenset(names)
 
 
 # ------------------------------------------------------------------------------------- text

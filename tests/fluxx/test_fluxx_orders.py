@@ -286,3 +286,14 @@ def test_card_name_index_matches_a_scan_of_the_names(types):
             queries.update(rest[:n] for n in range(1, len(rest) + 1))
     for query in sorted(queries):
         assert index.match(query) == _scan(query, pairs), query
+
+
+def test_a_short_name_means_the_one_card_of_that_name_before_the_player(game):
+    """'draw' begins seven cards, but the only one before Anna (hand, table, rules, goals) is
+    Draw 3, Play 2 of Them: it means that one. Bert, who sees only the table, gets the
+    candidates he can see, or all of them."""
+    result = service.check_orders(game, "g", "Anna", "play draw\n", "orders.txt")
+    assert "Draw 3, Play 2 of Them" in "\n".join(result.understood)
+    out = check(game, "Bert", "play hand limit\n")
+    assert "could be any of: Hand Limit 1, Hand Limit 2, Hand Limit 3, Hand Limit 4" in out
+    assert "ambiguous" in errors_of("play draw\n")        # without a position: all of them

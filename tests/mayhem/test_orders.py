@@ -90,6 +90,24 @@ def test_names_ignore_case_accents_and_take_unique_prefixes(game):
     assert len([u for u in result.understood if u.startswith("action line")]) == 2
 
 
+def test_a_short_name_means_the_one_card_of_that_name_before_the_player(game):
+    """'ember' could be Ember Drake, Ember Lancer or Emberhoard Chest, but only Ember Drake
+    is in Anna's hand: it means that one; 'pearl' the Pearl Maiden in the barracks. Among
+    several before her ('tidal': Tidal Queen in hand, Tidal Wave in the barracks) it stays
+    ambiguous, listing only those. Another player's hand never counts (Bert's Rose Maiden)."""
+    out = rejected(game, "play tidal at bert\n")
+    assert "could be any of: Tidal Queen, Tidal Wave" in out and "Tidal Trove" not in out
+    out = rejected(game, "keep all\n")
+    assert "no card called 'all'" in out and "Ember Drake" not in out
+    assert "your report lists the names" in out
+    result = service.submit_orders(game, "g", "Anna", "play ember at bert\nrecruit pearl\n",
+                                   "orders.txt")
+    assert result.understood[:2] == ["action line 1: play Ember Drake at Bert",
+                                     "action line 2: recruit Pearl Maiden"]
+    assert "recruit Rose Guard" in service.submit_orders(game, "g", "Anna", "recruit rose\n",
+                                                         "o").understood[0]
+
+
 def test_orders_for_a_card_not_in_hand_are_accepted_with_a_note(game):
     result = service.submit_orders(game, "g", "Anna", "play Red Squire at Bert\ndraw\n", "o")
     assert "not in your hand now" in result.understood[0]
@@ -135,3 +153,19 @@ def test_every_listed_option_is_accepted(tmp_path, fixed_date, options):
     assert KIND.options_for(state, "Bert") == []
     for line in lines:
         service.validate_orders(KIND, state, "Anna", line + "\n", "line")
+
+
+def test_a_draft_pick_by_a_short_name_means_the_character_dealt(tmp_path, fixed_date):
+    """Optional rule A: 'pick thief' means the one Thief dealt to the player (there are three
+    versions); a name fitting none of those dealt still lists every version."""
+    store = new_store(tmp_path)
+    service.new_game(store, "mayhem", "d", ["Anna", "Bert", "Cora"], seed="7",
+                     option_args=["draft=on"])
+    state = store.turn("d").state
+    cat = KIND.catalogue
+    dealt = [cat.character[c].name for c in state["draft"]["dealt"]["Anna"]]
+    word = next(w for w in ("thief", "warlord", "scavenger", "marshal", "seer", "enchantress")
+                if sum(w in n.lower() for n in dealt) == 1)
+    mine = next(n for n in dealt if word in n.lower())
+    result = service.submit_orders(store, "d", "Anna", f"pick {word}\n", "o")
+    assert mine in "\n".join(result.understood)
