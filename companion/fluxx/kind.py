@@ -215,6 +215,10 @@ class FluxxKind(GameKind):
                 text += " (standing: replaces your earlier keep list)"
             elif kind == "quote":
                 text += " (standing: your answer when What Is Your Quote? is played)"
+            elif kind == "claim" and not any(
+                    (self.deck[r].bonus or {}).get("when") == entry["what"] for r in g["rules"]):
+                text += (f" (no rule in play now gives a bonus for it: it counts only if one "
+                         "does by the time it is reached)")
             elif kind == "ask":
                 text = "ask: pause and ask me when my orders do not settle a choice"
             elif kind == "join":

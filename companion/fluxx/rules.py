@@ -672,7 +672,8 @@ class Run(ReplayedChance):
         dropped = [c for c in keepers if c not in kept]
         g["table"][q] = [c for c in g["table"][q] if c not in dropped]
         g["discard"].extend(dropped)
-        self.say(f"{q} discards the Keepers {self.names(dropped)} (the Keeper Limit of {limit}).",
+        self.say(f"{q} discards the Keeper{'s' if len(dropped) > 1 else ''} "
+                 f"{self.names(dropped)} (the Keeper Limit of {limit}).",
                  kind="discard", player=q, cards=dropped)
         self.check_win()
 
@@ -832,7 +833,8 @@ class Run(ReplayedChance):
             return
         self.g["goals"] = []
         self.g["discard"].extend(goals)
-        self.say(f"The Goal {self.names(goals)} is discarded.", kind="goals-discarded")
+        self.say(f"The Goal {self.names(goals)} is discarded." if len(goals) == 1 else
+                 f"The Goals {self.names(goals)} are discarded.", kind="goals-discarded")
 
     def op_steal_keeper(self, p, op, line, card) -> None:
         options = [{"taking": c} for q in self.after(p) for c in self.keepers(q)]
@@ -949,7 +951,8 @@ class Run(ReplayedChance):
             for c in lost:
                 self.g["table"][q].remove(c)
                 self.g["discard"].append(c)
-            self.say(f"{q} discards the Keeper {self.names(lost)} ({card.name}).",
+            self.say(f"{q} discards the Keeper{'s' if len(lost) > 1 else ''} "
+                     f"{self.names(lost)} ({card.name}).",
                      kind="discard", cards=lost)
             self.check_win()
         if not any_lost:

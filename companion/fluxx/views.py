@@ -250,10 +250,14 @@ def _asks(kind, state: dict, player: str, run: Run) -> dict[str, Any]:
         if q["kind"] == "turn":
             prompt = (f"It is your turn and the game waits for your orders. {numbers} You have "
                       f"played {g['played']} so far.")
-        else:
+        elif player == g["active"]:
             prompt = ("The game is paused for your answer: " + q["prompt"] + " Send one of the "
                       "lines below (you may add further plays for the rest of your turn; new "
                       "orders replace your unused ones).")
+        else:           # asked in another player's turn: only the answer is his to give
+            prompt = ("The game is paused for your answer: " + q["prompt"] + " Send one of the "
+                      f"lines below; it is {g['active']}'s turn, so the answer is all that is "
+                      "asked of you now (keep and quote lines may come with it).")
         expects = "answer"
     elif pending:
         prompt = (f"Nothing now: the game waits for {pending['question']['player']}. You may "

@@ -346,6 +346,12 @@ class MayhemKind(GameKind):
                     return (f"{what} has no 'up to' count", "leave out 'up to ...'")
                 if a["upto"] > limit:
                     return (f"{what} allows up to {limit}, not {a['upto']}", None)
+            steps = effect.alternatives[a.get("choose") or 0]
+            if a.get("taking") and not any(st.places and not st.hidden for st in steps):
+                hand = any(st.hidden for st in steps)
+                return (f"{what} " + ("takes from a hand, where its owner chooses the cards"
+                                      if hand else "takes no card you choose") +
+                        ": 'taking' cannot name them", "leave out 'taking ...'")
             return None
         if kind == "set":
             cards = [cat.card[c] for c in a["cards"]]

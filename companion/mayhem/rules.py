@@ -776,7 +776,9 @@ class Machine:
             q = owners[task["sub"]]
             zones = [pl.zone for pl in step.places if q in self.owners(task, pl.owner)]
             if q in protected:
-                self.event(f"{q} is protected by a Defense card.", kind="protected")
+                if q not in task.setdefault("told_protected", []):    # once per card, not
+                    task["told_protected"].append(q)                  # once per step
+                    self.event(f"{q} is protected by a Defense card.", kind="protected")
             elif step.hidden:
                 self.hand_step(task, step, q)
             else:

@@ -297,3 +297,11 @@ def test_a_short_name_means_the_one_card_of_that_name_before_the_player(game):
     out = check(game, "Bert", "play hand limit\n")
     assert "could be any of: Hand Limit 1, Hand Limit 2, Hand Limit 3, Hand Limit 4" in out
     assert "ambiguous" in errors_of("play draw\n")        # without a position: all of them
+
+
+def test_a_bonus_line_without_its_rule_in_play_is_acknowledged_as_conditional(game):
+    """'accent "..."' with no Outrageous Accent Bonus in play is accepted (the rule may be
+    played before it is reached) but the acknowledgement says it counts only then."""
+    result = service.check_orders(game, "g", "Anna", 'accent "I fart in your general '
+                                  'direction"\n', "orders.txt")
+    assert "no rule in play now gives a bonus for it" in "\n".join(result.understood)

@@ -144,3 +144,24 @@ def test_the_show_command_gives_views_and_positions(cli):
     assert "Your hand" in mine and "It is your turn" in mine
     pos = cli.ok("show", "g", "--player", "Bert", "--position").out
     assert "hand: Anna: 4 cards" in pos and "deck: 93 cards" in pos
+
+
+def test_a_player_asked_in_another_players_turn_is_told_only_the_answer_is_his(tmp_path,
+                                                                               fixed_date):
+    """Bring Out Your Dead! in Anna's turn asks Bert which Keeper he loses: his report asks
+    for the answer and says it is Anna's turn (not that he may add plays for his turn)."""
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    setup = tmp_path / "setup.txt"
+    setup.write_text(SETUP.replace('<b>Bo & "Jo"</b>', "Anna").replace("Jörg Ünal", "Bert")
+                     .replace("Draw 2 and Use 'em", "Bring Out Your Dead!")
+                     .replace("Airborne Cow; Grim Reaper", "Airborne Cow; Excalibur")
+                     .replace("Excalibur; The Catapult", "The Catapult"), encoding="utf-8")
+    service.new_game(store, "fluxx", "g", [], seed="5",
+                     option_args=["missing=wait", "others=wait"],
+                     setup=str(setup), output=tmp_path / "out")
+    service.submit_orders(store, "g", "Anna", "play Bring Out Your Dead!", "a")
+    service.run_turn(store, "g", output=tmp_path / "out")
+    bert = " ".join(text_of(tmp_path / "out" / "g" / "turn-001", "bert").split())
+    assert "The game is paused for your answer" in bert
+    assert "it is Anna's turn, so the answer is all that is asked of you now" in bert
+    assert "further plays for the rest of your turn" not in bert

@@ -61,6 +61,8 @@ def rejected(store, text: str, player: str = "Anna") -> str:
     ("recycle Ember Drake, Pyre Wyrm", "illegal order", "orders.txt:1:1", "The Best Defense (E)"),
     ("answer no defense", "illegal order", "orders.txt:1:1", "nothing is asked of you now"),
     ("pick The Thief II", "illegal order", "orders.txt:1:1", "there is no character draft now"),
+    ("character at Bert taking Rose Maiden", "illegal order", "orders.txt:1:1",
+     "takes from a hand, where its owner chooses the cards: 'taking' cannot name them"),
     ("character\ncharacter at Bert", "illegal order", "orders.txt:1:1", "add 'at <player>'"),
     ("defend against Dargon", "unknown name", "orders.txt:1:16", "card types:"),
     ("defend by Bert by Cora", "syntax error", "orders.txt:1:16", "'by' is given twice"),
