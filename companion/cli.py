@@ -870,7 +870,8 @@ def print_kit(
              "more, or for two copies); it keeps its number and back"),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
                                        help="default OUTPUT/<kind>-kit.pdf (with --reprint: "
-                                            "OUTPUT/<kind>-reprint.pdf)"),
+                                            "OUTPUT/<kind>-reprint.pdf); a folder: that file "
+                                            "name in it"),
 ) -> None:
     """Write a game's print-and-play kit as one PDF (or the printer calibration sheet)."""
     from companion.render.printkit import PrintOptions, calibration_pdf, write_kit
@@ -880,10 +881,19 @@ def print_kit(
                                         back_offset=back_offset, only=only, out=out,
                                         reprint=reprint or ())
     if kind.strip().lower() == "calibrate":
-        target = out or SETTINGS.output / f"calibration-{options.paper.name}.pdf"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(calibration_pdf(options.paper, backs if backs != "none"
-                                           else "duplex-long", options.back_offset_mm))
+        name = f"calibration-{options.paper.name}.pdf"
+        target = out or SETTINGS.output / name
+        if target.is_dir():
+            target = target / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(calibration_pdf(options.paper, backs if backs != "none"
+                                               else "duplex-long", options.back_offset_mm))
+        except OSError as exc:
+            raise CompanionError(f"cannot write the calibration sheet to {target}: "
+                                 f"{exc.strerror or exc}",
+                                 hint="give --out a file name in a folder you can write to"
+                                 ) from None
         echo(str(target))
         return
     from companion.registry import get_kind, info
@@ -892,6 +902,7 @@ def print_kit(
     game_kind = get_kind(entry.id)
     if not hasattr(game_kind, "print_kit"):
         raise CompanionError(f"{entry.title} has no printable kit yet")
+    # --out naming a folder: write_kit writes the kit's usual file name into it
     target = out or SETTINGS.output / (f"{entry.id}-reprint.pdf" if reprint else
                                        f"{entry.id}-kit.pdf")
     show = sys.stderr.isatty()

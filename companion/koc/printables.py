@@ -154,26 +154,47 @@ def _fit_pt(text: str, font: str, width_mm: float, max_pt: float, min_pt: float)
     return None
 
 
-def _name_lines(name: str, font: str, width_mm: float) -> tuple[list[str], float]:
-    """The name on one line (6.5 down to 4.6 pt) or on two (5.2 down to 3.8 pt)."""
-    size = _fit_pt(name, font, width_mm, 6.5, 4.6)
-    if size is not None:
-        return [name], size
+MIN_PT = 5.5
+"""The smallest text on a chit (docs/print-suite.md): a label or name that does not fit at it
+in the bold face is set in the condensed bold face, then on two lines."""
+
+
+def _fit_font(text: str, width_mm: float, max_pt: float, min_pt: float = MIN_PT
+              ) -> tuple[str, float] | None:
+    """(font, size): bold from ``max_pt`` down to ``min_pt``, else condensed bold."""
+    from companion.render import fonts
+
+    for font in (fonts.SANS_BOLD, fonts.CONDENSED_BOLD):
+        size = _fit_pt(text, font, width_mm, max_pt, min_pt)
+        if size is not None:
+            return font, size
+    return None
+
+
+def _name_lines(name: str, width_mm: float) -> tuple[list[str], str, float]:
+    """The name on one line (6.5 down to 5.5 pt, bold or condensed) or on two (5.5 pt)."""
+    one = _fit_font(name, width_mm, 6.5)
+    if one is not None:
+        return [name], one[0], one[1]
     words = name.split()
-    best: tuple[float, list[str]] | None = None
+    best: tuple[float, list[str], str] | None = None
     for k in range(1, len(words)):
         lines = [" ".join(words[:k]), " ".join(words[k:])]
-        sizes = [_fit_pt(line, font, width_mm, 5.2, 3.8) for line in lines]
-        if all(s is not None for s in sizes):
-            s = min(sizes)  # type: ignore[type-var]
-            if best is None or s > best[0] + 1e-9:
-                best = (s, lines)
+        fits = [_fit_font(line, width_mm, MIN_PT) for line in lines]
+        if all(f is not None for f in fits):
+            from companion.render import fonts
+
+            font = (fonts.SANS_BOLD if all(f[0] == fonts.SANS_BOLD for f in fits)  # type: ignore
+                    else fonts.CONDENSED_BOLD)
+            size = min(f[1] for f in fits)  # type: ignore[index]
+            if best is None or size > best[0] + 1e-9:
+                best = (size, lines, font)
     if best is None:
         from companion.render.printkit import TextFitError
 
         raise TextFitError(f"chit '{name}': the name does not fit a {CHIT_MM:g} mm chit",
                            hint="shorten the name in chits.toml")
-    return best[1], best[0]
+    return best[1], best[2], best[0]
 
 
 def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: int,
@@ -182,18 +203,20 @@ def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: 
     dice as pips (or a value such as the crew) along the bottom."""
     from companion.render import fonts
 
-    lines, size = _name_lines(name, fonts.SANS_BOLD, CHIT_MM - 2.0) if name else ([], 0.0)
-    group_pt = _fit_pt(group, fonts.SANS_BOLD, CHIT_MM - 2.0, 4.4, 3.2) if group else None
+    lines, name_font, size = (_name_lines(name, CHIT_MM - 2.0) if name
+                              else ([], fonts.SANS_BOLD, 0.0))
+    group_fit = _fit_font(group, CHIT_MM - 1.6, MIN_PT) if group else None
     big_pt = _fit_pt(big, fonts.SANS_BOLD, CHIT_MM - 3.0, 13.0, 6.0) if big else None
-    corner_pt = _fit_pt(corner, fonts.SANS_BOLD, CHIT_MM - 3.0, 5.2, 3.6) if corner else None
+    corner_pt = _fit_pt(corner, fonts.SANS_BOLD, CHIT_MM - 3.0, 6.0, MIN_PT) if corner else None
 
     def draw(pen, w: float, h: float) -> None:
-        if group and group_pt:
-            pen.text(w / 2, h - 2.4, group, size_pt=group_pt, bold=True, colour=ink, align="centre")
-        y = h - 2.6 - size * 0.36
+        if group and group_fit:
+            pen.text(w / 2, h - 2.6, group, size_pt=group_fit[1], font=group_fit[0], colour=ink,
+                     align="centre")
+        y = h - 2.8 - size * 0.36
         for line in lines:
             y -= size * 0.36
-            pen.text(w / 2, y, line, size_pt=size, bold=True, colour=ink, align="centre")
+            pen.text(w / 2, y, line, size_pt=size, font=name_font, colour=ink, align="centre")
             y -= 0.35
         bottom = 4.2 if (wl is not None or dice or corner) else 1.2
         if big and big_pt:
@@ -201,6 +224,11 @@ def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: 
         elif icon:
             room = y - bottom - 0.6
             s = max(3.0, min(room, 6.5))
+            if room < 3.0 and bottom > 1.2:
+                # a name on two lines: the icon goes lower, between the WL circle and the dice
+                bottom = 1.2
+                room = y - bottom - 0.6
+                s = min(room, 3.2)
             if icon == "anchor":
                 pen.text(w / 2, bottom + (room - s) / 2 + 0.9, "\u2693", size_pt=s * 72 / 25.4 * 1.05,
                          colour="#1e2f5c", align="centre", font=fonts.SANS_BOLD)
@@ -208,7 +236,8 @@ def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: 
                 pen.icon(icon, w / 2 - s / 2, bottom + (room - s) / 2 + 0.3, s, line_pt=0.5)
         if wl is not None:
             pen.circle(3.1, 2.5, 1.95, fill="#ffffff", stroke=ink, line_pt=0.6)
-            pen.text(3.1, 1.85, str(wl), size_pt=5.6 if wl < 10 else 5.0, bold=True,
+            pen.text(3.1, 1.85, str(wl), size_pt=5.6 if wl < 10 else MIN_PT,
+                     font=fonts.SANS_BOLD if wl < 10 else fonts.CONDENSED_BOLD,
                      colour="#1d1d1f", align="centre")
         if dice:
             for i in range(dice):
@@ -223,7 +252,7 @@ def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: 
 def _back_drawer(group: str, icon: str, ink: str) -> Callable:
     from companion.render import fonts
 
-    group_pt = _fit_pt(group, fonts.SANS_BOLD, CHIT_MM - 2.0, 6.0, 3.4)
+    group_fit = _fit_font(group, CHIT_MM - 1.6, 6.0) or (fonts.CONDENSED_BOLD, MIN_PT)
 
     def draw(pen, w: float, h: float) -> None:
         pen.circle(w / 2, h / 2 + 1.2, 5.0, fill="#ffffff", stroke=ink, line_pt=0.6)
@@ -232,7 +261,8 @@ def _back_drawer(group: str, icon: str, ink: str) -> Callable:
                      font=fonts.SANS_BOLD)
         else:
             pen.icon(icon, w / 2 - 3.4, h / 2 - 2.2, 6.8, line_pt=0.5)
-        pen.text(w / 2, 1.6, group, size_pt=group_pt or 3.4, bold=True, colour=ink, align="centre")
+        pen.text(w / 2, 1.6, group, size_pt=group_fit[1], font=group_fit[0], colour=ink,
+                 align="centre")
     return draw
 
 
@@ -242,7 +272,9 @@ def _ink_for(colour: str) -> str:
     return "#ffffff" if text_on(rgb(colour)) == (1.0, 1.0, 1.0) else "#1d1d1f"
 
 
-def _chit(world: World, chit) -> Any:
+def _chit(world: World, chit, same_name: bool = False) -> Any:
+    """One counter; ``same_name``: other counters share its name (three Giants), so its label
+    (what `--reprint` names it by) adds the Wound Level printed on it: 'Giant WL 20'."""
     from companion.render.printkit import Chit, ChitFace
 
     kind = world.chit_kinds[chit.kind]
@@ -268,7 +300,8 @@ def _chit(world: World, chit) -> Any:
     # the circle: the Wound Level (a ship's crew value is its Wound Level)
     wl = chit.crew if chit.crew is not None else chit.wound_level
     corner = ""
-    front = ChitFace(label=chit.name, colour=colour,
+    label = f"{chit.name} WL {wl}" if same_name and wl is not None else chit.name
+    front = ChitFace(label=label, colour=colour,
                      draw=_chit_drawer(group, sides[0], icon, wl, kind.attack_dice,
                                        corner=corner, ink=ink))
     back = None
@@ -321,7 +354,9 @@ def chit_groups(world: World) -> list[tuple[str, list]]:
 def chit_sheets(world: World) -> list:
     from companion.render.printkit import ChitSheet
 
-    return [ChitSheet(title=title, chits=[_chit(world, c) for c in chits], size=(CHIT_MM, CHIT_MM))
+    names = [c.name for c in world.chits]
+    return [ChitSheet(title=title, chits=[_chit(world, c, names.count(c.name) > 1)
+                                          for c in chits], size=(CHIT_MM, CHIT_MM))
             for title, chits in chit_groups(world)]
 
 
@@ -530,8 +565,9 @@ NOTES = (
     "are its attack dice. Animals, monsters, brigands and ships have a plain back so they can "
     "be drawn face down; Merlin has Morgan Le Fay on his back. The Arthurian Flagship, the "
     "Stone Ring and the First Player marker are for optional rules.",
-    "Map poster: 56 x 74 cm on 9 pages; trim, glue the shaded strips under their neighbours, "
-    "starting from A1. Chits sit on or beside the area they are in.",
+    "Map poster: 56 x 74 cm, tiled over pages after an assembly overview; trim, glue the "
+    "shaded strips under their neighbours, starting from A1. Chits sit on or beside the area "
+    "they are in.",
     "Reference charts: every table of the rules, with the project's own short labels.",
     "Adventure Journals: a record sheet and a log of turns for each player (copy the log as "
     "often as needed); the Quest of the Holy Grail has its own.",
@@ -553,5 +589,7 @@ def kit(world: World | None = None):
 
     parts += journal_parts()            # blank Adventure Journals (--only journals)
     return Kit(game="koc", title="Knights of Camelot", parts=parts,
-               subject="Knights of Camelot print-and-play kit", notes=NOTES)
+               subject=f"{len(world.knights)} Knight, {len(world.kings)} King and "
+                       f"{len(world.ladies)} Lady cards, counters, map poster, reference "
+                       "charts, Adventure Journals", notes=NOTES)
 

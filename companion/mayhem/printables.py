@@ -73,6 +73,32 @@ def _draw_emblem(pen, name: str, x: float, y: float, s: float, colour: str) -> N
         pen.icon("star", x, y, s, fill=light, ink=colour)
 
 
+MIN_PT = 5.5
+"""The smallest text on a card (docs/print-suite.md): the designs scale with the card, but no
+text drops below this; a line that would not fit at it is set condensed."""
+
+
+DRAW_MIN_SIZE = (38.0, 57.0)
+"""The smallest draw card the design works on (mm): below it the card's text cannot keep
+MIN_PT; a smaller --card is refused with this size."""
+
+
+def _line(pen, x: float, y: float, text: str, size_pt: float, width: float, *,
+          bold: bool = False, colour: str = INK, align: str = "left") -> bool:
+    """One line at ``size_pt`` (at least MIN_PT), smaller down to MIN_PT or condensed if it
+    is wider than ``width`` mm; False (nothing drawn) if it does not fit even so."""
+    from companion.render.printkit.fit import TextFitError, fit_line
+
+    size_pt = max(size_pt, MIN_PT)
+    try:
+        font, size = fit_line(text, width * pen.unit_pt, max_size=size_pt, min_size=MIN_PT,
+                              bold=bold, what=pen.what)
+    except TextFitError:
+        return False
+    pen.text(x, y, text, size_pt=size, colour=colour, align=align, font=font)
+    return True
+
+
 def draw_card_face(card: dict[str, Any], number: int, total: int):
     """The face of one draw card (a callback for the print suite)."""
     colour = COLOURS[card["colour"]]
@@ -104,13 +130,16 @@ def draw_card_face(card: dict[str, Any], number: int, total: int):
         # the name
         name_w = w - 2 * m - 2 * r - s - 5 * k
         pen.text_box(cx + r + 1.2 * k, top - band + 1.0 * k, name_w, band - 2.0 * k,
-                     card["name"], max_pt=9.5 * k, min_pt=5.5, colour="#ffffff",
+                     card["name"], max_pt=max(MIN_PT, 9.5 * k), min_pt=MIN_PT, colour="#ffffff",
                      align="centre", valign="middle")
         # the type line
         kind = f"{card['type']} ({card['kind']})" if card.get("kind") else card["type"]
         line_y = top - band - 4.2 * k
-        pen.text(w / 2, line_y, f"{card['colour']} · {kind} · {card['number']}",
-                 size_pt=6.8 * k, colour=dark, align="centre")
+        type_line = f"{card['colour']} · {kind} · {card['number']}"
+        if not _line(pen, w / 2, line_y, type_line, 6.8 * k, w - 2 * m - 2 * k, colour=dark,
+                     align="centre"):
+            _line(pen, w / 2, line_y, f"{card['colour']} · {card['type']} · {card['number']}",
+                  6.8 * k, w - 2 * m - 2 * k, colour=dark, align="centre")
         # the emblem
         em = 20 * k
         ey = line_y - 2.0 * k - em
@@ -120,7 +149,7 @@ def draw_card_face(card: dict[str, Any], number: int, total: int):
                     colour)
         # the points, bottom right (the prime zone of the colour stands out)
         pts_h = 7.5 * k
-        py = m + 4.2 * k
+        py = max(m + 4.2 * k, m + 1.1 * k + 2.6)   # clear of the footer's MIN_PT line
         box = 15.5 * k
         prime = {"Crimson": "play", "Gilded": "hand", "Sapphire": "set"}[card["colour"]]
         for i, (zone, icon, _label) in enumerate(ZONES):
@@ -135,15 +164,18 @@ def draw_card_face(card: dict[str, Any], number: int, total: int):
             pen.text(bx + box - 1.6 * k, py + 2.0 * k, str(card["points"][zone]),
                      size_pt=12 * k, bold=True, colour="#ffffff" if strong else dark,
                      align="right")
-        pen.text(m + 1.8 * k, py + 2.4 * k, "points", size_pt=5.5 * k, colour=dark)
+        # 'points' where there is room left of the boxes (not on the smallest cards)
+        left_box = w - m - 1.5 * k - 3 * (box + 1.0 * k) + 1.0 * k
+        _line(pen, m + 1.8 * k, py + 2.4 * k, "points", 5.5 * k, left_box - m - 2.2 * k,
+              colour=dark)
         # the text
         tx, tw = m + 2.2 * k, w - 2 * m - 4.4 * k
         ty = py + pts_h + 1.8 * k
         th = ey - 1.8 * k - ty
-        pen.text_box(tx, ty, tw, th, card["text"], max_pt=9.2 * k, min_pt=5.5, colour=INK,
-                     valign="middle")
-        pen.text(m + 1.8 * k, m + 1.1 * k, f"Medieval Mayhem · {number}/{total}",
-                 size_pt=4.6 * k, colour=mix(INK, PAPER, 0.45))
+        pen.text_box(tx, ty, tw, th, card["text"], max_pt=max(MIN_PT, 9.2 * k), min_pt=MIN_PT,
+                     colour=INK, valign="middle")
+        _line(pen, m + 1.8 * k, m + 1.1 * k, f"Medieval Mayhem · {number}/{total}", MIN_PT,
+              w - 2 * m - 3.6 * k, colour=mix(INK, PAPER, 0.45))
 
     return draw
 
@@ -166,9 +198,13 @@ def draw_back(pen, w: float, h: float) -> None:
     pen.circle(w / 2, h / 2 + 6 * k, s * 0.62, fill="#2a2320", stroke="#e9d9a6", line_pt=1.0)
     pen.icon("crown", w / 2 - s / 2 * 0.8, h / 2 + 6 * k - s / 2 * 0.8, s * 0.8,
              fill="#e9d9a6", ink="#2a2320", line_pt=0.8)
-    pen.text(w / 2, h / 2 - 16 * k, "MEDIEVAL", size_pt=14 * k, bold=True, colour="#e9d9a6",
+    # the title on a dark panel of its own, clear of the colour bands behind it
+    pw, ph = w - 2 * m - 10 * k, 17 * k
+    pen.rect(w / 2 - pw / 2, h / 2 - 27 * k, pw, ph, fill="#2a2320", stroke="#e9d9a6",
+             line_pt=0.6, radius=1.5 * k)
+    pen.text(w / 2, h / 2 - 17 * k, "MEDIEVAL", size_pt=14 * k, bold=True, colour="#e9d9a6",
              align="centre")
-    pen.text(w / 2, h / 2 - 23 * k, "MAYHEM", size_pt=14 * k, bold=True, colour="#e9d9a6",
+    pen.text(w / 2, h / 2 - 24 * k, "MAYHEM", size_pt=14 * k, bold=True, colour="#e9d9a6",
              align="centre")
 
 
@@ -303,19 +339,20 @@ def kit(cat):
         cards.append(CardFace(c.name, kind=c.type, subtitle=f"{c.colour} {c.number}",
                               draw=draw_card_face(data, c.no, total)))
     draw_deck = Deck(title="Draw cards", size="poker", cards=cards,
-                     back=CardBack(title="Medieval Mayhem", draw=draw_back), name="draw-cards")
+                     back=CardBack(title="Medieval Mayhem", draw=draw_back), name="draw-cards",
+                     min_size=DRAW_MIN_SIZE)
     faces = []
     for ch in cat.characters:
         icon = CHARACTER_ICON.get(ch.face, "star")
         back = CardFace(f"{ch.face}, version {ch.version}", kind="Concealed side",
                         subtitle="keep it face down until the scoring",
                         text=f"**Bonus points at the end:** {ch.bonus_text}",
-                        icon="star", colour="#3d3230", footer="Medieval Mayhem - character")
+                        icon="star", colour="#3d3230", footer="Medieval Mayhem")
         faces.append(CardFace(ch.face, kind="Character", subtitle="face up",
                               text=f"**Character action** (once per turn, a non-free action; "
                                    f"no Defense against it): {ch.action_text}",
                               icon=icon, colour="#5b3a6e", back=back,
-                              footer="Medieval Mayhem - character"))
+                              footer="Medieval Mayhem"))
     characters = Deck(title="Character cards", size="tarot", cards=faces,
                       back=CardBack(title="Medieval Mayhem"), name="characters")
     return Kit(

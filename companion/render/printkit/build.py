@@ -17,6 +17,7 @@ from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, 
 from companion.render.printkit.model import (Board, CardFace, ChitSheet, Deck, FreePages, Kit,
                                              Part, ReferenceSheet, Standees, Table, reprint_parts,
                                              select_parts)
+from companion.render.printkit.fit import TextFitError
 from companion.render.printkit.options import PrintOptions
 from companion.render.printkit.units import MM, Rect, mm
 
@@ -153,16 +154,134 @@ def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefi
 def _backs_for(part_two_sided: bool, options: PrintOptions) -> tuple[str, str]:
     if options.backs == "none" and part_two_sided:
         return "fold", ("both sides carry information, so with --backs none they are printed "
-                        "side by side to fold and glue")
+                        "side by side to fold and glue.")
     return options.backs, ""
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 card', '3 cards' ('1 sheet', '2 sheets')."""
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _prepare_deck(deck: Deck, w: float, h: float, colours, numbers: dict[int, int], n: int):
+    """Every standard face and back of a deck fitted to a w x h card (points): the face
+    layouts by design, the deck's back, and the cards' own backs.  Faces a game draws itself
+    (``draw=``) need no fitting."""
+    from companion.render.printkit.draw import prepare_back, prepare_face
+
+    layouts = {i: prepare_face(card, deck, w, h, colours, numbers[i], n)
+               for i, card in enumerate(deck.cards) if card.count and card.draw is None}
+    back_prep = prepare_back(deck.back, w, h, f"deck '{deck.title}'")
+    own_backs: dict[int, tuple[str, object]] = {}
+    for i, card in enumerate(deck.cards):
+        if card.back is None or not card.count:
+            continue
+        if isinstance(card.back, CardFace):
+            own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i], n))
+        else:
+            own_backs[i] = ("back", prepare_back(card.back, w, h,
+                                                 f"deck '{deck.title}', card '{card.name}'"))
+    return layouts, back_prep, own_backs
+
+
+def _size_words(w_mm: float, h_mm: float) -> str:
+    return f"{w_mm:g} x {h_mm:g} mm"
+
+
+class _CardTooSmall(Exception):
+    """Raised while planning a deck on the ``--card`` size asked for, when its texts do not
+    fit; :func:`plan_kit` turns it into a message with the smallest size for every deck."""
+
+    def __init__(self, error: Exception):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _deck_works(deck: Deck, w_mm: float, h_mm: float) -> bool:
+    """Whether every standard face and back of ``deck`` fits a w x h mm card."""
+    from companion.render.printkit.draw import deck_colours
+
+    if deck.min_size is not None:
+        from companion.render.printkit.model import _size
+
+        least = _size(deck.min_size, f"deck '{deck.title}' min_size")
+        if w_mm < least.width_mm - 1e-9 or h_mm < least.height_mm - 1e-9:
+            return False
+    numbering = [i for i, card in enumerate(deck.cards) if card.count]
+    numbers = {i: k + 1 for k, i in enumerate(numbering)}
+    try:
+        _prepare_deck(deck, mm(w_mm), mm(h_mm), deck_colours(deck), numbers, len(numbering))
+    except TextFitError:
+        return False
+    return True
+
+
+def _least_width(deck: Deck, ratio: float, below: float) -> float | None:
+    """About the smallest width (whole mm) of a card of height ``ratio`` x width on which
+    ``deck`` works, knowing it does not at ``below``; None if it does not work even on a card
+    of that shape covering its own size."""
+    import math
+
+    own = deck.card_size
+    lo, hi = below, max(own.width_mm, own.height_mm / ratio)
+    if not _deck_works(deck, hi, hi * ratio):
+        return None
+    while hi - lo > 0.5:
+        mid = (lo + hi) / 2
+        if _deck_works(deck, mid, mid * ratio):
+            hi = mid
+        else:
+            lo = mid
+    return float(math.ceil(hi - 1e-9))
+
+
+def _too_small(kit: Kit, parts: list[Part], size, failed: Deck, error: Exception) -> Exception:
+    """The error for decks whose texts do not fit the ``--card`` size asked for.  If the
+    failing deck's texts fit its own size, the card is too small for the design: the error
+    says about how small a card of the same shape may be for every deck of the kit to work.
+    Otherwise a text is too long for any card and ``error`` stands."""
+    from companion.render.printkit.units import CARD_SIZES
+
+    own = failed.card_size
+    if not _deck_works(failed, own.width_mm, own.height_mm):
+        return error
+    ratio = size.height_mm / size.width_mm
+    least = size.width_mm
+    for deck in parts:
+        if not isinstance(deck, Deck) or not deck.cards:
+            continue
+        if deck is not failed and _deck_works(deck, least, least * ratio):
+            continue
+        w = _least_width(deck, ratio, least)
+        if w is None:
+            least = max(least, own.width_mm)
+            ratio = own.height_mm / own.width_mm
+            continue
+        least = max(least, w)
+    import math
+
+    w, h = least, float(math.ceil(least * ratio - 1e-9))
+    fits = [f"{name} ({_size_words(s.width_mm, s.height_mm)})" for name, s in
+            sorted(CARD_SIZES.items(), key=lambda item: item[1].width_mm * item[1].height_mm)
+            if s.width_mm >= w - 1e-9 and s.height_mm >= h - 1e-9]
+    return UsageError(
+        f"cards of {_size_words(round(size.width_mm, 1), round(size.height_mm, 1))} are too "
+        f"small for the {kit.title} cards: the smallest that works is about "
+        f"{_size_words(w, h)}",
+        hint=f"use --card {w:g}x{h:g} or larger" + (", or " + " or ".join(fits[:2])
+                                                     if fits else "")
+        + ", or leave --card out for each deck's own size")
 
 
 def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int,
                numbered_as: Deck | None = None) -> PartPlan:
     """The sheets of a deck; ``numbered_as``: the full deck a reprint comes from (its cards
     keep their numbers)."""
-    from companion.render.printkit.draw import (deck_colours, draw_back, draw_face, prepare_back,
-                                                prepare_face)
+    from companion.render.printkit.draw import deck_colours, draw_back, draw_face
 
     size = options.card or deck.card_size
     w, h = size.width, size.height
@@ -176,19 +295,17 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int,
     designs = [i for i, card in enumerate(deck.cards) if card.count]
     numbering = [i for i, card in enumerate((numbered_as or deck).cards) if card.count]
     numbers = {i: k + 1 for k, i in enumerate(numbering)}
-    layouts = {i: prepare_face(deck.cards[i], deck, w, h, colours, numbers[i], len(numbering))
-               for i in designs}
-    back_prep = prepare_back(deck.back, w, h, f"deck '{deck.title}'")
-    own_backs: dict[int, tuple[str, object]] = {}
-    for i, card in enumerate(deck.cards):
-        if card.back is None or not card.count:
-            continue
-        if isinstance(card.back, CardFace):
-            own_backs[i] = ("face", prepare_face(card.back, deck, w, h, colours, numbers[i],
-                                                 len(numbering)))
-        else:
-            own_backs[i] = ("back", prepare_back(card.back, w, h,
-                                                 f"deck '{deck.title}', card '{card.name}'"))
+    if options.card is not None and deck.min_size is not None and not _deck_works(
+            deck, size.width_mm, size.height_mm):
+        raise _CardTooSmall(UsageError(f"deck '{deck.title}': cards of {size.label} are "
+                                       "smaller than the design allows"))
+    try:
+        layouts, back_prep, own_backs = _prepare_deck(deck, w, h, colours, numbers,
+                                                      len(numbering))
+    except TextFitError as exc:
+        if options.card is None:
+            raise
+        raise _CardTooSmall(exc) from None
     backs, note = _backs_for(deck.two_sided, options)
     plan = layout_items(total, size, options.paper, margin_mm=options.margin_mm,
                         bleed_mm=options.bleed_mm, gap_mm=options.gap_mm, backs=backs,
@@ -237,8 +354,8 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int,
         pages[0].bookmarks.append((deck.title, 0))
         pages[0].bookmarks.append(("Card sheets", 1))
     if deck.checklist and deck.cards:
-        rows = [["\u2610", c.name, " · ".join(x for x in (c.kind, c.subtitle) if x), str(c.count)]
-                for c in deck.cards if c.count]
+        rows = [["\u2610", checklist_name(c), " · ".join(x for x in (c.kind, c.subtitle) if x),
+                 str(c.count)] for c in deck.cards if c.count]
         table = Table(["", "Card", "Type", "Count"], rows, align=["centre", "left", "left", "right"])
         summary = (f"{total} cards, {len(rows)} different. Tick each card once it is cut. "
                    f"Card size {size.label}.")
@@ -248,6 +365,16 @@ def _plan_deck(deck: Deck, options: PrintOptions, forms: _Forms, pi: int,
     else:
         checklist = []
     return PartPlan(deck, pages, sheets=plan, backs=backs, note=note, checklist=checklist)
+
+
+def checklist_name(card: CardFace) -> str:
+    """A card as its checklist names it: a two-sided card whose back has a name of its own
+    is listed by both ('Lady Elaine / Lady Elaine (away)'), or by the back's when it says more
+    ('The Thief, version II' for three cards whose face-up sides are all 'The Thief')."""
+    back = card.back
+    if not isinstance(back, CardFace) or not back.name or back.name == card.name:
+        return card.name
+    return back.name if back.name.startswith(card.name) else f"{card.name} / {back.name}"
 
 
 def _add_checklists(plans: list[PartPlan], options: PrintOptions) -> None:
@@ -287,7 +414,7 @@ def _plan_chits(part: ChitSheet, options: PrintOptions, forms: _Forms, pi: int) 
                 preps[(i, "b")] = prepare_chit_face(chit.back, w, h, what + " back")
     backs, note = _backs_for(part.two_sided, options)
     if backs != "none" and not part.two_sided:
-        backs, note = "none", "one-sided chits: printed without backs"
+        backs, note = "none", "one-sided chits: printed without backs."
     bleed_mm = min(options.bleed_mm, 1.0) if part.bleed_mm is None else part.bleed_mm
     plan = layout_items(sum(int(c.count) for c in part.chits), size, options.paper,
                         margin_mm=options.margin_mm, bleed_mm=bleed_mm,
@@ -483,7 +610,11 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     plans: list[PartPlan] = []
     for pi, part in enumerate(parts):
         if isinstance(part, Deck):
-            plans.append(_plan_deck(part, options, forms, pi, numbered.get(id(part))))
+            try:
+                plans.append(_plan_deck(part, options, forms, pi, numbered.get(id(part))))
+            except _CardTooSmall as exc:
+                raise _too_small(kit, list(parts), options.card, numbered.get(id(part), part),
+                                 exc.error) from None
         elif isinstance(part, ChitSheet):
             plans.append(_plan_chits(part, options, forms, pi))
         elif isinstance(part, Standees):
@@ -534,15 +665,24 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
     for pp in plans:
         part = pp.part
         what = {
-            "cards": lambda: (f"{pp.part.total} cards, {len(pp.sheets.sheets)} sheet(s) of "
+            "cards": lambda: (f"{plural(pp.part.total, 'card')}, "
+                              f"{plural(len(pp.sheets.sheets), 'sheet')} of "
                               f"{pp.sheets.per_sheet}"),
-            "chits": lambda: f"{pp.sheets.count} chits, {len(pp.sheets.sheets)} sheet(s)",
-            "standees": lambda: f"{pp.sheets.count} standees",
+            "chits": lambda: (f"{plural(pp.sheets.count, 'chit')}, "
+                              f"{plural(len(pp.sheets.sheets), 'sheet')}"),
+            "standees": lambda: plural(pp.sheets.count, "standee"),
+            # every page the board takes: its tiles and the assembly overview
             "board": lambda: (f"{pp.part.width_mm:g} x {pp.part.height_mm:g} mm on "
-                              f"{len(pp.board.tiles)} page(s)"),
-        }.get(part.kind, lambda: f"{len(pp.pages)} page(s)")()
+                              f"{plural(len(pp.pages), 'page')}"
+                              + (" with the assembly overview"
+                                 if len(pp.pages) > len(pp.board.tiles) else "")),
+        }.get(part.kind, lambda: plural(len(pp.pages), "page"))()
         rows.append([part.title, what, str(starts.get(id(part), ""))])
     duplex = options.backs in ("duplex-long", "duplex-short")
+    # decks printed without their backs (--backs none): the cover says so, and how to get them
+    unbacked = [pp.part.title for pp in plans
+                if isinstance(pp.part, Deck) and pp.backs == "none" and pp.sheets.sheets]
+    folded = any(pp.backs == "fold" for pp in plans)
     tips = [
         "Print at **100% / actual size**: switch off 'fit to page' and any scaling. The 100 mm "
         "rulers of 'companion print calibrate' check this.",
@@ -557,18 +697,27 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
         tips.append("Fronts and backs are side by side: cut out each pair, fold on the dashed "
                     "line, glue, then cut along the crop marks.")
     else:
-        tips.append("Single-sided printing. Parts whose backs carry information are printed "
-                    "side by side for folding (see the dashed fold lines).")
+        tips.append("Single-sided printing." + (" Parts whose backs carry information are "
+                                                "printed side by side for folding (see the "
+                                                "dashed fold lines)." if folded else ""))
+        if unbacked:
+            tips.append(f"**Card backs are not printed** (--backs none): the backs of "
+                        f"{_and(unbacked)}. Use --backs duplex-long, duplex-short or fold to "
+                        "print them.")
     tips.append("Cut along the lines the crop marks extend (a ruler and a craft knife or a "
                 "paper trimmer work best). Card sheets with bleed have extra background around "
                 "each card, so a slightly missed cut does not show white.")
-    notes = [pp.note for pp in plans if pp.note]
+    # a reprint holds a few pieces: the kit's own notes (how many decks, what to print twice)
+    # are about the whole kit, so it says what it holds instead
+    kit_notes = list(kit.notes) if not options.reprint else [
+        "A reprint of single pieces, to replace lost or worn ones: each keeps its number and "
+        "back, so it mixes with the pieces of the whole kit."]
+    notes = kit_notes + [f"{pp.part.title}: {pp.note}" for pp in plans if pp.note]
     blocks = [Heading("Contents"),
               Table(["Part", "What", "Page"], rows, align=["left", "left", "right"]),
               Heading("How to print"), Bullets(tips)]
-    if notes or kit.notes:
-        blocks += [Heading("Notes"), Bullets(list(kit.notes) + [
-            f"{pp.part.title}: {pp.note}" for pp in plans if pp.note])]
+    if notes:
+        blocks += [Heading("Notes"), Bullets(notes)]
     fpages, _ = flow(blocks, area, size=9.0, columns=1, first_top=mm(26), later_top=mm(26),
                      what="cover")
     if len(fpages) > 1:
@@ -620,6 +769,13 @@ def render_plan(plan: KitPlan, progress: Progress | None = None) -> bytes:
         return _render_plan(plan, progress)
 
 
+def subject(kit: Kit, options: PrintOptions) -> str:
+    """The PDF subject: what the kit holds (the kit's own words) and the settings it was
+    printed with."""
+    what = kit.subject or "Print-and-play kit"
+    return f"{what}; {options.describe()}"
+
+
 def _render_plan(plan: KitPlan, progress: Progress | None) -> bytes:
     from companion.render.printkit.pdfcanvas import new_canvas
 
@@ -628,7 +784,7 @@ def _render_plan(plan: KitPlan, progress: Progress | None) -> bytes:
         plan.forms.defined.clear()
     buf = io.BytesIO()
     c = new_canvas(buf, options.paper, title=kit.title,
-                   subject=kit.subject or f"Print-and-play kit: {options.describe()}",
+                   subject=subject(kit, options),
                    keywords=["print-and-play", kit.game, options.paper.name, options.backs])
     total = len(plan.pages)
     counter = 0
@@ -647,14 +803,50 @@ def _render_plan(plan: KitPlan, progress: Progress | None) -> bytes:
     return buf.getvalue()
 
 
+def kit_file(kit: Kit, options: PrintOptions, path: str | Path | None = None) -> Path:
+    """Where :func:`write_kit` writes: ``path``, else ``options.out``, else
+    ``<game>-kit.pdf`` (``<game>-reprint.pdf`` for a reprint); a folder that exists gets that
+    file name inside it."""
+    name = f"{kit.game}-reprint.pdf" if options.reprint else f"{kit.game}-kit.pdf"
+    target = Path(path) if path is not None else options.out or Path(name)
+    if target.is_dir():
+        target = target / name
+    return target
+
+
 def write_kit(kit: Kit, options: PrintOptions, path: str | Path | None = None,
               progress: Progress | None = None) -> Path:
-    """Build the kit and write it to ``path`` (default ``options.out``, else
-    ``<game>-kit.pdf``); returns the path written."""
-    target = Path(path) if path is not None else options.out or Path(f"{kit.game}-kit.pdf")
+    """Build the kit and write it to :func:`kit_file` (``path``, else ``options.out``, else
+    ``<game>-kit.pdf``; into it if it is a folder); returns the path written.  The file is
+    written beside the target and renamed, so a failed write never leaves half a PDF; a
+    failure says what could not be written and why."""
+    target = kit_file(kit, options, path)
     data = build_kit(kit, options, progress)
-    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        tmp.replace(target)
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise _write_failure(target, exc) from None
     return target
+
+
+def _write_failure(target: Path, exc: OSError):
+    import errno
+
+    from companion.errors import CompanionError
+
+    reason = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+              errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+              errno.EISDIR: "a folder of that name is in the way",
+              errno.ENOTDIR: "a part of the path is a file, not a folder",
+              errno.EEXIST: "a part of the path is a file, not a folder",
+              }.get(exc.errno, exc.strerror or str(exc))
+    return CompanionError(f"cannot write the kit to {target}: {reason}",
+                          hint="give --out a file name (such as kit.pdf) in a folder you can "
+                               "write to, or a folder to write the kit's usual file name into")

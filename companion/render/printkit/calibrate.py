@@ -48,6 +48,17 @@ def _label(v: int) -> str:
     return "0" if v == 0 else f"{v:+d}"
 
 
+def label_values() -> list[int]:
+    """The millimetres labelled along a target's edges: those of its bold lines (every 5 mm,
+    and the zero line), so that a reading is never between a label and a bold line."""
+    return [v for v in range(-GRID_MM, GRID_MM + 1) if v % 5 == 0]
+
+
+def bold_values() -> list[float]:
+    """The millimetres of a target's bold lines (every 5 mm; the zero line is darker)."""
+    return [i / 2 for i in range(-2 * GRID_MM, 2 * GRID_MM + 1) if i % 10 == 0]
+
+
 def _draw_target(c, cx: float, cy: float, name: str) -> None:
     from companion.render import fonts
 
@@ -74,13 +85,12 @@ def _draw_target(c, cx: float, cy: float, name: str) -> None:
             p.lineTo(cx + mm(n), cy + v)
         c.drawPath(p, stroke=1, fill=0)
     c.setFillColorRGB(0.1, 0.1, 0.1)
-    c.setFont(fonts.SANS, 5)
-    for v in range(-n, n + 1, 2):
-        # the value to type is minus the shift at which the cross shows; the column labels
-        # alternate between two rows so that they do not run into each other
-        row = mm(1.2) if v % 4 == 0 else mm(3.4)
-        c.drawCentredString(cx + mm(v), cy + mm(n) + row, _label(-v))
-        c.drawRightString(cx - mm(n) - mm(1.2), cy + mm(v) - 1.8, _label(-v))
+    c.setFont(fonts.SANS, 5.5)
+    for v in label_values():
+        # the value to type is minus the shift at which the cross shows; one label on each
+        # bold (5 mm) line, in one row
+        c.drawCentredString(cx + mm(v), cy + mm(n) + mm(1.6), _label(-v))
+        c.drawRightString(cx - mm(n) - mm(1.2), cy + mm(v) - 1.9, _label(-v))
     c.setFont(fonts.SANS_BOLD, 6)
     c.drawCentredString(cx, cy + mm(n) + mm(6.0), "X")
     c.drawRightString(cx - mm(n) - mm(6.5), cy - 2, "Y")

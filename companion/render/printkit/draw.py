@@ -29,6 +29,12 @@ def _clamp(v: float, lo: float, hi: float) -> float:
 TEXT_PAD = mm(1.8)
 """Space between a card's panel edge and its text."""
 
+MIN_PT = 5.5
+"""The smallest text on a card, a card back or a chit (rules text, names, type lines,
+footers, labels): a text that does not fit at this size is set in the condensed face, then
+wraps, then is refused (a card too small for the design says so with the smallest size that
+works)."""
+
 
 def text_max_pt(deck: Deck, w: float) -> float:
     """The largest size a card's text may take: the deck's own, else from the card's width
@@ -64,6 +70,11 @@ class FaceLayout:
     footer_right: str
     footer_size: float
     corner_w: float
+    kind_lines: tuple[str, ...] = ()
+    """The type line, or the kind and the subtitle on two lines on a small card."""
+    kind_h: float = 0.0
+    footer_font: str = fonts.SANS
+    badge_h: float = 0.0
 
 
 def deck_colours(deck: Deck) -> dict[str, RGB]:
@@ -89,8 +100,8 @@ def fit_name(name: str, width: float, header_h: float, what: str) -> Fitted:
         return fit_text(name, width, box_h, max_size=top, min_size=max(5.5, top * 0.7),
                         style="b", leading=1.0, what=what, condense=False)
     except TextFitError:
-        return fit_text(name, width, box_h, max_size=top, min_size=4.5, style="b", leading=1.0,
-                        what=what)
+        return fit_text(name, width, box_h, max_size=max(top, MIN_PT), min_size=MIN_PT,
+                        style="b", leading=1.0, what=what)
 
 
 def _face_text(face: CardFace) -> list[tuple[str, str]]:
@@ -116,33 +127,65 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
     border = _clamp(0.045 * min(w, h), mm(2.2), mm(3.5))
     pad = TEXT_PAD
     header_h = _clamp(0.115 * h, mm(6.0), mm(11.0))
-    corner_w = _badge_width(face.corner, header_h) + pad * 0.5 if face.corner else 0.0
     inner_w = w - 2 * border
-    name = fit_name(face.name, inner_w - 2 * pad - corner_w, header_h, what=f"{what}: name")
+    # the corner badge as high as the band; on a small card, smaller when the name needs room
+    for badge_h in ((header_h, header_h * 0.8, header_h * 0.65) if face.corner else (0.0,)):
+        corner_w = _badge_width(face.corner, badge_h) + pad * 0.5 if face.corner else 0.0
+        if inner_w - 2 * pad - corner_w < mm(8):
+            # no box of negative or next to no width for the name: the card is too small
+            error = TextFitError(f"{what}: a {w / MM:.0f} x {h / MM:.0f} mm card is too small "
+                                 "for this design", hint="print on a bigger card size")
+            continue
+        try:
+            name = fit_name(face.name, inner_w - 2 * pad - corner_w, header_h,
+                            what=f"{what}: name")
+            break
+        except TextFitError as exc:
+            error = exc
+    else:
+        raise error
     kind_line = " · ".join(x for x in (face.kind, face.subtitle) if x)
     kind_font, kind_size = fonts.SANS_ITALIC, 6.5
+    kind_lines = [kind_line] if kind_line else []
     if kind_line:
-        kind_font, kind_size = fit_line(kind_line, inner_w - 2 * pad, max_size=7.0, min_size=4.5,
-                                        bold=False, what=f"{what}: type line")
-        if (kind_font == fonts.SANS and text_width(kind_line, fonts.SANS_ITALIC, kind_size)
-                <= inner_w - 2 * pad):
+        try:
+            kind_font, kind_size = fit_line(kind_line, inner_w - 2 * pad, max_size=7.0,
+                                            min_size=MIN_PT, bold=False,
+                                            what=f"{what}: type line")
+        except TextFitError:
+            # a small card: the kind on one line, the subtitle on the next
+            if not (face.kind and face.subtitle):
+                raise
+            kind_lines = [face.kind, face.subtitle]
+            fitted_lines = [fit_line(line, inner_w - 2 * pad, max_size=7.0, min_size=MIN_PT,
+                                     bold=False, what=f"{what}: type line")
+                            for line in kind_lines]
+            # one face and size for both lines: the smaller, condensed if either needs it
+            kind_size = min(size for _, size in fitted_lines)
+            kind_font = (fonts.SANS if all(font == fonts.SANS for font, _ in fitted_lines)
+                         else fonts.CONDENSED)
+        if (kind_font == fonts.SANS and all(
+                text_width(line, fonts.SANS_ITALIC, kind_size) <= inner_w - 2 * pad
+                for line in kind_lines)):
             kind_font = fonts.SANS_ITALIC
-    kind_h = mm(3.8) if kind_line else mm(1.0)
+    kind_h = (mm(3.8) + (len(kind_lines) - 1) * kind_size * 1.1) if kind_line else mm(1.0)
     stats_h = _clamp(0.085 * h, mm(5.5), mm(8.0)) if face.stats else 0.0
     if face.stats:
         stats_size(face.stats, inner_w - 2 * pad, stats_h, what)
     footer_h = mm(3.0)
     footer_left = face.footer or deck.title
     footer_right = f"{number}/{total}" if deck.numbering else ""
-    footer_size = 5.0
+    footer_size = MIN_PT
+    footer_font = fonts.SANS
     avail_footer = inner_w - 2 * pad - (text_width(footer_right, fonts.SANS, footer_size) + mm(2)
                                          if footer_right else 0)
     check_glyphs(footer_left, f"{what}: footer")
-    while footer_size > 3.5 and text_width(footer_left, fonts.SANS, footer_size) > avail_footer:
-        footer_size -= 0.25
     if text_width(footer_left, fonts.SANS, footer_size) > avail_footer:
+        footer_font = fonts.CONDENSED
+    if text_width(footer_left, footer_font, footer_size) > avail_footer:
         raise TextFitError(f"{what}: footer '{footer_left}' is too long for the card",
-                           hint="shorten the footer or the deck title")
+                           hint="shorten the footer or the deck title, or print on a bigger "
+                                "card size")
     top = h - border - header_h - kind_h
     bottom = border + footer_h
     emblem_full = _clamp(0.24 * h, mm(9.0), mm(32.0)) if face.icon else 0.0
@@ -154,7 +197,8 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
         if not texts:
             return FaceLayout(face, w, h, band, border, header_h, name, kind_line,
                               kind_font, kind_size, emblem_h, stats_h, tb, None, footer_left,
-                              footer_right, footer_size, corner_w)
+                              footer_right, footer_size, corner_w, tuple(kind_lines), kind_h,
+                              footer_font, badge_h)
         if tb[3] <= mm(4):
             continue
         try:
@@ -165,7 +209,8 @@ def prepare_face(face: CardFace, deck: Deck, w: float, h: float, colours: dict[s
             continue
         return FaceLayout(face, w, h, band, border, header_h, name, kind_line,
                           kind_font, kind_size, emblem_h, stats_h, tb, fitted, footer_left,
-                          footer_right, footer_size, corner_w)
+                          footer_right, footer_size, corner_w, tuple(kind_lines), kind_h,
+                          footer_font, badge_h)
     if last_error is None:
         raise TextFitError(f"{what}: no room left for the text on a {w / MM:.0f} x {h / MM:.0f} mm card",
                            hint="use a bigger card size or fewer statistics")
@@ -200,14 +245,18 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
     draw_fitted(c, fl.name, hx + pad, hy + hh - (hh - fl.name.height) / 2, align="centre",
                 width=avail)
     if face.corner is not None:
-        _stat_badge(c, face.corner, hx + hw - pad * 0.5, hy + hh / 2, hh, band)
+        _stat_badge(c, face.corner, hx + hw - pad * 0.5, hy + hh / 2, fl.badge_h or hh, band)
     y = hy
     if fl.kind_line:
         c.setFillColorRGB(*darker(band, 0.45))
         c.setFont(fl.kind_font, fl.kind_size)
-        kw = text_width(fl.kind_line, fl.kind_font, fl.kind_size)
-        c.drawString(w / 2 - kw / 2, y - mm(3.8) + (mm(3.8) - fl.kind_size * 0.7) / 2, fl.kind_line)
-        y -= mm(3.8)
+        # the last line sits where a one-line type line does, the others above it
+        last = y - fl.kind_h + (mm(3.8) - fl.kind_size * 0.7) / 2
+        n = len(fl.kind_lines)
+        for k, line in enumerate(fl.kind_lines):
+            kw = text_width(line, fl.kind_font, fl.kind_size)
+            c.drawString(w / 2 - kw / 2, last + (n - 1 - k) * fl.kind_size * 1.1, line)
+        y -= fl.kind_h
     else:
         y -= mm(1.0)
     if fl.emblem_h:
@@ -229,7 +278,7 @@ def draw_face(c, fl: FaceLayout, bleed: float) -> None:
         draw_fitted(c, fl.text, x, ty + th, colour=INK)
     # footer
     c.setFillColorRGB(*mix(INK, PAPER, 0.45))
-    c.setFont(fonts.SANS, fl.footer_size)
+    c.setFont(fl.footer_font, fl.footer_size)
     fy = b + mm(1.0)
     c.drawString(b + pad, fy, fl.footer_left)
     if fl.footer_right:

@@ -119,6 +119,10 @@ class Deck(Part):
     """Largest text size; by default from the card width (9 pt poker, 10 pt tarot)."""
     text_min_pt: float = 5.5
     name: str = ""
+    min_size: CardSize | str | tuple[float, float] | None = None
+    """The smallest card the design works on, for faces the game draws itself (``draw=``);
+    a smaller ``--card`` is refused before anything is drawn.  Standard faces need none: the
+    suite finds their smallest size when the texts do not fit."""
 
     @property
     def card_size(self) -> CardSize:
@@ -342,50 +346,122 @@ def select_parts(kit: Kit, only: Sequence[str]) -> list[Part]:
 
 def reprint_parts(kit: Kit, parts: Sequence[Part], names: Sequence[str]
                   ) -> tuple[list[Part], dict[int, Part]]:
-    """The parts reduced to the cards and chits named (``--reprint``; one copy per mention,
-    every design of that name), other parts left out; and, by the id of each reduced deck, the
-    full deck it came from (a reprinted card keeps its number, '17/120').
+    """The parts reduced to the cards and chits named (``--reprint``; one copy per mention),
+    other parts left out; and, by the id of each reduced deck, the full deck it came from (a
+    reprinted card keeps its number, '17/120').
 
-    Raises a UsageError with suggestions when a name matches no card or chit of ``parts``."""
+    A card answers to its name and, if it has a back of its own with another name, to that
+    name too (a two-sided card: 'The Thief, version II'); a chit to its front's label. A name
+    may be preceded by its deck or chit sheet and a colon ('starter-arthur: Patsy',
+    'arthur: Patsy'): the part's name or a unique start of a word of its title.
+
+    Raises a UsageError with suggestions when a name matches nothing, and one listing the
+    pieces and how to name each when it matches several (the same name in two decks, several
+    versions of a card): a reprint never prints a piece that was not meant."""
     from dataclasses import replace
 
     from companion.engine.names import match_name
 
-    known: list[str] = []
-    for part in parts:
+    # every piece: (part index, item index, the names it answers to, where it is)
+    pieces: list[tuple[int, int, tuple[str, ...], str]] = []
+    for pi, part in enumerate(parts):
         if isinstance(part, Deck):
-            known += [c.name for c in part.cards if c.count]
+            numbering = [i for i, c in enumerate(part.cards) if c.count]
+            for k, i in enumerate(numbering):
+                card = part.cards[i]
+                names_of = (card.name,)
+                if isinstance(card.back, CardFace) and card.back.name != card.name:
+                    names_of += (card.back.name,)
+                number = f"{k + 1}/{len(numbering)}, " if part.numbering else ""
+                pieces.append((pi, i, names_of, f"{number}{part.title}"))
         elif isinstance(part, ChitSheet):
-            known += [c.front.label for c in part.chits if c.count and c.front.label]
-    wanted: dict[str, int] = {}
+            for i, chit in enumerate(part.chits):
+                if chit.count and chit.front.label:
+                    pieces.append((pi, i, (chit.front.label,), part.title))
+    holding = sorted({pi for pi, *_ in pieces})
+    part_keys: dict[str, int] = {}
+    for pi in holding:
+        part_keys.setdefault(parts[pi].slug, pi)
+        part_keys.setdefault(parts[pi].title, pi)
+
+    def all_names(among) -> list[str]:
+        return list(dict.fromkeys(n for *_, names_of, _w in among for n in names_of))
+
+    def qualified(typed: str):
+        """(part index, the name after the colon) if ``typed`` starts with a part's name."""
+        several = None
+        for at in [i for i, ch in enumerate(typed) if ch == ":"]:
+            head, tail = typed[:at].strip(), typed[at + 1:].strip()
+            if not head or not tail:
+                continue
+            found = match_name(head, list(part_keys), suggest=False)
+            meant = {part_keys[n] for n in ((found.name,) if found.ok else found.candidates)}
+            if len(meant) == 1:            # a part's name and title may both answer
+                return meant.pop(), tail
+            if meant and several is None:
+                several = (head, meant)
+        if several and not match_name(typed, all_names(pieces), suggest=False).ok:
+            head, meant = several
+            raise UsageError(f"--reprint '{typed}': '{head}' could be several parts of the "
+                             f"{kit.title} kit", hint="name one of them before the colon: "
+                             + ", ".join(f"'{parts[i].slug}'" for i in sorted(meant)))
+        return None
+
+    def precise(piece) -> str:
+        """A name that means this piece only."""
+        pi, _i, names_of, _w = piece
+        for name in names_of[1:]:
+            if sum(name in p[2] for p in pieces) == 1:
+                return name
+        return f"{parts[pi].slug}: {names_of[0]}"
+
+    wanted: dict[tuple[int, int], int] = {}
     for typed in names:
-        found = match_name(typed, known)
+        among, name_typed, inside = pieces, typed, None
+        q = qualified(typed)
+        if q is not None:
+            inside, name_typed = q
+            among = [p for p in pieces if p[0] == inside]
+        known = all_names(among)
+        found = match_name(name_typed, known)
+        where = (f"'{parts[inside].title}'" if inside is not None
+                 else f"the {kit.title} kit")
         if not found.ok:
             if found.ambiguous:
-                raise UsageError(f"--reprint '{typed}' could name several pieces of the "
-                                 f"{kit.title} kit", hint="give more of the name: " + ", ".join(
+                raise UsageError(f"--reprint '{typed}' could name several pieces of {where}",
+                                 hint="give more of the name: " + ", ".join(
                                      f"'{n}'" for n in found.candidates[:6]))
             hint = ("did you mean " + " or ".join(f"'{n}'" for n in found.suggestions) + "?"
                     if found.suggestions else
                     "the checklist after the card sheets names every card")
-            raise UsageError(f"--reprint '{typed}': the {kit.title} kit has no card or "
-                             "labelled chit of that name", hint=hint)
-        wanted[found.name] = wanted.get(found.name, 0) + 1
+            raise UsageError(f"--reprint '{typed}': {where} has no card or labelled chit of "
+                             "that name", hint=hint)
+        hits = [p for p in among if found.name in p[2]]
+        if len(hits) > 1:
+            listed = "; ".join(f"'{found.name}' ({p[3]})" for p in hits)
+            ways = [precise(p) for p in hits]
+            if len(set(ways)) == len(ways):
+                hint = ("name one of them: " + " or ".join(f"--reprint '{w}'" for w in ways))
+            else:
+                hint = "the kit gives these pieces the same name: their labels must differ"
+            raise UsageError(f"--reprint '{typed}' could be {len(hits)} different pieces: "
+                             f"{listed}", hint=hint)
+        key = (hits[0][0], hits[0][1])
+        wanted[key] = wanted.get(key, 0) + 1
     out: list[Part] = []
     numbered: dict[int, Part] = {}
-    for part in parts:
+    for pi, part in enumerate(parts):
         if isinstance(part, Deck):
-            cards = [replace(c, count=wanted.get(c.name, 0) if c.count else 0)
-                     for c in part.cards]
+            cards = [replace(c, count=wanted.get((pi, i), 0) if c.count else 0)
+                     for i, c in enumerate(part.cards)]
             if any(c.count for c in cards):
                 reduced = replace(part, cards=cards)
                 numbered[id(reduced)] = part
                 out.append(reduced)
         elif isinstance(part, ChitSheet):
-            chits = [replace(c, count=wanted.get(c.front.label, 0) if c.count else 0)
-                     for c in part.chits]
+            chits = [replace(c, count=wanted.get((pi, i), 0))
+                     for i, c in enumerate(part.chits) if c.count]
             chits = [c for c in chits if c.count]
             if chits:
                 out.append(replace(part, chits=chits))
     return out, numbered
-
