@@ -276,7 +276,8 @@ class GrailKind(GameKind):
             return self.for_game(state).parse_orders(state, player, text, filename)
         from companion.grailccg import orders as grammar
 
-        return grammar.parse_orders(self.cards, state["players"], text, filename)
+        return grammar.parse_orders(self.cards, state["players"], text, filename,
+                                    grammar.name_tiers(self.cards, state, player))
 
     def asked(self, state: dict) -> str | None:
         pending = state.get("pending")
@@ -302,6 +303,7 @@ class GrailKind(GameKind):
                                           "more orders are taken from you")], filename)
         active = g["active"] == player
         asked = self.asked(state) == player
+        gain = False        # an earlier line may bring a knight or a page to the Round Table
         for entry, line in zip(orders.lines, orders.src):
             kind = entry["kind"]
             if kind == "on":
@@ -320,8 +322,10 @@ class GrailKind(GameKind):
                 continue
             if not active:
                 errors.append(illegal(line, f"it is {g['active']}'s turn, not yours",
-                                      "between your turns send standing orders ('on dispute: "
-                                      "play <card>', 'on double: accept', ...)"))
+                                      "until your turn begins only standing orders are taken "
+                                      "('on dispute: play <card>', 'on double: accept', ...); "
+                                      "your report and 'companion options' list those that "
+                                      "fit now"))
                 continue
             if kind == "play":
                 card = self.cards.get(entry["card"])
@@ -340,6 +344,20 @@ class GrailKind(GameKind):
                 effects = [ekey(e) for e in card.primary or ()]
                 if t in ONE_SHOT and effects and all(k in ("join",) for k in effects):
                     errors.append(illegal(line, f"{card.name} only works when turned up"))
+                if t in ("page", "item") and not target.get("area"):
+                    problem = self._serving_problem(g, player, card, t, target.get("member"),
+                                                    gain)
+                    if problem:
+                        errors.append(illegal(line, *problem))
+                gain = gain or t in CHARACTERS or t == "page" or \
+                    any(k in ("revive", "join") for k in effects)
+            if kind == "give":
+                problem = self._serving_problem(g, player, self.cards.get(entry["card"]),
+                                                "item", entry["page"], gain)
+                if problem:
+                    errors.append(illegal(line, *problem))
+            if kind in ("move", "run", "use", "assault"):
+                gain = True     # a character turned up may join; a breach frees the held
             if kind == "decline" and entry.get("card") \
                     and type_of(self.cards.get(entry["card"])) not in CHARACTERS:
                 errors.append(illegal(line, f"{self.cards.get(entry['card']).name} is not a "
@@ -366,6 +384,40 @@ class GrailKind(GameKind):
         if errors:
             raise OrdersRejected(errors, filename)
 
+    def _serving_problem(self, g: dict, player: str, card, t: str, member: str | None,
+                         gain: bool) -> tuple[str, str] | None:
+        """Why a page (or an item) played now can find no knight (or page) of ``player``'s
+        Round Table to serve (or carry it), judged from the position the orders are checked
+        against: (message, suggestion), or None. A wrong kind of target is always refused;
+        a missing one only when no earlier line of the orders (``gain``) may bring one."""
+        from companion.grailccg.rules import type_of
+
+        wanted = "knight" if t == "page" else "page"
+        table = g["table"][player]
+        mine = [x for x in (table["members"] if t == "page" else list(table["pages"]))
+                if type_of(self.cards.get(g["cards"][x])) == wanted]
+        names = [self.cards.get(g["cards"][x]).name for x in mine]
+        if member is not None:
+            target = self.cards.get(member)
+            if type_of(target) != wanted:
+                return (f"{target.name} is not a {wanted}; "
+                        + ("a page serves a knight (10.1)" if t == "page"
+                           else "an item is carried by a page (11.1)"),
+                        f"your {wanted}s: {', '.join(names)}" if names else
+                        f"your Round Table has no {wanted} now")
+            if gain or target.name in names:
+                return None
+            return (f"there is no {target.name} in your Round Table for {card.name} to "
+                    + ("serve (10.1)" if t == "page" else "go to (11.1)"),
+                    f"your {wanted}s: {', '.join(names)}" if names else
+                    f"your Round Table has no {wanted} now")
+        if gain or names:
+            return None
+        return (f"{card.name} needs a {wanted} of your Round Table to "
+                + ("serve (10.1)" if t == "page" else "carry it (10.1, 11.1)")
+                + f", and it has none now",
+                f"play a {wanted} in a line above this one, or keep {card.name} for later")
+
     def acknowledge(self, state: dict, player: str, orders: GrailOrders) -> list[str]:
         if self.for_game(state) is not self:
             return self.for_game(state).acknowledge(state, player, orders)
@@ -380,7 +432,8 @@ class GrailKind(GameKind):
             if kind == "play" and entry["card"] not in hand:
                 text += " (not in your hand now: played if you get it in time)"
             elif kind == "on":
-                text += " (standing: replaces your earlier one)"
+                text += _standing_note(self.cards, state["standing"].get(player) or {},
+                                       entry)
             elif kind in ("accept", "concede", "retreat", "defend", "respond", "reveal"):
                 text = f"answer: {text}"
             out.append(text)
@@ -394,14 +447,17 @@ class GrailKind(GameKind):
         g = state["game"]
         if g["stage"] == "over":
             return []
+        if player not in g["players"] or player in g.get("out", ()) \
+                or player in g.get("defeated", ()):
+            return []
         pending = state.get("pending")
         if pending:
             q = pending["question"]
             if q["player"] != player:
-                return []
+                return standing_lines(self, state, player)
             return list(q["options"])
         if g["active"] != player:
-            return []
+            return standing_lines(self, state, player)
         return legal_lines(self, state, player)
 
     # -- turns ------------------------------------------------------------------------------------
@@ -536,8 +592,79 @@ AIMED = ("opponent_discards", "slay_knight", "skip_draw", "move_back", "lose_gam
 """Effects that hit another player: with three or more, the order may name whom (16.3)."""
 
 
+def _standing_note(cards, mine: dict[str, Any], entry: dict[str, Any]) -> str:
+    """How a standing order changes the one kept: it replaces an earlier one only if there was
+    one (then named), clears one, or is new."""
+    from companion.grailccg.orders import line_text
+
+    old = mine.get(entry["trigger"])
+    if old in (None, []):
+        return " (standing: nothing to clear)" if entry.get("value") is None else \
+            " (standing: kept until you replace it)"
+    was = line_text(cards, {"kind": "on", "trigger": entry["trigger"], "value": old})
+    if entry.get("value") is None:
+        return f" (standing: clears your earlier '{was}')"
+    if entry.get("value") == old:
+        return " (standing: the same as the one you have)"
+    return f" (standing: replaces your earlier '{was}')"
+
+
 def _trigger(kind: str) -> str:
     return {"accept": "double", "concede": "double", "respond": "dispute"}.get(kind, kind)
+
+
+def standing_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
+    """The lines ``p`` may send while it is not their turn (nothing is asked of them): standing
+    orders, which are always taken (turn orders are refused until their turn). One line per
+    card of their hand that can answer in each window, the doubling answers, where the Round
+    Tables they play the opponent for may run to, their castle defenders, the FAQ 1 choice, and
+    'none' for each standing order they have set. Built from ``p``'s hand and cards and the open
+    position only."""
+    from companion.grailccg.rules import CHARACTERS, ONE_SHOT, ekey, icons, type_of
+
+    g = state["game"]
+    run = kind.run(deep_copy(g), state["standing"], {}, None)
+    mine = state["standing"].get(p) or {}
+    out: list[str] = []
+    windows: dict[str, list[str]] = {"dispute": [], "play": [], "invite": []}
+    for inst in g["hands"][p]:
+        card = run.card(inst)
+        if type_of(card) not in ONE_SHOT:
+            continue
+        keys = [ekey(e) for e in card.primary or ()]
+        if any(k in ("combat", "wits", "grail", "cancel") for k in keys):
+            windows["dispute"].append(card.name)
+        if any(k in ("cancel", "auto_join", "no_join") for k in keys):
+            windows["play"].append(card.name)
+        if any(k in ("auto_join", "no_join") for k in keys):
+            windows["invite"].append(card.name)
+    for trigger, names in windows.items():
+        out += [f"on {trigger}: play {name}" for name in _unique_names(names)]
+    if state.get("rules", {}).get("doubling", "on") == "on":
+        out += ["on double: accept", "on double: concede"]
+    for q in g["players"]:
+        if q != p and not run.gone(q) and run.rival(q) == p:
+            out += [f"on retreat: {a}" for a in run.retreats(q)]
+    seat = f"{g['players'].index(p) + 1}-"
+    seen = set(g["hands"][p]) | set(g["dead"][p]) | set(g["ante"]["cards"][p]) | \
+        set(run.members(p))        # (not the face-down areas: nobody knows what lies there)
+    defenders = [run.card(i).name for i in sorted(g["cards"]) if i.startswith(seat)
+                 and i not in seen and type_of(run.card(i)) in (*CHARACTERS, "adversary")
+                 and "castle" in icons(run.card(i))]
+    out += [f"on defend: {name}" for name in _unique_names(defenders)[:3]]
+    out += ["on reveal: apply", "on reveal: ignore"]
+    for trigger in ("dispute", "play", "invite", "double", "retreat", "defend", "reveal"):
+        if mine.get(trigger):
+            out.append(f"on {trigger}: none")
+    return _unique_names(out)
+
+
+def _unique_names(items: list[str]) -> list[str]:
+    seen: list[str] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
 
 
 def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:

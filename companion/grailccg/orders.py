@@ -46,13 +46,17 @@ Standing orders (kept until replaced; ``none`` clears one)::
     on reveal: apply | ignore               a turned-up card's primary property (FAQ 1)
 
 Card names match ignoring case, accents and punctuation; any unambiguous beginning is enough.
+A shortened name is looked up first among the cards the order can refer to (the hand for
+'play' and 'discard', the items the pages carry for 'use', the Round Table's pages for 'give
+... to', ...: :func:`name_tiers`), then among cards of the right type, then in the whole card
+set; a name typed in full always means that card.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.names import match_name
+from companion.engine.names import fold, match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrderSyntaxError,
     UnknownNameError, order_lines, unknown_keyword,
@@ -95,7 +99,7 @@ class GrailOrders:
 
 
 class Parser:
-    def __init__(self, cards, players: list[str]):
+    def __init__(self, cards, players: list[str], tiers: dict[str, list[list[str]]] | None = None):
         self.cards = cards
         self.players = players
         self.names = [c.name for c in cards.cards]
@@ -103,9 +107,29 @@ class Parser:
             self.aliases = cards.aliases()
         except AttributeError:
             self.aliases = {}
+        self.tiers = tiers or {}
+        self.exact = {fold(n) for n in self.names} | {fold(a) for a in self.aliases}
 
     def lookup(self, text: str, suggest: bool = True):
         return match_name(text, self.names, self.aliases, suggest=suggest)
+
+    def resolve(self, text: str, role: str | None) -> str | None:
+        """The card name ``text`` means for an order slot of ``role``: a name or alias typed in
+        full is that card; else a unique match among the first tier of the role's cards that has
+        any (the hand, the pages of the Round Table, ...); else a unique match in the whole card
+        set. None when nothing settles it (the caller then reports against the whole set)."""
+        found = self.lookup(text, suggest=False)
+        if found.ok and fold(text) in self.exact:
+            return found.name
+        for tier in self.tiers.get(role or "", ()):
+            if not tier:
+                continue
+            names = set(tier)
+            aliases = {a: n for a, n in self.aliases.items() if n in names}
+            mine = match_name(text, tier, aliases, suggest=False)
+            if mine.ok:
+                return mine.name
+        return found.name if found.ok else None
 
     def card_id(self, name: str) -> str:
         for c in self.cards.cards:
@@ -114,9 +138,10 @@ class Parser:
         raise KeyError(name)
 
     # -- names ------------------------------------------------------------------------------
-    def card(self, cur: Cursor, what: str, stops=STOPS) -> str:
+    def card(self, cur: Cursor, what: str, stops=STOPS, role: str | None = None) -> str:
         """A card name: the longest span (ending before a stop word or a comma, or at the end
-        of the line) that names a card. Returns the card id."""
+        of the line) that names a card (first among the cards of ``role``, see
+        :meth:`resolve`). Returns the card id."""
         tokens = cur.tokens
         start = cur.i
         if start >= len(tokens):
@@ -130,10 +155,10 @@ class Parser:
         line = cur.line
         for j in reversed(bounds):
             text = line.text[tokens[start].col - 1: tokens[j - 1].end - 1]
-            found = self.lookup(text, suggest=False)
-            if found.ok:
+            name = self.resolve(text, role)
+            if name is not None:
                 cur.i = j
-                return self.card_id(found.name)
+                return self.card_id(name)
         j = bounds[0]
         span = tokens[start:j]
         text = line.text[span[0].col - 1: span[-1].end - 1]
@@ -149,13 +174,13 @@ class Parser:
         raise UnknownNameError(f"no card called '{text}'", line, col, length,
                                suggestion=suggestion)
 
-    def cards_list(self, cur: Cursor, what: str) -> list[str]:
-        out = [self.card(cur, what, stops=())]
+    def cards_list(self, cur: Cursor, what: str, role: str | None = None) -> list[str]:
+        out = [self.card(cur, what, stops=(), role=role)]
         while not cur.at_end():
             token = cur.peek()
             if token.kind == "punct" and token.text in (",", ";"):
                 cur.next()
-                out.append(self.card(cur, what, stops=()))
+                out.append(self.card(cur, what, stops=(), role=role))
             else:
                 raise cur.syntax("expected ',' between card names", token)
         return out
@@ -190,7 +215,7 @@ class Parser:
                 raise cur.syntax("expected ',' between areas", token)
         return out
 
-    def target(self, cur: Cursor) -> dict[str, Any]:
+    def target(self, cur: Cursor, role: str = "tabled") -> dict[str, Any]:
         """An area or a character after on/to/at, each optionally followed by 'of <player>'
         (whose England or Round Table, in a game of three or more, 16.3)."""
         token = cur.peek()
@@ -199,7 +224,7 @@ class Parser:
         if cur.at_keyword("my", "mine", "their", "theirs") or E.canonical(token.text):
             out = self.area(cur)
         else:
-            out = {"member": self.card(cur, "a character", stops=("of", "against"))}
+            out = {"member": self.card(cur, "a character", stops=("of", "against"), role=role)}
         if cur.accept("of"):
             out["player"] = self.player(cur)
         return out
@@ -234,7 +259,8 @@ class Parser:
 
     def with_member(self, cur: Cursor, entry: dict) -> None:
         if cur.accept("with", "by"):
-            entry["card"] = self.card(cur, "a member of your Round Table", stops=())
+            entry["card"] = self.card(cur, "a member of your Round Table", stops=(),
+                                      role="members")
 
     # -- lines ------------------------------------------------------------------------------
     def parse(self, text: str) -> tuple[GrailOrders, list[OrderError]]:
@@ -258,25 +284,28 @@ class Parser:
         key = head.key
         entry: dict[str, Any]
         if key == "play":
-            entry = {"kind": "play", "card": self.card(cur, "the card to play")}
+            entry = {"kind": "play", "card": self.card(cur, "the card to play", role="hand")}
             if cur.accept("on", "to", "at"):
-                entry["target"] = self.target(cur)
+                kind = str(self.cards.get(entry["card"]).type).lower()
+                entry["target"] = self.target(cur, {"page": "knights", "item": "pages"}.get(
+                    kind, "tabled"))
             self.against(cur, entry)
         elif key == "give" and cur.at_keyword("up"):
             cur.next()
             entry = {"kind": "giveup"}
         elif key == "give":
-            entry = {"kind": "give", "card": self.card(cur, "the item to give")}
+            entry = {"kind": "give", "card": self.card(cur, "the item to give", role="give")}
             cur.expect("to", "after the item ('give <item> to <page>')")
-            entry["page"] = self.card(cur, "the page", stops=())
+            entry["page"] = self.card(cur, "the page", stops=(), role="pages")
         elif key == "pass":
-            entry = {"kind": "pass", "card": self.card(cur, "the item to pass")}
+            entry = {"kind": "pass", "card": self.card(cur, "the item to pass",
+                                                        role="carried")}
             cur.expect("from", "after the item ('pass <item> from <page> to <page>')")
-            entry["from"] = self.card(cur, "the page that carries it")
+            entry["from"] = self.card(cur, "the page that carries it", role="pages")
             cur.expect("to", "after the first page ('pass <item> from <page> to <page>')")
-            entry["to"] = self.card(cur, "the page to carry it", stops=())
+            entry["to"] = self.card(cur, "the page to carry it", stops=(), role="pages")
         elif key == "use":
-            entry = {"kind": "use", "card": self.card(cur, "the item to use")}
+            entry = {"kind": "use", "card": self.card(cur, "the item to use", role="carried")}
             if cur.accept("on", "to", "at"):
                 entry["target"] = self.target(cur)
             self.against(cur, entry)
@@ -292,7 +321,8 @@ class Parser:
                                         "England")
             entry = {"kind": "move", "area": where["area"]}
         elif key == "lead":
-            entry = {"kind": "lead", "card": self.card(cur, "the lead character", stops=())}
+            entry = {"kind": "lead", "card": self.card(cur, "the lead character", stops=(),
+                                                        role="members")}
         elif key in ("fight", "outwit"):
             entry = {"kind": key}
             self.with_member(cur, entry)
@@ -312,28 +342,33 @@ class Parser:
             entry = {"kind": "decline", "card": None}
             if not cur.at_end():
                 cur.accept("for")
-                entry["card"] = self.card(cur, "the knight or persona not to invite", stops=())
+                entry["card"] = self.card(cur, "the knight or persona not to invite", stops=(),
+                                          role="characters")
         elif key == "assign":
-            entry = {"kind": "assign", "card": self.card(cur, "the page to assign")}
+            entry = {"kind": "assign", "card": self.card(cur, "the page to assign",
+                                                          role="pages")}
             cur.expect("to", "after the page ('assign <page> to <knight>')")
-            entry["knight"] = self.card(cur, "the knight the page is to serve", stops=())
+            entry["knight"] = self.card(cur, "the knight the page is to serve", stops=(),
+                                        role="knights")
         elif key in ("search", "double", "end", "accept", "concede"):
             entry = {"kind": key}
         elif key == "discard":
-            entry = {"kind": "discard", "cards": self.cards_list(cur, "the card to discard")}
+            entry = {"kind": "discard", "cards": self.cards_list(cur, "the card to discard",
+                                                                 role="hand")}
         elif key == "retreat":
             cur.accept("to")
             entry = {"kind": "retreat", "area": self.area(cur)["area"]}
         elif key == "defend":
             cur.accept("with")
-            entry = {"kind": "defend", "card": self.card(cur, "the occupant", stops=())}
+            entry = {"kind": "defend", "card": self.card(cur, "the occupant", stops=(),
+                                                          role="defend")}
         elif key == "respond":
             if cur.accept("pass", "nothing", "none"):
                 entry = {"kind": "respond", "card": None}
             else:
                 cur.accept("play", "with")
                 entry = {"kind": "respond", "card": self.card(cur, "the card to play",
-                                                               stops=())}
+                                                               stops=(), role="answer")}
         elif key == "reveal":
             token = cur.peek()
             if not cur.accept("apply", "ignore"):
@@ -361,7 +396,7 @@ class Parser:
             return entry
         if trigger in ("dispute", "play", "invite"):
             cur.accept("play")
-            entry["value"] = self.cards_list(cur, "the card to play")
+            entry["value"] = self.cards_list(cur, "the card to play", role="answer")
         elif trigger == "double":
             token = cur.peek()
             if not cur.accept("accept", "concede"):
@@ -375,7 +410,7 @@ class Parser:
         elif trigger == "retreat":
             entry["value"] = self.areas_list(cur)
         else:
-            entry["value"] = self.cards_list(cur, "the occupant")
+            entry["value"] = self.cards_list(cur, "the occupant", role="defend")
         return entry
 
 
@@ -458,10 +493,64 @@ def illegal(line: Line, message: str, suggestion: str | None = None) -> IllegalO
                              suggestion=suggestion)
 
 
-def parse_orders(cards, players: list[str], text: str, filename: str) -> GrailOrders:
+def name_tiers(cards, state: dict | None, player: str) -> dict[str, list[list[str]]]:
+    """For each kind of order slot, the card names a shortened name is looked up among first,
+    tier by tier, before the whole card set: what the order can refer to in ``player``'s
+    position (their hand, the items their pages carry, their pages and knights, the characters
+    on every Round Table), then the cards of the right type. Only ``player``'s own hand and
+    cards (and the open Round Tables) are read, so the answer tells them nothing new."""
+    def typed(*types: str) -> list[str]:
+        return [c.name for c in cards.cards if _type(c) in types]
+
+    tiers: dict[str, list[list[str]]] = {
+        "give": [typed("item")], "carried": [typed("item")], "pages": [typed("page")],
+        "knights": [typed("knight")], "members": [typed("knight", "persona")],
+        "characters": [typed("knight", "persona")], "defend": [typed("knight", "persona",
+                                                                      "adversary")],
+        "tabled": [typed("knight", "persona", "page")],
+        "answer": [typed("event", "song", "taunt", "questions")],
+    }
+    g = (state or {}).get("game")
+    if not g or player not in g.get("hands", {}):
+        return tiers
+
+    def names(insts) -> list[str]:
+        out: list[str] = []
+        for i in insts:
+            name = cards.get(g["cards"][i]).name
+            if name not in out:
+                out.append(name)
+        return out
+
+    table = g["table"][player]
+    hand = names(g["hands"][player])
+    carried = names(i for info in table["pages"].values() for i in info["items"] + info["new"])
+    pages = names(table["pages"])
+    members = names(table["members"])
+    knights = [n for n in members if _type(cards.by_name(n)) == "knight"]
+    everyone = names(m for q in g["players"] for m in
+                     list(g["table"][q]["members"]) + list(g["table"][q]["pages"]))
+    seat = f"{g['players'].index(player) + 1}-"
+    own = [n for n in names(sorted(i for i in g["cards"] if i.startswith(seat)))
+           if _type(cards.by_name(n)) in ("knight", "persona", "adversary")]
+    items = [n for n in hand if _type(cards.by_name(n)) == "item"]
+    for role, first in (("hand", [hand]), ("give", [items]), ("carried", [carried]),
+                        ("pages", [pages]), ("knights", [knights]), ("members", [members]),
+                        ("tabled", [everyone]), ("answer", [hand]), ("defend", [own])):
+        tiers[role] = first + tiers.get(role, [])
+    return tiers
+
+
+def _type(card) -> str:
+    t = str(card.type).lower().replace("-", " ").replace("_", " ")
+    return "questions" if t.startswith("question") else t
+
+
+def parse_orders(cards, players: list[str], text: str, filename: str,
+                 tiers: dict[str, list[list[str]]] | None = None) -> GrailOrders:
     from companion.engine.orders import OrdersRejected
 
-    orders, errors = Parser(cards, players).parse(text)
+    orders, errors = Parser(cards, players, tiers).parse(text)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders

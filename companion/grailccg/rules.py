@@ -711,7 +711,8 @@ class Run(ReplayedChance):
         c["used_items"] = []
         c["stack"] = []
         c["bonus_from"] = []
-        c["grail_bonus"] = {x: 0 for x in g["players"]}
+        # a grail-number bonus waits for that player's next grail number, whenever it comes
+        # (house rule: docs/grailccg.md, Grail numbers; case 113): it is not cleared here
         if c["no_join"] and c["no_join"]["until"] < g["turn"]:
             c["no_join"] = None
         for pages in g["table"][p]["pages"].values():
@@ -995,15 +996,38 @@ class Run(ReplayedChance):
         if not effects:
             return
         o = self.rival(p)
+        idle = [i for i, e in enumerate(effects) if self.idle_effect(o, e)]
+        if len(idle) == len(effects):
+            self.say(f"{card.name}'s primary property works only in a dispute, and none "
+                     "is in progress: it has no effect, and nobody is asked about it "
+                     "(FAQ 1).", kind="primary", card=inst)
+            return
         answer = self.decide(o, "reveal", lambda: self.answer(
             o, "reveal", ("apply", "ignore"),
             f"{card.name} turned up in {p}'s England: does its primary property affect them "
             "(FAQ 1)?", "apply"))
         if answer == "apply":
-            self.say(f"{o} has {card.name}'s primary property take effect (FAQ 1).",
-                     kind="primary", card=inst)
-            for e in effects:
-                self.effect(o, e, inst, {})
+            self.say(f"{o} has {card.name}'s primary property take effect (FAQ 1)"
+                     + (" (the part that works only in a dispute does nothing: none is in "
+                        "progress)" if idle else "") + ".", kind="primary", card=inst)
+            for i, e in enumerate(effects):
+                if i not in idle:
+                    self.effect(o, e, inst, {})
+        else:
+            self.say(f"{o} lets {card.name}'s primary property pass: it has no effect "
+                     "(FAQ 1).", kind="primary", card=inst)
+
+    def idle_effect(self, q: str, e) -> bool:
+        """Whether an effect of a card turned up would do nothing for ``q`` now: a change to
+        combat or wits, slaying or sending back an adversary, or running away, with no dispute
+        of ``q``'s in progress (a card turned up is met outside any dispute)."""
+        d = self.g["dispute"]
+        k = ekey(e)
+        if k in ("combat", "wits", "return_to_hand"):
+            return not d
+        if k in ("slay_adversary", "run_away"):
+            return not d or d["player"] != q
+        return False
 
     # ------------------------------------------------------------------------------ joining
     def invite(self, p: str, inst: str) -> bool:
@@ -1988,7 +2012,9 @@ class Run(ReplayedChance):
                 raise Skip("a page needs a knight of your Round Table to serve (10.1)")
             g["hands"][p].remove(inst)
             g["table"][p]["pages"][inst] = {"knight": knight, "items": [], "new": []}
-            self.say(f"{p} plays {card.name}, a page serving {self.n(knight)} (10.1).",
+            self.say(f"{p} plays {card.name}, " + ("" if "page" in card.name.lower().split()
+                                                   else "a page ")
+                     + f"serving {self.n(knight)} (10.1).",
                      kind="play", card=inst, player=p)
             return
         if t == "item":
@@ -2068,8 +2094,13 @@ class Run(ReplayedChance):
         for key in ("auto_join", "no_join"):
             if c[key] and c[key].get("inst") == entry["inst"]:
                 c[key] = None
-        if entry["inst"] in c.get("bonus_from", []):
-            c["grail_bonus"][entry["by"]] = 0
+        if entry["inst"] in c.get("bonus_from", []):       # only what this card added
+            c["bonus_from"].remove(entry["inst"])
+            for e in self.card(entry["inst"]).primary or ():
+                if ekey(e) == "grail":
+                    n = amount(e)
+                    who = entry["by"] if n > 0 else self.victim(entry["by"])
+                    c["grail_bonus"][who] = c["grail_bonus"].get(who, 0) - n
         entry["cancelled"] = True
 
     def capacity(self, page: str) -> int:

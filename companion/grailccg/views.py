@@ -16,6 +16,8 @@ The public view holds no hand, no standing orders and no question at all.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from companion.engine.game import MODERATOR, visible
@@ -267,6 +269,7 @@ def view(kind, state: dict, viewer: str) -> dict[str, Any]:
                                     holders.get(f"{p}:{name}", []))
                         for name in E.AREAS if name in g["england"][p]},
             "skips_draw": p in c.get("skip_draw", []),
+            "grail_bonus": (c.get("grail_bonus") or {}).get(p, 0),
         } | ({"out": p in g.get("out", []), "forfeit_to": (g.get("forfeits") or {}).get(p)}
              if len(players) > 2 else {}))
     rules = state.get("rules") or {}
@@ -326,6 +329,12 @@ def option_groups(lines: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def page_label(name: str) -> str:
+    """A page's name as the Round Tables list it: 'Page Patsy', but 'Page' and 'Humphrey the
+    Page' as they are (a name that already says it is a page gets no second 'Page')."""
+    return name if "page" in re.findall(r"[a-z]+", name.lower()) else f"Page {name}"
+
+
 def _asks(kind, state: dict, player: str) -> dict[str, Any]:
     g = state["game"]
     pending = state.get("pending")
@@ -338,13 +347,20 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
                 "prompt": "The game waits for your answer: " + q["prompt"] + " Send one of "
                           "the lines below (you may add orders for the rest of your turn).",
                 "groups": [{"title": "Answer with one of these lines", "lines": lines}]}
-    if pending:
-        return {"expects": "nothing",
-                "prompt": f"Nothing now: the game waits for {pending['question']['player']}'s "
-                          "answer. You may send standing orders.", "groups": []}
     if player in g.get("out", ()):
         return {"expects": "nothing", "prompt": "Nothing: you are out of the game (16.3); the "
                 "others play on.", "groups": []}
+    if player in (g.get("defeated") or ()):
+        return {"expects": "nothing", "prompt": "Nothing: you are out of the game; "
+                f"{g['active']} searches on alone for the Grail and the ante (15.3).",
+                "groups": []}
+    standing = [{"title": "Standing orders you may send now (kept until replaced)",
+                 "lines": lines}] if lines else []
+    if pending:
+        return {"expects": "nothing",
+                "prompt": f"Nothing now: the game waits for {pending['question']['player']}'s "
+                          "answer. Only standing orders are taken from you meanwhile.",
+                "groups": standing}
     if g["active"] == player:
         return {"expects": "turn",
                 "prompt": f"It is your turn ({g['turn']}). Your orders are carried out from "
@@ -352,10 +368,12 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
                           "left out, and the report says why.",
                 "groups": [{"title": t, "lines": ls} for t, ls in option_groups(lines)]}
     return {"expects": "nothing",
-            "prompt": f"Nothing now: it is {g['active']}'s turn. You may send standing orders "
-                      "(cards to play in their disputes, your answer to a doubled ante, where "
-                      "they run to, who holds your castles); orders for your own turn may be "
-                      "sent early.", "groups": []}
+            "prompt": f"Nothing now: it is {g['active']}'s turn. Until your own turn begins "
+                      "only standing orders are taken from you (cards to play in the others' "
+                      "disputes, your answer to a doubled ante, where a Round Table you oppose "
+                      "runs to, who holds your castles, whether a card turned up works for "
+                      "you); orders for your turn are refused until then.",
+            "groups": standing}
 
 
 # ------------------------------------------------------------------------------------- report
@@ -557,7 +575,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                               f"{'usable' if i['usable'] else 'usable from next turn'})"
                               for i in pg["items"]) or "nothing"
             room = pg["card"].get("capacity") or 1
-            pages.append(f"Page {pg['card']['name']}, serving "
+            pages.append(f"{page_label(pg['card']['name'])}, serving "
                          f"{pg['serves'] or 'no knight'}, carries {items} (room for {room}).")
         if pages:
             blocks.append(d.bullet_list(pages))
@@ -578,6 +596,9 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     for side in v["sides"]:
         if side["skips_draw"]:
             notes.append(f"{side['player']} misses the next draw phase.")
+        if side.get("grail_bonus"):
+            notes.append(f"{side['player']}'s next grail number gets {side['grail_bonus']:+d} "
+                         "(a card played earlier; it waits until that number is drawn).")
     for side in v["sides"]:
         if side.get("out"):
             notes.append(f"{side['player']} is out of the game (16.3); their cards stay where "

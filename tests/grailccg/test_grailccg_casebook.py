@@ -32,6 +32,7 @@ Case format (tests/grailccg/casebook.toml)::
     dispute = true | false   tied = true   active = "Bert"   awaiting = ["Bert"]
     asks = { Bert = "substring of the question" }   rejects = { Anna = "error text" }
     area = { "Anna 1a" = { foes = [...], occupants = [...], card = "Tintagel", up = true } }
+    grail_bonus = { Anna = 2 }                      # waiting for Anna's next grail number
     winner = "Anna"   draw = true   over = true   ante_share = 2
     out = ["Bert"]   avalon_count = 4   england_from = { Bert = "Cleo" }   ante_count = {...}
     forfeits = { Cleo = "Anna" }                    # 16.3 games
@@ -146,6 +147,9 @@ def check(expect: dict, ctx: TurnContext, state: dict, where: str) -> None:
         assert KIND.is_over(state) == expect["over"], f"{where}: over? {g['result']}"
     if "ante_share" in expect:
         assert g["ante"]["share"] == expect["ante_share"], f"{where}: ante {g['ante']}"
+    for player, bonus in expect.get("grail_bonus", {}).items():     # waiting for the next grail
+        got = g["counters"]["grail_bonus"].get(player, 0)
+        assert got == bonus, f"{where}: {player}'s grail bonus is {got}, not {bonus}"
     if "search_bonus" in expect:
         assert g["counters"]["search_bonus"] == expect["search_bonus"], where
     if "out" in expect:                                     # 16.3: players who left, in order
