@@ -892,17 +892,22 @@ def set_held(store: Store, game_id: str, held: bool) -> bool:
 
 def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:
     """The deadline and hold of a game, from the play-by-email tables when the store has them
-    (schema 4); (None, False) otherwise."""
+    (schema 4); (None, False) otherwise. The deadline is that of the turn now awaited: one set
+    for a turn that has since been processed counts for nothing, as for the mail pass
+    (``deadlines.deadline_for``)."""
     import sqlite3
 
     try:
-        row = store.db.execute("SELECT deadline, held FROM mail_games WHERE game_id=?",
-                               (game_id,)).fetchone()
+        row = store.db.execute("SELECT deadline, deadline_turn, held FROM mail_games "
+                               "WHERE game_id=?", (game_id,)).fetchone()
     except sqlite3.Error:
         return None, False
     if row is None:
         return None, False
-    return row[0], bool(row[1])
+    deadline, deadline_turn, held = row
+    if deadline is not None and deadline_turn != store.latest_number(game_id):
+        deadline = None
+    return deadline, bool(held)
 
 
 def game_summaries(store: Store) -> list[dict[str, Any]]:

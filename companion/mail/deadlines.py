@@ -49,7 +49,7 @@ def parse_when(text: str, base: dt.datetime | None = None) -> dt.datetime | None
     base = base or now()
     relative = value[1:] if value.startswith("+") else value
     try:
-        return base + dt.timedelta(seconds=parse_duration(relative))
+        return _future(text, base + dt.timedelta(seconds=parse_duration(relative)), base)
     except ValueError as exc:
         if "longer than" in str(exc):
             raise CompanionError(str(exc), hint="check the number") from None
@@ -67,6 +67,18 @@ def parse_when(text: str, base: dt.datetime | None = None) -> dt.datetime | None
     if abs(moment - base) > dt.timedelta(days=MAX_DURATION_DAYS):
         raise CompanionError(f"{text!r} is more than {MAX_DURATION_DAYS} days (ten years) away",
                              hint="check the year")
+    return _future(text, moment, base)
+
+
+def _future(text: str, moment: dt.datetime, base: dt.datetime) -> dt.datetime:
+    """A deadline must be later than now: one already past would run the turn at the next
+    mail pass, which a moderator who mistyped the date does not mean."""
+    if moment <= base:
+        raise CompanionError(f"the deadline {text.strip()!r} ({format_time(moment)}) is not in "
+                             f"the future (it is now {format_time(base)}); nothing was changed",
+                             hint="give a later date and time (YYYY-MM-DD HH:MM, taken as "
+                                  "UTC) or a time from now (+2d, 36h); 'none' removes the "
+                                  "deadline")
     return moment
 
 

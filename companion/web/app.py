@@ -7,7 +7,9 @@ Routes (``ROOT`` is the ASGI root path, empty unless a proxy mounts the app belo
     GET  /GAME/TURN/VIEW?h=HASH16            the viewer's report of that turn (the QR link)
     GET  /GAME/TURN/VIEW/report.pdf?h=...    the same report as PDF
     GET  /GAME/TURN/VIEW/orders?h=...        the order form (a player, the latest turn)
-    POST /GAME/TURN/VIEW/orders?h=...        action=check | submit (form token required)
+    POST /GAME/TURN/VIEW/orders?h=...        action=check | submit (form token required); a
+                                             stored submission is answered 303, to the form
+                                             with ``&sent=stored|replaced|withdrawn``
     GET  /moderator                          sign-in, then the games
     POST /moderator/login, /moderator/logout
     GET  /moderator/game/GAME                players, orders in, deadline, run the turn
@@ -41,9 +43,10 @@ from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from companion import service
@@ -58,18 +61,48 @@ from companion.web.config import WebConfig, verify_password
 from companion.web.security import (FailureLimiter, SecurityHeaders, form_token,
                                      same_origin)
 
-MAX_BODY = 64 * 1024
-"""The largest form accepted (bytes); orders are far shorter."""
 MAX_ORDER_CHARS = 20_000
+"""The longest order text accepted (characters)."""
+MAX_BODY = MAX_ORDER_CHARS * 12 + 16 * 1024
+"""The largest form accepted (bytes): the longest orders in the worst encoding (a character of
+four UTF-8 bytes is twelve form-encoded, ``%F0%9F%98%80``) and room for the other fields, so a
+text within MAX_ORDER_CHARS is never refused for its bytes."""
+KEY_SUFFIX = ".web-key"
+"""The form-token key is kept in a file beside the store: the store's name and this."""
 SESSION_COOKIE = "companion_session"
 LOGIN_COOKIE = "companion_login"
 SESSION_SECONDS = 12 * 3600
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 HASH16 = re.compile(r"^[0-9a-f]{16}$")
 ORDERS_FILE = "orders"
+"""The file name order errors are reported against (``orders:2:5``)."""
 REASON_CHARS = 200
 """The longest reason kept with turns taken back from the moderator's page."""
-"""The file name order errors are reported against (``orders:2:5``)."""
+ACTIONS = ("check", "submit")
+"""What an order form may ask for."""
+SENT = {"stored": "Your orders are stored.",
+        "replaced": "Your orders are stored (they replace your earlier ones).",
+        "withdrawn": "Your pending orders are withdrawn."}
+"""What the order page says after a submission redirected to it (``&sent=...``)."""
+CROSS_SITE = ("Your browser says this form was sent from another site's page, so nothing was "
+              "{done}. Open the page from your own link and send the form from there.")
+STALE_FORM = ("This form could not be checked: the page is too old (opened before the server "
+              "restarted, or before your link changed) or it was not sent from this site's own "
+              "page. Nothing was {done}. Open the page again and send it from there.")
+
+
+class TurnNumber(Convertor):
+    """A turn number as written in links: no sign, no leading zero (``/g/00/...`` is no link)."""
+    regex = "0|[1-9][0-9]*"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(int(value))
+
+
+register_url_convertor("turn", TurnNumber())
 
 
 class NotFound(Exception):
@@ -100,8 +133,8 @@ class Opened:
 
 
 class WebApp:
-    """The state of one server: its store, the key of its form tokens, the moderator's
-    sessions, the failure counter, and a lock that serialises submissions and turns."""
+    """The state of one server: its store, the key of its form tokens (kept beside the store:
+    :func:`form_key`), the moderator's sessions, the failure counter, and a lock that serialises submissions and turns."""
 
     def __init__(self, store_path: Path, output: Path | None, config: WebConfig,
                  config_file: Path | None = None):
@@ -109,7 +142,7 @@ class WebApp:
         self.output = output
         self.config = config
         self.config_file = config_file
-        self.key = secrets.token_bytes(32)
+        self.key = form_key(self.store_path)
         self.limiter = FailureLimiter(config.max_failures, config.failure_window)
         self.sessions: dict[str, float] = {}
         self.lock = threading.Lock()
@@ -207,6 +240,35 @@ class WebApp:
         return None
 
 
+def form_key(store_path: Path) -> bytes:
+    """The key of the form tokens: 32 random bytes kept (as hex, readable by the owner only)
+    in ``STORE.web-key`` beside the store, made the first time, so that a page opened before
+    the server restarted can still be sent. It is drawn from the operating system's random
+    source and never derived from anything a player could learn. Where the file cannot be
+    kept (a read-only folder), a key for this run of the server only."""
+    import logging
+    import os
+
+    path = store_path.parent / (store_path.name + KEY_SUFFIX)
+    try:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            text = path.read_text(encoding="ascii").strip()
+            if re.fullmatch(r"[0-9a-f]{64}", text):
+                return bytes.fromhex(text)
+            raise ValueError(f"{path} does not hold a key of 64 hex digits") from None
+        key = secrets.token_bytes(32)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(key.hex() + "\n")
+        return key
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        logging.getLogger("companion.web").warning(
+            "the form key cannot be kept (%s): forms opened before a restart of the server "
+            "will be refused", exc)
+        return secrets.token_bytes(32)
+
+
 def latest_number(store: Store, game_id: str) -> int:
     number = store.latest_number(game_id)
     if number is None:
@@ -236,14 +298,17 @@ async def read_form(request: Request) -> dict[str, str]:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
         raise HTTPProblem(415, "Unsupported form", "Send the form from the page.")
+    too_large = HTTPProblem(413, "Too large", f"The form is larger than {MAX_BODY // 1024} KB, "
+                            f"more than the longest orders ({MAX_ORDER_CHARS:,} characters) "
+                            "need; nothing was stored. Shorten the text and send it again.")
     declared = request.headers.get("content-length")
     if declared is not None and (not is_digits(declared) or int(declared) > MAX_BODY):
-        raise HTTPProblem(413, "Too large", "The form is too large.")
+        raise too_large
     body = bytearray()
     async for chunk in request.stream():
         body.extend(chunk)
         if len(body) > MAX_BODY:
-            raise HTTPProblem(413, "Too large", "The form is too large.")
+            raise too_large
     try:
         pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
                           max_num_fields=10)
@@ -256,9 +321,14 @@ async def read_form(request: Request) -> dict[str, str]:
 
 
 class HTTPProblem(Exception):
-    def __init__(self, status: int, heading: str, text: str):
+    """A refusal said on a page of its own; ``kept``: what the user typed, shown back in a box
+    to copy (never stored), ``link``: where to go on."""
+
+    def __init__(self, status: int, heading: str, text: str, kept: str = "",
+                 link: str = "", link_text: str = ""):
         super().__init__(heading)
         self.status, self.heading, self.text = status, heading, text
+        self.kept, self.link, self.link_text = kept, link, link_text
 
 
 def page(template: str, request: Request, status: int = 200, **context) -> HTMLResponse:
@@ -290,9 +360,12 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         async def endpoint(request: Request):
             client = client_of(request)
             if web.limiter.blocked(client):
-                return page("message.html.j2", request, 429, heading="Too many attempts",
-                            text="Too many wrong links or passwords from your address. "
-                                 "Wait a few minutes and try again.")
+                wait = web.limiter.retry_after(client)
+                answer = page("message.html.j2", request, 429, heading="Too many attempts",
+                              text="Too many wrong links or passwords from your address. "
+                                   f"Wait {-(-wait // 60)} minute(s) and try again.")
+                answer.headers["retry-after"] = str(wait)
+                return answer
             try:
                 if inspect.iscoroutinefunction(handler):
                     return await handler(request)
@@ -311,7 +384,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                 if problem.status == 403:
                     web.limiter.fail(client)
                 return page("message.html.j2", request, problem.status,
-                            heading=problem.heading, text=problem.text)
+                            heading=problem.heading, text=problem.text, kept=problem.kept,
+                            link=problem.link, link_text=problem.link_text)
         return endpoint
 
     def opened_from(request: Request, store: Store) -> Opened:
@@ -367,36 +441,46 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             return f"Your orders for turn {nxt} are awaited."
         return f"Nothing is asked of you for turn {nxt}; you may still send orders."
 
+    def orders_url(request: Request, opened: Opened, turn: Turn | None = None) -> str:
+        turn = turn or opened.turn
+        return web.url(root_of(request), opened.game.id, turn.number, opened.view, turn.hash,
+                       "/orders")
+
     def orders_context(request: Request, store: Store, opened: Opened) -> dict[str, Any]:
+        """The order page of one state: the latest turn of a running game (the form, what is
+        asked, the deadline), an earlier turn (over: a link to the latest), or a finished game
+        (no orders); each says one thing."""
+        if opened.viewer == PUBLIC:
+            raise NotFound
         root = root_of(request)
         game, turn = opened.game, opened.turn
         kind = get_kind(game.kind)
-        deadline, held = service.mail_schedule(store, game.id)
-        pending = store.pending(game.id).get(opened.viewer)
         context = {
             "title": info(game.kind).title, "game_id": game.id, "turn": turn.number,
-            "player": opened.viewer, "deadline": deadline, "held": held,
+            "player": opened.viewer, "deadline": None, "held": False,
             "report_url": web.url(root, game.id, turn.number, opened.view, turn.hash),
             "pdf_url": web.url(root, game.id, turn.number, opened.view, turn.hash,
                                "/report.pdf"),
-            "action_url": web.url(root, game.id, turn.number, opened.view, turn.hash,
-                                  "/orders"),
+            "action_url": orders_url(request, opened),
             "csrf": web.player_token(opened), "max_chars": MAX_ORDER_CHARS,
-            "text": pending.text if pending is not None else "",
-            "can_submit": True, "closed_reason": "",
-            "orders_state": orders_state(store, game, turn, opened.viewer, kind),
+            "text": "", "can_submit": False, "closed_reason": "", "orders_state": "",
             "legal": [],
         }
-        if opened.viewer == PUBLIC:
-            raise NotFound
         if turn.number < opened.latest:
             latest = turn_list(store, game.id)[-1]
-            context.update(can_submit=False, closed_reason="This turn is over.",
-                           newer_url=web.url(root, game.id, latest[0], opened.view, latest[1]),
+            context.update(closed_reason=f"Turn {turn.number} is over: orders are sent from "
+                                         "the latest turn's page.",
+                           newer_url=web.url(root, game.id, latest[0], opened.view, latest[1],
+                                             "/orders"),
                            newer_turn=latest[0])
         elif kind.is_over(turn.state):
-            context.update(can_submit=False, closed_reason="The game is over.")
+            context.update(closed_reason="The game is over: no orders are asked for.")
         else:
+            pending = store.pending(game.id).get(opened.viewer)
+            deadline, held = service.mail_schedule(store, game.id)
+            context.update(can_submit=True, deadline=deadline, held=held,
+                           text=pending.text if pending is not None else "",
+                           orders_state=orders_state(store, game, turn, opened.viewer, kind))
             try:
                 context["legal"] = kind.options_for(turn.state, opened.viewer)
             except CompanionError:
@@ -407,56 +491,83 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         with web.store() as store:
             opened = opened_from(request, store)
             context = orders_context(request, store, opened)
+            sent = request.query_params.get("sent", "")
+            if context["can_submit"] and sent in SENT:
+                mine = service.pending_orders(store, opened.game.id, opened.viewer)[0]
+                if (sent == "withdrawn") == (mine["submission"] is None):
+                    context.update(message=SENT[sent], message_class="ok",
+                                   understood=mine["understood"] or [])
         return page("orders.html.j2", request, **context)
 
     async def orders_post(request: Request) -> Response:
         form = await read_form(request)
         return await run_in_threadpool(orders_act, request, form)
 
+    def moved_on(request: Request, store: Store, opened: Opened, text: str) -> Response:
+        """Orders sent from the page of a turn that is no longer the latest: nothing stored;
+        the latest turn's order page with the text in its form (or in a box to copy, when the
+        game is over)."""
+        latest = store.turn(opened.game.id)
+        fresh = Opened(opened.game, latest, latest.number, opened.viewer, opened.view,
+                       latest.hash[:16])
+        context = orders_context(request, store, fresh)
+        context["text"] = text
+        if context["can_submit"]:
+            message = (f"Turn {latest.number} was processed after this form was opened: your "
+                       f"orders were not stored. They are in the form below, now for turn "
+                       f"{latest.number + 1}: check them against the new position and send "
+                       "them again.")
+        else:
+            message = (f"Turn {latest.number} was processed after this form was opened, and "
+                       "the game is over: your orders were not stored.")
+        context.update(message=message, message_class="bad")
+        return page("orders.html.j2", request, 409, **context)
+
     def orders_act(request: Request, form: dict[str, str]) -> Response:
+        text = form.get("orders", "").replace("\r\n", "\n").replace("\r", "\n")
         with web.store() as store:
             opened = opened_from(request, store)
-            if not same_origin(request.headers, request.url.scheme) or not \
-                    hmac.compare_digest(form.get("csrf", ""), web.player_token(opened)):
-                raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
-                                                  "page. Open the page again and resend.")
-            text = form.get("orders", "").replace("\r\n", "\n").replace("\r", "\n")
+            if not same_origin(request.headers, request.url.scheme):
+                raise HTTPProblem(403, "Refused", CROSS_SITE.format(done="stored"))
+            if not hmac.compare_digest(form.get("csrf", ""), web.player_token(opened)):
+                raise HTTPProblem(403, "Form too old", STALE_FORM.format(done="stored"),
+                                  kept=text[:MAX_ORDER_CHARS], link=orders_url(request, opened),
+                                  link_text="Open the order page again")
             action = form.get("action", "check")
+            if opened.turn.number < opened.latest:
+                return moved_on(request, store, opened, text)
             context = orders_context(request, store, opened)
             context["text"] = text
             if not context["can_submit"]:
                 context.update(message="Your orders were not stored.", message_class="bad")
                 return page("orders.html.j2", request, 409, **context)
+            if action not in ACTIONS:
+                context.update(message=f"The form asked for '{action[:20]}', which the order "
+                                       "page does not do; nothing was stored. Press Check or "
+                                       "Submit.", message_class="bad")
+                return page("orders.html.j2", request, 400, **context)
             if len(text) > MAX_ORDER_CHARS:
-                context.update(message=f"The orders are longer than {MAX_ORDER_CHARS} "
-                                       "characters; nothing was stored.", message_class="bad")
+                context.update(message=f"The orders are {len(text):,} characters long, more "
+                                       f"than the {MAX_ORDER_CHARS:,} allowed; nothing was "
+                                       "stored. Shorten them and send them again.",
+                               message_class="bad")
                 return page("orders.html.j2", request, 413, **context)
             status = 200
             with web.lock:
                 if latest_number(store, opened.game.id) != opened.turn.number:
-                    # a turn was processed since the page was opened: nothing is stored
-                    latest = turn_list(store, opened.game.id)[-1]
-                    context.update(can_submit=False, closed_reason="This turn is over.",
-                                   newer_url=web.url(root_of(request), opened.game.id,
-                                                     latest[0], opened.view, latest[1]),
-                                   newer_turn=latest[0])
-                    return page("orders.html.j2", request, 409, **context)
+                    return moved_on(request, store, opened, text)   # a turn ran meanwhile
                 try:
                     if action == "submit":
                         result = service.submit_orders(store, opened.game.id, opened.viewer,
                                                        text, ORDERS_FILE)
-                        if result.withdrawn:
-                            message = "Your pending orders are withdrawn."
-                        else:
-                            message = ("Your orders are stored (they replace your earlier "
-                                       "ones)." if result.replaced else
-                                       "Your orders are stored.")
                         late = settle_race(store, opened, result, text)
-                        if late:
-                            message = late
-                        context.update(message=message, message_class="bad" if late and
-                                       "withdrawn" in late else "ok",
-                                       understood=result.understood,
+                        if not late:        # stored: POST/redirect/GET, a reload sends nothing
+                            sent = ("withdrawn" if result.withdrawn else
+                                    "replaced" if result.replaced else "stored")
+                            return RedirectResponse(f"{orders_url(request, opened)}&sent={sent}",
+                                                    status_code=303)
+                        context.update(message=late, message_class="bad" if "withdrawn" in
+                                       late else "ok", understood=result.understood,
                                        orders_state=orders_state(
                                            store, opened.game, opened.turn, opened.viewer,
                                            get_kind(opened.game.kind)))
@@ -490,7 +601,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         csrf = form_token(web.key, "login", nonce)
         response = page("moderator_login.html.j2", request, status, failed=failed, csrf=csrf,
                         configured=bool(web.config.moderator_password_hash),
-                        config_file=str(web.config_file or "companion.toml"))
+                        config_file=Path(web.config_file).name if web.config_file
+                        else "companion.toml")
         set_cookie(request, response, LOGIN_COOKIE, nonce, 3600)
         return response
 
@@ -502,11 +614,12 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
 
     async def login(request: Request) -> Response:
         form = await read_form(request)
-        if not same_origin(request.headers, request.url.scheme) or not hmac.compare_digest(
-                form.get("csrf", ""), login_token(request)) or not request.cookies.get(
-                LOGIN_COOKIE):
-            raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
-                                              "page. Open the page again and resend.")
+        if not same_origin(request.headers, request.url.scheme):
+            raise HTTPProblem(403, "Refused", CROSS_SITE.format(done="done"))
+        if not hmac.compare_digest(form.get("csrf", ""), login_token(request)) or not \
+                request.cookies.get(LOGIN_COOKIE):
+            raise HTTPProblem(403, "Form too old", STALE_FORM.format(done="done"),
+                              link=f"{root_of(request)}/moderator", link_text="Sign in")
         ok = await run_in_threadpool(verify_password, form.get("password", ""),
                                      web.config.moderator_password_hash)
         if not ok:
@@ -521,10 +634,11 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         sid = web.session(request)
         if sid is None:
             raise HTTPProblem(403, "Signed out", "Sign in again on the moderator's page.")
-        if not same_origin(request.headers, request.url.scheme) or not hmac.compare_digest(
-                form.get("csrf", ""), form_token(web.key, "moderator", sid)):
-            raise HTTPProblem(403, "Refused", "The form was not sent from this site's own "
-                                              "page. Open the page again and resend.")
+        if not same_origin(request.headers, request.url.scheme):
+            raise HTTPProblem(403, "Refused", CROSS_SITE.format(done="done"))
+        if not hmac.compare_digest(form.get("csrf", ""), form_token(web.key, "moderator", sid)):
+            raise HTTPProblem(403, "Form too old", STALE_FORM.format(done="done"),
+                              link=f"{root_of(request)}/moderator", link_text="The games")
         return sid
 
     async def logout(request: Request) -> Response:
@@ -548,7 +662,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return {
             "game": game, "turn": turn, "kind_title": info(game.kind).title, "over": over,
             "state": "over" if over else "running", "deadline": deadline, "held": held,
-            "awaited": [] if over else kind.awaited(turn.state),
+            "awaited": missing_orders(store, game_id),
             "players": [{"name": p.name, "slug": p.slug, "email": p.email,
                          "submitted": pending[p.name]["submitted_at"],
                          "orders": pending[p.name]["text"],
@@ -566,6 +680,11 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             "rewound": store.rewound(game_id), "reason_chars": REASON_CHARS,
             "csrf": form_token(web.key, "moderator", sid),
         }
+
+    def missing_orders(store: Store, game_id: str) -> list[str]:
+        """Whom the game still waits for: as the games' list and 'companion list' say it."""
+        return next(g["awaited"] for g in service.game_summaries(store)
+                    if g["id"] == game_id)
 
     def moderator_game(request: Request) -> Response:
         sid = web.session(request)
@@ -598,7 +717,13 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                 raise NotFound
             status = 200
             with web.lock:
-                if form.get("expect") != str(latest_number(store, game_id)):
+                if not is_digits(form.get("expect", "")):
+                    outcome = {"outcome": "The form is incomplete (it does not say which turn "
+                                          "the page showed); nothing was done. Open the page "
+                                          "again and send the form from there.",
+                               "outcome_class": "bad"}
+                    status = 400
+                elif form.get("expect") != str(latest_number(store, game_id)):
                     outcome = {"outcome": "The game had moved on since the page was opened "
                                           "(the page was old); nothing was done.",
                                "outcome_class": "bad"}
@@ -610,11 +735,19 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                         outcome = {"outcome": exc.message + (f" ({exc.hint})" if exc.hint
                                                              else ""),
                                    "outcome_class": "bad", "typed": form}
-                        status = failed
+                        status = getattr(exc, "status", failed)
             context = game_context(request, store, game_id, sid)
         return page("moderator_game.html.j2", request, status, **context, **outcome)
 
     def adjudicate(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
+        """Run the next turn; with orders missing, only with the box ticked that says whose."""
+        missing = missing_orders(store, game_id)
+        if missing and form.get("confirm") != "yes":
+            error = CompanionError(f"no orders yet from {', '.join(missing)}: tick the box to "
+                                   f"run turn {latest_number(store, game_id) + 1} without "
+                                   "them; nothing was done")
+            error.status = 422
+            raise error
         result = service.run_turn(store, game_id, output=web.output)
         lines = list(result.public) + [f"note: {n}" for n in result.notes]
         return {"outcome": f"Turn {result.turn} processed.", "outcome_class": "ok",
@@ -699,8 +832,11 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
     def set_deadline(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
         """``companion deadline GAME WHEN`` from the page."""
         said = service.set_schedule(store, game_id, form.get("when", "")[:40])
-        return {"outcome": f"Turn {latest_number(store, game_id) + 1}: {said}.",
-                "outcome_class": "ok"}
+        latest = latest_number(store, game_id)
+        return {"outcome": f"Game {game_id}, turn {latest}: {said}.", "outcome_class": "ok",
+                "outcome_lines": [f"The deadline is for the orders of turn {latest + 1} (worked "
+                                  f"out from turn {latest}), as 'companion deadline {game_id}' "
+                                  "says it."]}
 
     def moderator_view(request: Request) -> Response:
         sid = web.session(request)
@@ -728,6 +864,20 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return page("landing.html.j2", request)
 
     async def missing(request: Request, exc: Exception) -> Response:
+        """The one 404; a known page asked for with a slash at the end is sent to its address
+        without it (a relative address: path and query only, never built from the Host
+        header)."""
+        from starlette._utils import get_route_path
+
+        inner = get_route_path(request.scope)
+        if getattr(exc, "status_code", 404) == 404 and len(inner) > 1 and inner.endswith("/"):
+            bare = inner.rstrip("/")
+            scope = dict(request.scope, path=request.scope["path"].rstrip("/"))
+            if bare.startswith("/") and not bare.startswith("//") and any(
+                    route.matches(scope)[0] != Match.NONE for route in routes):
+                query = request.scope.get("query_string", b"").decode("latin-1")
+                return RedirectResponse(root_of(request) + bare + (f"?{query}" if query
+                                                                    else ""), status_code=307)
         return not_found(request)
 
     async def failure(request: Request, exc: Exception) -> Response:
@@ -744,13 +894,14 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         Route("/moderator/game/{game}", guarded(moderator_game)),
         Route("/moderator/game/{game}/{action}", guarded(moderator_action), methods=["POST"]),
         Route("/moderator/game/{game}/view/{viewer}", guarded(moderator_view)),
-        Route("/{game}/{turn:int}/{view}", guarded(report)),
-        Route("/{game}/{turn:int}/{view}/report.pdf", guarded(report_pdf)),
-        Route("/{game}/{turn:int}/{view}/orders", guarded(orders_page)),
-        Route("/{game}/{turn:int}/{view}/orders", guarded(orders_post), methods=["POST"]),
+        Route("/{game}/{turn:turn}/{view}", guarded(report)),
+        Route("/{game}/{turn:turn}/{view}/report.pdf", guarded(report_pdf)),
+        Route("/{game}/{turn:turn}/{view}/orders", guarded(orders_page)),
+        Route("/{game}/{turn:turn}/{view}/orders", guarded(orders_post), methods=["POST"]),
     ]
     app = Starlette(routes=routes, exception_handlers={404: missing, 405: missing,
                                                        500: failure, Exception: failure})
+    app.router.redirect_slashes = False     # 'missing' redirects, to a relative address
     app.state.web = web
     app.add_middleware(SecurityHeaders)
     return app

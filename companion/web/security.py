@@ -16,7 +16,7 @@ CSP = ("default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' 
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"x-content-type-options", b"nosniff"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
@@ -26,14 +26,35 @@ NO_STORE = (b"cache-control", b"no-store")
 
 ACCESS = logging.getLogger("companion.web.access")
 
-# a player's view in a path: 'slug.token' -> 'slug.***' wherever it stands (a proxy's prefix
-# may come first); the query, which holds the hash, is never logged
-_VIEW = re.compile(r"(/\d+/)([^/.]*)\.[^/]*")
+LOGGED_PATH = 160
+"""The longest path the access log writes (a longer one is cut, and its length said)."""
+_SAFE_FILES = frozenset({"report.pdf", "app.css"})
+# a run that may be a secret: 16 or more hex digits (a token is 16 to 64), or 20 or more
+# characters of the URL-safe base64 alphabet holding a digit (a session or any other key)
+_SECRETISH = re.compile(r"[0-9A-Fa-f]{16,}|(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}")
+
+
+def _segment(segment: str) -> str:
+    if segment in _SAFE_FILES:
+        return segment
+    head, dot, _ = segment.partition(".")
+    masked = _SECRETISH.sub("***", head)
+    return masked + ".***" if dot else masked
 
 
 def redact(path: str) -> str:
-    """A request path as the access log writes it: the token of a view replaced by ``***``."""
-    return _VIEW.sub(lambda m: f"{m.group(1)}{m.group(2)}.***", path)
+    """A request path as the access log writes it, whatever its shape (a proxy's prefix, a
+    segment missing or misplaced): in every segment, whatever follows a '.' (a view's
+    ``slug.token``) is replaced by ``***`` but for the site's own file names, and so is any run
+    that may be a token (16 or more hex digits, or a long base64-like run); control and other
+    unprintable characters are escaped; a path longer than LOGGED_PATH characters is cut. The
+    query, which holds the turn's hash, is never logged."""
+    masked = "/".join(_segment(part) for part in path.split("/"))
+    masked = "".join(c if c.isprintable() and c not in '"\\' else f"\\x{{{ord(c):x}}}"
+                     for c in masked)
+    if len(masked) > LOGGED_PATH:
+        masked = f"{masked[:LOGGED_PATH]}...({len(path)} characters)"
+    return masked
 
 
 class SecurityHeaders:
@@ -93,6 +114,17 @@ class FailureLimiter:
                 self._failures.pop(client, None)
             return blocked
 
+    def retry_after(self, client: str) -> int:
+        """Whole seconds until a blocked client is answered again (the oldest failure leaves
+        the window); at least 1."""
+        import math
+
+        with self._lock:
+            queue = self._recent(client)
+            if len(queue) < self.limit:
+                return 1
+            return max(1, math.ceil(queue[len(queue) - self.limit] + self.window - self.clock()))
+
     def fail(self, client: str) -> None:
         with self._lock:
             self._recent(client).append(self.clock())
@@ -109,15 +141,16 @@ def form_token(key: bytes, *parts: str) -> str:
 
 
 def same_origin(headers, scheme: str) -> bool:
-    """A browser's own word that a form post comes from a page of this site: ``Sec-Fetch-Site``
-    when the browser sends it, else ``Origin`` when it names one (with ``Referrer-Policy:
-    no-referrer`` browsers send ``Origin: null`` for the site's own forms, so ``null`` decides
-    nothing). The form token is checked in every case; this is a second lock."""
-    site = headers.get("sec-fetch-site")
-    if site is not None:
-        return site in ("same-origin", "none")
+    """A browser's own word that a form post comes from a page of this site: ``Origin`` when it
+    is sent must name this site (``Origin: null``, sent by sandboxed frames, ``data:`` pages and
+    pages with ``Referrer-Policy: no-referrer``, is refused: this site's pages say
+    ``same-origin``, under which a browser names the site's origin on its own forms), and
+    ``Sec-Fetch-Site`` when the browser sends it must say the post comes from this site. The
+    form token is checked in every case; this is a second lock."""
     origin = headers.get("origin")
-    if origin is not None and origin != "null":
+    if origin is not None:
         host = headers.get("host", "")
-        return origin in (f"{scheme}://{host}", f"http://{host}", f"https://{host}")
-    return True
+        if origin not in (f"{scheme}://{host}", f"http://{host}", f"https://{host}"):
+            return False
+    site = headers.get("sec-fetch-site")
+    return site is None or site in ("same-origin", "none")

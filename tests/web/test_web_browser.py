@@ -133,7 +133,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         mod.fill("input#reason", "Bert's orders came late")
         mod.click("form.rewind button")
         assert "tick the box" in mod.inner_text("#result") and store.turn("g").number == 1
-        mod.check("input[name=confirm]")
+        mod.check("form.rewind input[name=confirm]")
         mod.click("form.rewind button")
         assert "Turn(s) 1 taken back" in mod.inner_text("#result")
         assert "Bert's orders came late" in mod.inner_text("ul.rewound")
@@ -197,4 +197,55 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
         context.close()
+    store.close()
+
+
+def test_long_names_and_reasons_fit_a_phone(browser, tmp_path, monkeypatch, password_hash):
+    """A player name of the 40 characters allowed, without a space, and a reason for taking a
+    turn back of 180 characters without a space: every page stays within a phone's 390 pixels
+    (the words break; a table scrolls inside its own box)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    long_name = "Bartholomew" + "x" * 29
+    assert len(long_name) == 40
+    service.new_game(store, "gral", "g", [long_name, "Bert", "Cora"], seed="5", base_url=base)
+    for _ in range(2):
+        for name in (long_name, "Bert", "Cora"):
+            lines = service.legal_options(store, "g", name)
+            first = next((line for line in lines if not line.startswith("#")), None)
+            service.submit_orders(store, "g", name, "assign 10 to Alberto\n"
+                                  if store.turn("g").number == 0 else first or "# none", "o")
+        service.run_turn(store, "g")
+    service.rewind(store, "g", 1, None, "x" * 180)
+    game, turn = store.game("g"), store.turn("g")
+    slug = game.player(long_name).slug
+    link = service.link(game, turn.number, long_name, turn.hash)
+    with running(store.path, None, WebConfig(moderator_password_hash=password_hash),
+                 port=port):
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        widths = {}
+        for name, url in (("report", link), ("orders", link.replace("?h=", "/orders?h=")),
+                          ("report-0", service.link(game, 0, long_name,
+                                                    store.turn("g", 0).hash))):
+            page.goto(url)
+            widths[name] = page.evaluate("document.scrollingElement.scrollWidth")
+            if name == "report":            # the name in the list of what happened
+                assert long_name in " ".join(page.locator("ul.events").all_inner_texts())
+        page.goto(base + "/moderator")
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        for name, path in (("games", "/moderator"), ("game", "/moderator/game/g"),
+                           ("view", f"/moderator/game/g/view/{slug}")):
+            page.goto(base + path)
+            widths[name] = page.evaluate("document.scrollingElement.scrollWidth")
+            if name == "game":
+                assert "x" * 180 in page.inner_text("ul.rewound")
+                page.screenshot(path=str(artifacts() / "phone-long-names-moderator.png"),
+                                full_page=True)
+        context.close()
+    assert all(width <= 390 for width in widths.values()), widths
     store.close()

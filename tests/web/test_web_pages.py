@@ -82,7 +82,10 @@ def test_orders_checked_at_line_and_column_then_submitted_as_the_cli_does(gral_s
     good = "assign 10 to Alberto\nassign 7 to Mansur\n"
     ok = client.post(form_path, data={"csrf": csrf, "orders": good, "action": "check"})
     assert ok.status_code == 200 and "valid" in ok.text and gral_store.pending("g") == {}
-    stored = client.post(form_path, data={"csrf": csrf, "orders": good, "action": "submit"})
+    posted = client.post(form_path, data={"csrf": csrf, "orders": good, "action": "submit"})
+    assert posted.status_code == 303           # POST/redirect/GET: a reload sends nothing
+    assert posted.headers["location"] == form_path + "&sent=stored"
+    stored = client.get(posted.headers["location"])
     assert stored.status_code == 200 and "Your orders are stored" in stored.text
     understood = service.check_orders(gral_store, "g", "Anna", good, "x").understood
     for line in understood:
@@ -92,8 +95,8 @@ def test_orders_checked_at_line_and_column_then_submitted_as_the_cli_does(gral_s
     again = client.get(form_path)
     assert "are in" in again.text and "assign 7 to Mansur" in again.text   # pre-filled
     withdrawn = client.post(form_path, data={"csrf": csrf, "orders": "withdraw",
-                                             "action": "submit"})
-    assert "withdrawn" in withdrawn.text and gral_store.pending("g") == {}
+                                             "action": "submit"}, follow_redirects=True)
+    assert "Your pending orders are withdrawn" in withdrawn.text and gral_store.pending("g") == {}
 
 
 def test_the_newer_turn_and_the_earlier_turns(gral_store, make_client, tmp_path):
@@ -110,7 +113,7 @@ def test_the_newer_turn_and_the_earlier_turns(gral_store, make_client, tmp_path)
     new = client.get(second["Anna"])
     assert "A newer turn" not in new.text and first["Anna"] in new.text   # turn 0 one click away
     stale_form = client.get(first["Anna"].replace("?h=", "/orders?h="))
-    assert "This turn is over" in stale_form.text and "<textarea" not in stale_form.text
+    assert "Turn 0 is over" in stale_form.text and "<textarea" not in stale_form.text
     csrf = csrf_of(client.get(second["Anna"].replace("?h=", "/orders?h=")).text)
     late = client.post(first["Anna"].replace("?h=", "/orders?h="),
                        data={"csrf": csrf, "orders": "assign 5 to Mansur", "action": "submit"})
@@ -244,11 +247,12 @@ def test_the_moderator_sets_the_deadline_and_holds_the_game_on_the_page(gral_sto
     assert 'value="next tuesday"' in bad.text and service.mail_schedule(gral_store, "g") == (
         None, False)
     done = post("deadline", when="2030-05-01 18:00")
-    assert done.status_code == 200 and "Turn 1: deadline 2030-05-01 18:00 UTC" in done.text
+    assert done.status_code == 200 and "Game g, turn 0: deadline 2030-05-01 18:00 UTC" in done.text
+    assert "for the orders of turn 1" in done.text
     assert service.mail_schedule(gral_store, "g") == ("2030-05-01 18:00 UTC", False)
     assert "2030-05-01 18:00 UTC" in client.get("/moderator").text
     later = post("deadline", when="+2d")
-    assert later.status_code == 200 and "Turn 1: deadline " in later.text
+    assert later.status_code == 200 and "Game g, turn 0: deadline " in later.text
     held = post("hold")
     assert held.status_code == 200 and "On hold" in held.text and "Release" in held.text
     assert service.mail_schedule(gral_store, "g")[1] is True
@@ -418,3 +422,158 @@ def test_a_turn_number_beyond_64_bits_is_no_such_turn_never_a_failure(cli, make_
     path = link[link.index("/g/"):].replace("/g/0/", f"/g/{huge}/")
     assert client.get(path).status_code == 404
     store.close()
+
+
+def test_a_deadline_ends_with_its_turn(gral_store, make_client, tmp_path):
+    """A deadline set for one turn is shown nowhere once that turn has been processed (the
+    mail pass's own reading, ``deadlines.deadline_for``): not on the moderator's pages, not in
+    'companion list' (``game_summaries``), not on the player's pages."""
+    client = make_client(gral_store.path, output=tmp_path / "out")
+    login(client)
+    csrf = csrf_of(client.get("/moderator/game/g").text)
+    set_it = client.post("/moderator/game/g/deadline",
+                         data={"csrf": csrf, "expect": "0", "when": "2030-05-01 18:00"})
+    assert set_it.status_code == 200
+    anna = links(gral_store, "g")["Anna"]
+    assert "Deadline: 2030-05-01 18:00 UTC" in client.get(anna.replace("?h=", "/orders?h=")).text
+    assert "2030-05-01 18:00 UTC (orders of turn 1)" in client.get("/moderator/game/g").text
+    ran = client.post("/moderator/game/g/turn", data={"csrf": csrf, "expect": "0",
+                                                      "confirm": "yes"})
+    assert ran.status_code == 200 and gral_store.turn("g").number == 1
+    assert service.mail_schedule(gral_store, "g") == (None, False)
+    assert [g["deadline"] for g in service.game_summaries(gral_store)] == [None]
+    anna = links(gral_store, "g")["Anna"]
+    for path in ("/moderator", "/moderator/game/g", anna, anna.replace("?h=", "/orders?h=")):
+        assert "2030-05-01" not in client.get(path).text, path
+
+
+def test_waiting_for_leaves_out_those_whose_orders_are_in(gral_store, make_client):
+    """The game's page says whom the game waits for as the games' list does: not Anna, whose
+    orders are in."""
+    client = make_client(gral_store.path)
+    login(client)
+    service.submit_orders(gral_store, "g", "Anna", "assign 10 to Alberto\n", "o")
+    page = client.get("/moderator/game/g").text
+    assert "<dt>Waiting for</dt><dd>Bert, Cora</dd>" in page
+    assert "<td>Bert, Cora</td>" in client.get("/moderator").text
+
+
+def test_orders_typed_on_a_page_the_turn_left_behind_are_kept(gral_store, make_client,
+                                                              tmp_path):
+    """The turn runs while the form is open: nothing is stored, and the text comes back in the
+    new turn's form (sent from there, it is stored for the new turn)."""
+    client = make_client(gral_store.path)
+    old = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    csrf = csrf_of(client.get(old).text)
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    service.run_turn(gral_store, "g", output=tmp_path / "out")
+    typed = "assign 5 to Mansur\nassign 5 to Alberto\n"
+    late = client.post(old, data={"csrf": csrf, "orders": typed, "action": "submit"})
+    assert late.status_code == 409 and gral_store.pending("g") == {}
+    assert "Turn 1 was processed after this form was opened" in late.text
+    new = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    assert f'action="{new.replace("&", "&amp;")}"' in late.text       # the new turn's form
+    assert f">{typed}</textarea>" in late.text and "are awaited" in late.text
+    again = client.post(new, data={"csrf": csrf_of(late.text), "orders": typed,
+                                   "action": "submit"})
+    assert again.status_code == 303 and gral_store.pending("g")["Anna"].for_turn == 2
+
+
+def test_orders_within_the_character_limit_are_never_too_large(gral_store, make_client):
+    """19,999 'é' (six bytes each, form-encoded) are within the 20,000 characters: read and
+    checked, not refused for their bytes; one character over is refused and kept."""
+    client = make_client(gral_store.path)
+    form = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    csrf = csrf_of(client.get(form).text)
+    for text in ("é" * 19_999, "😀" * 20_000):
+        answer = client.post(form, data={"csrf": csrf, "orders": text, "action": "check"})
+        assert answer.status_code == 422 and "nothing was stored" in answer.text
+    over = client.post(form, data={"csrf": csrf, "orders": "é" * 20_001, "action": "submit"})
+    assert over.status_code == 413 and "20,001 characters long" in over.text
+    assert "é" * 20_001 in over.text and gral_store.pending("g") == {}
+
+
+def test_each_state_of_the_order_page_says_one_thing(gral_store, make_client, tmp_path,
+                                                     monkeypatch):
+    """An earlier turn's order page: over, with the latest turn's link (no 'not stored', no
+    deadline, nothing awaited); a finished game: no orders offered, nothing asked."""
+    from companion.registry import get_kind
+
+    client = make_client(gral_store.path)
+    service.set_schedule(gral_store, "g", "2030-05-01 18:00")
+    old = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    service.run_turn(gral_store, "g", output=tmp_path / "out")
+    service.set_schedule(gral_store, "g", "2030-06-01 18:00")
+    page = client.get(old).text
+    assert "Turn 0 is over" in page and "Open turn 1" in page
+    new = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    assert new.replace("&", "&amp;") in page
+    for never in ("not stored", "awaited", "Deadline", "2030", "<textarea", "for turn 1"):
+        assert never not in page, never
+    monkeypatch.setattr(get_kind("gral"), "is_over", lambda state: True)
+    over = client.get(new).text
+    assert "The game is over: no orders are asked for." in over
+    for never in ("Nothing is asked", "you may still send", "Deadline", "<textarea",
+                  "awaited"):
+        assert never not in over, never
+
+
+def test_a_deadline_not_in_the_future_is_refused(gral_store, make_client):
+    """'2020-01-01 00:00' or '+0d' would run the turn at the next mail pass: refused, said
+    why, nothing changed (the same check as 'companion deadline')."""
+    client = make_client(gral_store.path)
+    login(client)
+    csrf = csrf_of(client.get("/moderator/game/g").text)
+    for when in ("2020-01-01 00:00", "+0d", "0"):
+        answer = client.post("/moderator/game/g/deadline",
+                             data={"csrf": csrf, "expect": "0", "when": when})
+        assert answer.status_code == 422 and "is not in the future" in answer.text, when
+        assert "+2d" in answer.text and f'value="{when}"' in answer.text
+    assert service.mail_schedule(gral_store, "g") == (None, False)
+
+
+def test_running_a_turn_with_orders_missing_needs_a_ticked_box(gral_store, make_client,
+                                                               tmp_path):
+    """'Adjudicate' with orders missing says whose and asks for the box, as taking turns back
+    and a new link do; with every order in, one tap runs it."""
+    client = make_client(gral_store.path, output=tmp_path / "out")
+    login(client)
+    for name in ("Anna", "Bert", "Cora"):
+        service.submit_orders(gral_store, "g", name, "assign 10 to Alberto\n", "o")
+    page = client.get("/moderator/game/g").text
+    assert "Yes, run turn" not in page
+    csrf = csrf_of(page)
+    one_tap = client.post("/moderator/game/g/turn", data={"csrf": csrf, "expect": "0"})
+    assert one_tap.status_code == 200 and gral_store.turn("g").number == 1
+    awaited = service.game_summaries(gral_store)[0]["awaited"]
+    assert sorted(awaited) == ["Anna", "Bert", "Cora"]
+    page = client.get("/moderator/game/g").text
+    assert f"Yes, run turn 2 without orders from {', '.join(awaited)}" in page
+    refused = client.post("/moderator/game/g/turn", data={"csrf": csrf, "expect": "1"})
+    assert refused.status_code == 422 and gral_store.turn("g").number == 1
+    assert f"no orders yet from {', '.join(awaited)}: tick the box to run turn 2" in refused.text
+    ran = client.post("/moderator/game/g/turn", data={"csrf": csrf, "expect": "1",
+                                                      "confirm": "yes"})
+    assert ran.status_code == 200 and gral_store.turn("g").number == 2
+
+
+def test_incomplete_forms_and_unknown_actions_are_said_as_such(gral_store, make_client):
+    """A moderator's form without its turn number is incomplete (not 'the game had moved
+    on'); an order form asking for anything but Check or Submit is refused, the text kept."""
+    client = make_client(gral_store.path)
+    login(client)
+    csrf = csrf_of(client.get("/moderator/game/g").text)
+    for fields in ({}, {"expect": "x"}, {"expect": ""}):
+        answer = client.post("/moderator/game/g/hold", data={"csrf": csrf, **fields})
+        assert answer.status_code == 400 and "The form is incomplete" in answer.text
+        assert "moved on" not in answer.text
+    assert service.mail_schedule(gral_store, "g") == (None, False)
+    form = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    csrf = csrf_of(client.get(form).text)
+    answer = client.post(form, data={"csrf": csrf, "orders": "assign 10 to Alberto",
+                                     "action": "delete"})
+    assert answer.status_code == 400 and "asked for &#39;delete&#39;" in answer.text
+    assert ">assign 10 to Alberto</textarea>" in answer.text and gral_store.pending("g") == {}

@@ -14,7 +14,7 @@ from companion.web.security import CSP, FailureLimiter, redact
 from tests.web.conftest import EPOCH, csrf_of, links, login
 
 HEADERS = {"content-security-policy": CSP, "x-frame-options": "DENY",
-           "referrer-policy": "no-referrer", "x-content-type-options": "nosniff"}
+           "referrer-policy": "same-origin", "x-content-type-options": "nosniff"}
 
 
 def assert_secure(answer) -> None:
@@ -142,9 +142,13 @@ def test_cross_site_posts_are_refused_and_store_nothing(gral_store, make_client)
     assert post_orders(client, form, csrf, origin="null",
                        **{"sec-fetch-site": "same-site"}).status_code == 403
     assert gral_store.pending("g") == {}
+    for null in ({"origin": "null"}, {"origin": "null", "sec-fetch-site": "same-origin"}):
+        refused = post_orders(client, form, csrf, **null)     # a sandboxed or data: page
+        assert refused.status_code == 403 and "another site" in refused.text, null
+    assert gral_store.pending("g") == {}
     same = post_orders(client, form, csrf, origin="http://testserver",
                        **{"sec-fetch-site": "same-origin"})
-    assert same.status_code == 200 and "Anna" in gral_store.pending("g")
+    assert same.status_code == 303 and "Anna" in gral_store.pending("g")
     # the moderator's forms
     login(client)
     page = client.get("/moderator/game/g")
@@ -153,6 +157,9 @@ def test_cross_site_posts_are_refused_and_store_nothing(gral_store, make_client)
                            {"origin": "https://evil.example"})]:
         assert client.post("/moderator/game/g/turn", data=data, headers=headers
                            ).status_code == 403
+    null = client.post("/moderator/game/g/turn", headers={"origin": "null"},
+                       data={"csrf": csrf_of(page.text), "expect": "0", "confirm": "yes"})
+    assert null.status_code == 403 and "another site" in null.text
     assert gral_store.turn("g").number == 0
     assert client.post("/moderator/login", data={"csrf": "", "password": "x"}).status_code == 403
 
@@ -165,7 +172,11 @@ def test_oversized_and_odd_bodies_are_refused(gral_store, make_client):
                                    "action": "submit"})
     assert huge.status_code == 413
     long = client.post(form, data={"csrf": csrf, "orders": "#" * 30_000, "action": "submit"})
-    assert long.status_code == 413
+    assert long.status_code == 413 and "30,000 characters long" in long.text
+    assert "#" * 30_000 in long.text                   # kept in the form, to shorten
+    body = client.post(form, content=b"orders=" + b"x" * 300_000,
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert body.status_code == 413 and "20,000 characters" in body.text
     multipart = client.post(form, files={"orders": ("o.txt", b"assign 10 to Alberto")},
                             data={"csrf": csrf, "action": "submit"})
     assert multipart.status_code == 415
@@ -204,12 +215,22 @@ def test_no_token_in_the_log(gral_store, make_client, caplog):
     client.get(path)
     client.get(path.replace("?h=", "/orders?h="))
     client.get(f"/g/0/anna.{anna.token}x?h=0000000000000000")
+    # malformed links: a segment missing, misplaced or joined, on any route
+    for odd in (f"/g/anna.{anna.token}", f"/g/1/{anna.token}", f"/g/0/anna{anna.token}",
+                f"/moderator/game/g/view/anna.{anna.token}", f"/g/0/anna.{anna.token}/",
+                f"/x/{anna.token[:16]}/y", f"/{anna.token}.pdf", "/g/0/" + "x" * 20_000):
+        client.get(odd)
     lines = [r.getMessage() for r in caplog.records if r.name == "companion.web.access"]
-    assert len(lines) == 3 and all("anna.***" in line for line in lines)
-    assert not any(anna.token in line or "?h=" in line for line in lines)
+    assert len(lines) == 11 and all("anna.***" in line for line in lines[:3])
+    assert not any(anna.token[:16] in line or "?h=" in line for line in lines), lines
+    assert max(len(line) for line in lines) < 300 and "(20005 characters)" in lines[-1]
     assert redact(f"/g/3/anna.{anna.token}/orders") == "/g/3/anna.***/orders"
     assert redact("/g/3/public") == "/g/3/public"
     assert redact(f"/pbem/g/3/anna.{anna.token}") == "/pbem/g/3/anna.***"
+    assert redact(f"/g/1/{anna.token}") == "/g/1/***"
+    assert redact("/static/app.css") == "/static/app.css"
+    assert redact("/g/3/public/report.pdf") == "/g/3/public/report.pdf"
+    assert redact('/g/3/a\n"b') == "/g/3/a\\x{a}\\x{22}b"       # no forged log lines
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
@@ -220,3 +241,87 @@ def test_the_moderator_pages_need_a_session(gral_store, make_client, method):
         assert answer.status_code in (303, 403, 404, 415), (path, answer.status_code)
         assert "Adjudicate" not in answer.text and "assign" not in answer.text
     assert gral_store.turn("g").number == 0
+
+
+def test_a_slash_at_the_end_is_redirected_to_a_relative_address(gral_store, make_client):
+    """'/g/0/anna.TOKEN/?h=...' is sent on to the link without the slash, by a relative
+    address (path and query): never to the host a request names (Host: evil.example)."""
+    client = make_client(gral_store.path)
+    path = links(gral_store, "g")["Anna"]
+    slashed = path.replace("?h=", "/?h=")
+    answer = client.get(slashed, headers={"host": "evil.example"})
+    assert answer.status_code == 307 and answer.headers["location"] == path
+    assert client.get(answer.headers["location"]).status_code == 200
+    moderator = client.get("/moderator/", headers={"host": "evil.example"})
+    assert moderator.status_code == 307 and moderator.headers["location"] == "/moderator"
+    for never in ("//evil.example/", "/nothing/here/", "//moderator/", "/%2Fevil.example/"):
+        answer = client.get("http://testserver" + never, headers={"host": "evil.example"})
+        assert answer.status_code == 404, never
+
+
+def test_only_canonical_turn_numbers_are_links(gral_store, make_client):
+    """'/g/00/...' or '/g/+0/...' is no link: the one 404, as any wrong link."""
+    client = make_client(gral_store.path, max_failures=1000)
+    path = links(gral_store, "g")["Anna"]
+    reference = client.get("/nogame/0/public?h=0123456789abcdef").text
+    for odd in ("/g/00/", "/g/+0/", "/g/0x0/", "/g/٠/"):
+        answer = client.get(path.replace("/g/0/", odd))
+        assert answer.status_code == 404 and answer.text == reference, odd
+    assert client.get(path).status_code == 200
+
+
+def test_a_blocked_client_is_told_when_to_come_back(gral_store, make_client):
+    client = make_client(gral_store.path, max_failures=2, failure_window=600)
+    for _ in range(2):
+        client.get("/g/0/public?h=0000000000000000")
+    blocked = client.get("/moderator")
+    assert blocked.status_code == 429
+    assert 1 <= int(blocked.headers["retry-after"]) <= 600
+    assert "Wait 10 minute(s)" in blocked.text
+
+
+def test_the_sign_in_page_names_the_config_file_not_its_folder(gral_store, tmp_path):
+    """With no password set, the page says which file to edit without the server's paths."""
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+
+    config = tmp_path / "private-folder" / "companion.toml"
+    with TestClient(create_app(gral_store.path, config_file=config)) as client:
+        page = client.get("/moderator").text
+    assert "<code>companion.toml</code>" in page and "private-folder" not in page
+    assert str(tmp_path) not in page
+
+
+def test_the_form_key_survives_a_restart_and_is_random(gral_store, make_client, tmp_path):
+    """A page opened before the server restarted can still be sent: the key of the form tokens
+    is kept beside the store (random, readable by its owner only), not drawn at each start;
+    another store gets another key. A form whose token does not fit is refused with what to
+    do, the text kept to copy, and nothing stored."""
+    import os
+    import stat
+
+    from companion.web.app import KEY_SUFFIX
+
+    form = links(gral_store, "g")["Anna"].replace("?h=", "/orders?h=")
+    before = make_client(gral_store.path)
+    csrf = csrf_of(before.get(form).text)
+    key_file = gral_store.path.parent / (gral_store.path.name + KEY_SUFFIX)
+    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    assert len(bytes.fromhex(key_file.read_text().strip())) == 32
+    after = make_client(gral_store.path)                 # the server restarted
+    sent = after.post(form, data={"csrf": csrf, "orders": "assign 10 to Alberto\n",
+                                  "action": "submit"})
+    assert sent.status_code == 303 and "Anna" in gral_store.pending("g")
+    other = tmp_path / "other.sqlite3"
+    Store(other, create=True).close()
+    make_client(other)
+    assert (tmp_path / ("other.sqlite3" + KEY_SUFFIX)).read_text() != key_file.read_text()
+    typed = "assign 7 to Mansur\n# <kept>"
+    stale = after.post(form, data={"csrf": "0" * len(csrf), "orders": typed,
+                                   "action": "submit"})
+    assert stale.status_code == 403 and "the page is too old" in stale.text
+    assert "Open the page again" in stale.text
+    assert "# &lt;kept&gt;" in stale.text and "readonly" in stale.text
+    assert 'name="csrf"' not in stale.text
+    assert gral_store.pending("g")["Anna"].text == "assign 10 to Alberto\n"
