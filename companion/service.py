@@ -198,7 +198,8 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
     setup_digest = sha256_hex(setup_text) if setup_text is not None else None
     turn0 = Turn.sealed(game_id, 0, game.created_at, state, GENESIS_HASH,
                         {"submissions": [], "dice": [], "setup": setup_text is not None,
-                         "setup_sha256": setup_digest},
+                         "setup_sha256": setup_digest,
+                         **({"edition": kind.edition} if kind.edition else {})},
                         ctx.decisions, chance.to_json(), ctx.events)
     files: list[Path] = []
     staged = None
@@ -254,13 +255,18 @@ def setup_players_of(kind, entry, text: str, filename: str, raw_options: dict) -
                                          "the game's docs page for its format)")
 
 
-def opening(kind, game: Game, chance: Chance, setup_name: str = "setup"
-            ) -> tuple[dict, TurnContext]:
-    """Turn 0 of a game: its setup position read, or a new game created with ``chance``."""
+def opening(kind, game: Game, chance: Chance, setup_name: str = "setup",
+            edition: int | None = None) -> tuple[dict, TurnContext]:
+    """Turn 0 of a game: its setup position read, or a new game created with ``chance``,
+    under the rules ``edition`` (the kind's current one for a new game; a replay passes the
+    one turn 0 recorded)."""
     if game.setup is not None:
         state = kind.read_position(game.setup, setup_name, game.options)
     else:
         state = kind.create([p.name for p in game.players], game.options, chance)
+    edition = kind.edition if edition is None else edition
+    if edition:
+        state["edition"] = edition
     ctx = TurnContext(turn=0, key=seed_key(game.seed), chance=chance, orders={},
                       options=game.options, secret=game.secret_key)
     state["events"] = []
@@ -992,7 +998,7 @@ def replay(store: Store, game_id: str, output: Path | None = None) -> ReplayResu
                          f"version ({exc.message}); the stored starting position is used")
             return replay_from(kind, game, turns, t0, notes)
     try:
-        state, ctx = opening(kind, game, chance)
+        state, ctx = opening(kind, game, chance, edition=t0.inputs.get("edition", 0))
         chance.check_replay_complete()
     except CompanionError as exc:
         return ReplayResult(False, 0, 0, f"turn 0: {exc.message}", "chance", notes)
@@ -1041,8 +1047,8 @@ def rerun(store: Store, kind, game: Game, recorded: list[dict]) -> list[tuple[in
     game.players = [Player(p.seat, p.name, slug, None, p.token) for p, slug in
                     zip(game.players, player_slugs([p.name for p in game.players]).values())]
     chance = Chance(seed_key(game.seed), 0)
-    state, ctx = opening(kind, game, chance)
     first = recorded[0]
+    state, ctx = opening(kind, game, chance, edition=first["inputs"].get("edition", 0))
     previous = Turn.sealed(game.id, 0, first["processed_at"], state, GENESIS_HASH,
                            first["inputs"], ctx.decisions, chance.to_json(), ctx.events)
     store.create_game(game, previous)

@@ -213,6 +213,25 @@ def test_store_of_schema_2_is_upgraded_in_place(cli):
         assert "every hash matches" in cli.ok("replay", game_id).out
 
 
+@pytest.mark.parametrize("kind", ["koc", "fluxx", "mayhem", "grailccg"])
+def test_a_new_game_records_its_rules_edition_and_replays_under_it(cli, kind):
+    """Rules editions (docs/adding-a-game.md): a new game records its kind's edition in turn
+    0's inputs and its state; replay takes it from there (the schema-2 store above holds games
+    of edition 0, which replay under the old rules)."""
+    from companion.registry import get_kind
+
+    cli.ok("new", kind, "e1", "--player", "Anna", "--player", "Bert", "--seed", "5")
+    db = sqlite3.connect(cli.store)
+    inputs, state = db.execute("SELECT inputs, state FROM turns WHERE game_id='e1' AND "
+                               "number=0").fetchone()
+    db.close()
+    edition = get_kind(kind).edition
+    assert edition >= 1
+    assert unpack(inputs)["edition"] == edition
+    assert unpack(state)["edition"] == edition
+    assert "every hash matches" in cli.ok("replay", "e1").out
+
+
 def test_a_failed_upgrade_changes_nothing(cli):
     shutil.copy(Path(__file__).parent / "data" / "store-v2.sqlite3", cli.store)
     db = sqlite3.connect(cli.store)

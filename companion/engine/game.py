@@ -150,6 +150,12 @@ def visible(event: dict[str, Any], viewer: str) -> bool:
     return viewer in event["to"]
 
 
+def edition(state: dict) -> int:
+    """The rules edition a game is played under (``GameKind.edition``; 0 for games begun
+    before editions were recorded)."""
+    return state.get("edition", 0)
+
+
 @record
 class DemoScript:
     """A bundled game played from order files written as players would mail them: the
@@ -175,6 +181,12 @@ class GameKind:
     """False for a kind whose data, charts and printables exist but whose rules engine does not
     yet; such a kind cannot start games. Like ``id`` and ``title``, copied from the kind's
     registry entry, which ``companion games`` reads without importing the kind."""
+    edition: int = 0
+    """The rules edition new games of this kind are played under. A change to what the engine
+    does or says in a situation an earlier release already played raises it, and the engine
+    asks ``edition(state)`` which way to go: a game keeps the edition it began with (turn 0's
+    inputs record it; ``state["edition"]`` holds it, absent for edition 0), so games stored by
+    an earlier release still replay to the same bytes while new games get the change."""
 
     # -- data, charts and routes (optional) -----------------------------------------------------
     def data_export(self) -> dict:

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
-from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext, edition
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.engine.orders import OrderError, OrdersRejected
@@ -61,6 +61,7 @@ def _limit(value: str, players: Sequence[str]) -> int:
 
 
 class FluxxKind(GameKind):
+    edition = 1     # 1: "the Keeper"/"the Goals ... are" agree with how many
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -285,7 +286,7 @@ class FluxxKind(GameKind):
         run = Run(self.deck, base, state["players"], state["standing"], dict(ctx.options),
                   ctx.chance, log=pending["log"] if pending else None,
                   chance_log=pending["chance"] if pending else None, cursors=cursors,
-                  joiners=joiners)
+                  joiners=joiners, edition=edition(state))
         done = pending["events_done"] if pending else 0
         try:
             run.play_turn()

@@ -53,8 +53,10 @@ class Run(ReplayedChance):
     def __init__(self, deck: Deck, g: dict[str, Any], roster: list[str],
                  standing: dict[str, Any], options: dict[str, Any], chance, *,
                  log: list | None = None, chance_log: list | None = None,
-                 cursors: dict[str, Any] | None = None, joiners: list[str] | None = None):
+                 cursors: dict[str, Any] | None = None, joiners: list[str] | None = None,
+                 edition: int = 0):
         self.deck = deck
+        self.edition = edition      # the game's rules edition (GameKind.edition)
         self.g = g
         self.roster = roster
         self.standing = standing
@@ -672,7 +674,7 @@ class Run(ReplayedChance):
         dropped = [c for c in keepers if c not in kept]
         g["table"][q] = [c for c in g["table"][q] if c not in dropped]
         g["discard"].extend(dropped)
-        self.say(f"{q} discards the Keeper{'s' if len(dropped) > 1 else ''} "
+        self.say(f"{q} discards the Keeper{'s' if len(dropped) > 1 or not self.edition else ''} "
                  f"{self.names(dropped)} (the Keeper Limit of {limit}).",
                  kind="discard", player=q, cards=dropped)
         self.check_win()
@@ -833,7 +835,8 @@ class Run(ReplayedChance):
             return
         self.g["goals"] = []
         self.g["discard"].extend(goals)
-        self.say(f"The Goal {self.names(goals)} is discarded." if len(goals) == 1 else
+        self.say(f"The Goal {self.names(goals)} is discarded."
+                 if len(goals) == 1 or not self.edition else
                  f"The Goals {self.names(goals)} are discarded.", kind="goals-discarded")
 
     def op_steal_keeper(self, p, op, line, card) -> None:
@@ -951,7 +954,7 @@ class Run(ReplayedChance):
             for c in lost:
                 self.g["table"][q].remove(c)
                 self.g["discard"].append(c)
-            self.say(f"{q} discards the Keeper{'s' if len(lost) > 1 else ''} "
+            self.say(f"{q} discards the Keeper{'s' if len(lost) > 1 and self.edition else ''} "
                      f"{self.names(lost)} ({card.name}).",
                      kind="discard", cards=lost)
             self.check_win()

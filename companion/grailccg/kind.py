@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
-from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext, edition
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.errors import CompanionError
@@ -119,6 +119,7 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
+    edition = 1     # 1: grail bonuses wait for the next grail number; idle properties say so
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
@@ -246,7 +247,7 @@ class GrailKind(GameKind):
             first = players[chance.choice(len(players), "first player")]
         g = new_game_state(players)
         standing = {p: empty_standing() for p in players}
-        run = self.run(g, standing, options, chance)
+        run = self.run(g, standing, options, chance, edition=self.edition)
         try:
             run.setup(decks, first)
         except ValueError as exc:
@@ -503,7 +504,7 @@ class GrailKind(GameKind):
         snapshot = deep_copy(pending["snapshot"] if pending else g)
         base = deep_copy(snapshot)
         run = self.run(base, state["standing"], dict(ctx.options), ctx.chance,
-                       log=pending["log"] if pending else None,
+                       edition=edition(state), log=pending["log"] if pending else None,
                        chance_log=pending["chance"] if pending else None, cursors=cursors)
         done = pending["events_done"] if pending else 0
         try:

@@ -226,8 +226,9 @@ class Run(ReplayedChance):
     def __init__(self, cards, g: dict[str, Any], standing: dict[str, Any],
                  options: dict[str, Any], chance, *, log: list | None = None,
                  chance_log: list | None = None, cursors: dict[str, Any] | None = None,
-                 parse_effect=None, parse_village=None):
+                 parse_effect=None, parse_village=None, edition: int = 0):
         self.cards = cards
+        self.edition = edition      # the game's rules edition (GameKind.edition)
         self.g = g
         self.standing = standing
         self.options = options
@@ -713,6 +714,8 @@ class Run(ReplayedChance):
         c["bonus_from"] = []
         # a grail-number bonus waits for that player's next grail number, whenever it comes
         # (house rule: docs/grailccg.md, Grail numbers; case 113): it is not cleared here
+        if not self.edition:        # a game of edition 0: cleared at every turn
+            c["grail_bonus"] = {x: 0 for x in g["players"]}
         if c["no_join"] and c["no_join"]["until"] < g["turn"]:
             c["no_join"] = None
         for pages in g["table"][p]["pages"].values():
@@ -996,7 +999,7 @@ class Run(ReplayedChance):
         if not effects:
             return
         o = self.rival(p)
-        idle = [i for i, e in enumerate(effects) if self.idle_effect(o, e)]
+        idle = [i for i, e in enumerate(effects) if self.edition and self.idle_effect(o, e)]
         if len(idle) == len(effects):
             self.say(f"{card.name}'s primary property works only in a dispute, and none "
                      "is in progress: it has no effect, and nobody is asked about it "
@@ -1013,7 +1016,7 @@ class Run(ReplayedChance):
             for i, e in enumerate(effects):
                 if i not in idle:
                     self.effect(o, e, inst, {})
-        else:
+        elif self.edition:
             self.say(f"{o} lets {card.name}'s primary property pass: it has no effect "
                      "(FAQ 1).", kind="primary", card=inst)
 
@@ -2012,8 +2015,8 @@ class Run(ReplayedChance):
                 raise Skip("a page needs a knight of your Round Table to serve (10.1)")
             g["hands"][p].remove(inst)
             g["table"][p]["pages"][inst] = {"knight": knight, "items": [], "new": []}
-            self.say(f"{p} plays {card.name}, " + ("" if "page" in card.name.lower().split()
-                                                   else "a page ")
+            self.say(f"{p} plays {card.name}, " + ("" if self.edition and "page" in
+                                                   card.name.lower().split() else "a page ")
                      + f"serving {self.n(knight)} (10.1).",
                      kind="play", card=inst, player=p)
             return
@@ -2094,7 +2097,9 @@ class Run(ReplayedChance):
         for key in ("auto_join", "no_join"):
             if c[key] and c[key].get("inst") == entry["inst"]:
                 c[key] = None
-        if entry["inst"] in c.get("bonus_from", []):       # only what this card added
+        if entry["inst"] in c.get("bonus_from", []) and not self.edition:
+            c["grail_bonus"][entry["by"]] = 0
+        elif entry["inst"] in c.get("bonus_from", []):     # only what this card added
             c["bonus_from"].remove(entry["inst"])
             for e in self.card(entry["inst"]).primary or ():
                 if ekey(e) == "grail":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.engine.orders import IllegalOrderError, Line, OrdersRejected
 from companion.errors import CompanionError
+from companion.engine.game import edition
 from companion.koc.engine.movement import LANDING_KINDS
 from companion.koc.engine.questions import CATALOGUE
 
@@ -143,7 +144,8 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
         elif do == "debark":
             if not aboard:
                 errors.append(_err(step["line"], line, "not aboard a ship"))
-            elif area.kind in LANDING_KINDS and step.get("area") not in (None, where["area"]):
+            elif area.kind in LANDING_KINDS and edition(state) >= 1 and \
+                    step.get("area") not in (None, where["area"]):
                 errors.append(_err(step["line"], line, f"the ship lies off the coast of "
                                    f"{where['area']}: it lands there, not at {step['area']}",
                                    "send 'debark' alone, or sail to the sea first"))
@@ -203,6 +205,8 @@ def prayer_errors(state: dict, player: str, orders) -> list:
     from companion.engine.names import fold
 
     errors = []
+    if edition(state) < 1:
+        return errors       # a game of edition 0 keeps the rules it began with
     for k, item in enumerate(orders.prayers):
         src = item.get("src")
         if k:
@@ -323,7 +327,8 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append(f"note: you ride in {leader}'s party, who leads it; your moves are used only "
                    "if you leave it ('leave party')")
     for a in orders.answers:
-        out.append("this turn: answer " + a["text"].removeprefix("on "))
+        text = a["text"]            # an 'answer ...' line is echoed as one ('turn knave' too)
+        out.append("this turn: " + ("answer " + text[3:] if text.startswith("on ") else text))
     earlier = [line["text"] for line in state["knights"][player].get("standing", [])]
     if orders.standing is None:
         out.append(f"standing answers unchanged ({len(earlier)} in force)")
@@ -360,7 +365,8 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
     area = world.areas[at["area"]]
     if at["where"] == "ship":
         out += [f"sail {a}" for a in sorted(area.links()["ship"])]
-        if area.port or area.kind == "river" or area.kind in LANDING_KINDS:
+        if area.port or area.kind == "river" or (area.kind in LANDING_KINDS
+                                                  and edition(state) >= 1):
             out.append("debark")            # in port, on the river, or on the coast it lies off
         if area.kind == "sea":
             coasts = sorted(a.name for a in world.areas.values() if at["area"] in a.coast)

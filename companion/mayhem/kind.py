@@ -87,6 +87,7 @@ def _switch(key: str, title: str, help_text: str) -> OptionSpec:
 
 
 class MayhemKind(GameKind):
+    edition = 1     # 1: a player protected from a card is told so once, not at each step
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),

@@ -15,7 +15,7 @@ player's start-of-turn draw, so their report shows the hand they will play from.
 from __future__ import annotations
 
 from itertools import combinations
-from companion.engine.game import TurnContext
+from companion.engine.game import TurnContext, edition
 from companion.mayhem.cards import Card, Catalogue
 from companion.mayhem.effects import Effect, Step, shared_aspects
 
@@ -776,8 +776,10 @@ class Machine:
             q = owners[task["sub"]]
             zones = [pl.zone for pl in step.places if q in self.owners(task, pl.owner)]
             if q in protected:
-                if q not in task.setdefault("told_protected", []):    # once per card, not
-                    task["told_protected"].append(q)                  # once per step
+                if not edition(self.s):         # a game of edition 0: said at every step
+                    self.event(f"{q} is protected by a Defense card.", kind="protected")
+                elif q not in task.setdefault("told_protected", []):    # once per card
+                    task["told_protected"].append(q)
                     self.event(f"{q} is protected by a Defense card.", kind="protected")
             elif step.hidden:
                 self.hand_step(task, step, q)

@@ -176,6 +176,7 @@ def new_state(kind: GrailKind, seed: int, options: dict[str, Any] | None = None,
     key = seed_key(str(seed))
     chance = Chance(key, 0)
     state = kind.create(players, opts, chance)
+    state["edition"] = kind.edition         # as service.opening stamps a new game
     ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=opts)
     kind.finish_turn(state, ctx)
     return state, opts, key, chance.to_json()
@@ -315,7 +316,8 @@ def build(kind: GrailKind, spec: dict[str, Any]) -> dict:
             "hand-limit": 7, "doubling": "on"}
     opts.update(spec.get("options", {}))
     standing = {p: empty_standing() for p in players}
-    return {"kind": "grailccg", "players": players, "game": g, "standing": standing,
+    return {"kind": "grailccg", "edition": kind.edition, "players": players, "game": g,
+            "standing": standing,
             "pending": None, "events": [], "rules": rule_options(opts), "options": opts}
 
 

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 
@@ -1268,7 +1269,8 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
             return
         wl = kn.wl(f["pk"])     # his WL in the fight: before the lesson's CP can raise it
         loser.gain_cp(6, "the lesson of defeat")
-        purse.cp(wl, f"defeating {f['name']}")
+        purse.cp(wl if edition(s.game.state) >= 1 else kn.wl(f["pk"]),
+                 f"defeating {f['name']}")
         purse.vp(6, f"defeating {f['name']}")
         from companion.koc.engine import knaves
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from companion.koc.engine import knight as kn
 from companion.koc.engine import party
+from companion.engine.game import edition
 from companion.koc.engine.session import Question, Session
 
 QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
@@ -29,8 +30,8 @@ def movement_phase(s: Session, start: dict) -> None:
         # happens (a held turn passes all the same)
         encounters.merlin_encounter(s, starting=True)
         orders = s.game.orders.get(s.player)
-        if orders is not None and any(step["do"] not in ("stay", "declare")
-                                      for step in orders.plan):
+        if orders is not None and edition(s.game.state) >= 1 and any(
+                step["do"] not in ("stay", "declare") for step in orders.plan):
             s.tell(f"Having met the enchanter where his turn began, {pk['name']} makes none "
                    "of the moves ordered this turn.")
         if pk["immobile"] and not pk["prison"]:
@@ -103,7 +104,8 @@ def default_plan(s: Session) -> list[dict]:
         dest = grail.destination(s)     # on the Quest: the bearer, Carbonek, the Grail
         if dest == s.pk["at"]["area"]:
             dest = None
-    said = "No movement ordered" if s.game.orders.get(s.player) is not None else "No orders"
+    said = "No movement ordered" if s.game.orders.get(s.player) is not None and \
+        edition(s.game.state) >= 1 else "No orders"
     if dest:
         s.tell(f"{said}: {s.pk['name']} keeps on towards {dest}.")
         return [{"do": "to", "area": dest}]
@@ -465,8 +467,9 @@ class Mover:
                    "encounter roll).")
             return
         coast = step.get("area")
-        if area.kind in LANDING_KINDS:      # a ship sailed to this coast (rules: a sea move
-            if coast not in (None, here["area"]):   # may end at a coast): it lands here
+        if area.kind in LANDING_KINDS and edition(s.game.state) >= 1:   # a ship sailed to
+            # this coast (rules: a sea move may end at a coast): it lands there
+            if coast not in (None, here["area"]):
                 s.tell(f"The ship lies off the coast of {here['area']}: it can land there "
                        f"('debark'), not at {coast}.")
                 return

@@ -27,6 +27,7 @@ task ends), ``REQUEST_KEYS`` (order words to request keys).
 """
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.engine.names import fold
 from companion.koc import scenarios
 from companion.koc.engine import knight as kn
@@ -1028,7 +1029,8 @@ EFFECTS = {"heal": "heal", "cure": "heal", "wounds": "heal", "lift": "lift",
 SELF_WORDS = ("me", "myself", "himself", "herself")
 
 
-def prayer_target(state: dict, player: str, text: str) -> tuple[str, object]:
+def prayer_target(state: dict, player: str, text: str, *, prefix: bool = True
+                  ) -> tuple[str, object]:
     """Whom ``pray for <text>`` names, from what the praying knight knows: ('relative', None),
     ('self', None), ('pk', player), ('mad', the bound Mad Knight's party entry), ('comrade',
     his card), or ('unknown', close names). A knight is named by his name or his player's, in
@@ -1044,7 +1046,7 @@ def prayer_target(state: dict, player: str, text: str) -> tuple[str, object]:
     others = {fold(name): who for who, rec in state["knights"].items()
               if who != player and not rec["slain"] for name in (rec["name"], who)}
     found = others.get(wanted)
-    if found is None:
+    if found is None and prefix:
         fitting = {who for name, who in others.items() if name.startswith(wanted)}
         found = fitting.pop() if len(fitting) == 1 else None
     if found is not None:
@@ -1068,7 +1070,8 @@ def prayer_order(s: Session, item: dict) -> None:
         s.tell("Only one prayer a turn: it has been said already.")
         return
     effect = EFFECTS.get(fold(item["to"] or "").strip()) if item.get("to") else None
-    kind, target = prayer_target(s.game.state, s.player, item["for"])
+    later = edition(s.game.state) >= 1      # edition 0: full names only; comrades prayed for
+    kind, target = prayer_target(s.game.state, s.player, item["for"], prefix=later)
     if kind == "relative":
         if not pk.get("vigil"):
             s.tell("No kinsman of his lies dying here.")
@@ -1078,6 +1081,8 @@ def prayer_order(s: Session, item: dict) -> None:
         pray(s, pk, {"kind": "pk", "player": target}, effect)
     elif kind == "mad":
         pray(s, pk, {"kind": "npk", "card": target["card"]}, "sanity")
+    elif kind == "comrade" and not later:
+        pray(s, pk, {"kind": "npk", "card": target}, effect or "heal")
     elif kind == "comrade":
         # comrades and Men-at-Arms carry no poisoned wound, enchantment or madness (their
         # hurts heal at the end of the turn): a prayer has nothing to do for them
@@ -1109,7 +1114,7 @@ def pray(s: Session, who: dict, target: dict, effect: str | None) -> bool:
         if effect is None:
             effect = "sanity" if trec["mad"] else "lift" if trec["enchantments"] else "heal"
         needs = {"sanity": trec["mad"], "lift": trec["enchantments"], "heal": trec["poison"]}
-        if not needs.get(effect):
+        if not needs.get(effect) and edition(s.game.state) >= 1:
             # a prayer is said to cure or lift something (rules, Prayers): none is said for
             # a knight who lacks what it asks for; it earns nothing and uses no prayer
             s.tell(f"{trec['name']} has " + {"sanity": "no madness", "lift": "no enchantment",

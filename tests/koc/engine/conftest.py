@@ -26,6 +26,7 @@ class Table:
     def __init__(self, position: str, *, dice=(), orders=None, options=None, seed="harness"):
         self.world = KIND.world
         self.state = read_position(self.world, textwrap.dedent(position), "case.toml")
+        self.state["edition"] = KIND.edition        # the rules new games are played under
         opts = {"missing": "default", "scenario": self.state["koc"]["scenario"],
                 "first-player": "fixed", "rules": ()}
         opts.update(options or {})

@@ -631,3 +631,19 @@ def test_w13_prayer_orders_checked_when_sent(table):
     ok = KIND.parse_orders(t.state, "Anna", "pray for BE to heal\n", "anna.txt")
     KIND.check_orders(t.state, "Anna", ok, "anna.txt")
     assert "prayer: for Bert to heal" in KIND.acknowledge(t.state, "Anna", ok)
+
+
+def test_w14_a_game_begun_under_edition_0_keeps_its_rules(table):
+    """Rules editions (GameKind.edition): a game stored before edition 1 replays as it was
+    played, so there the old reading holds: the prayer for a knight with nothing to cure is
+    said (a VL test, 6 VP when answered) and 'be' names nobody."""
+    t = table(pos(others={"Bert": BERT_HERE}), dice=[5], orders={"Anna": "pray for Bert"})
+    del t.state["edition"]
+    t.knight()["luck"] = 4
+    rq.requests_phase(t.session())
+    assert t.knight()["vp"] == 26 and t.saw("prayer for Bert (heal)")
+    t2 = table(pos(others={"Bert": BERT_HERE + "\npoison = 1\nheld_wl = 10"}),
+               orders={"Anna": "pray for be"})
+    del t2.state["edition"]
+    rq.requests_phase(t2.session())
+    assert t2.saw("nobody called 'be'")
