@@ -497,6 +497,10 @@ def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         return
     for line in lines:
         echo(line)
+    if not lines:       # said on stderr: standard output stays the (empty) list of lines
+        typer.echo(f"no order lines for {player} now in game {game_id}: the game is over, or "
+                   f"nothing is asked of {player} ('companion show {game_id} --player "
+                   f"{player}' says why)", err=True)
 
 
 @app.command()
@@ -518,7 +522,7 @@ def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     outcome = service.run_turn(open_store(), game_id, dice=parse_dice(dice),
                                output=SETTINGS.output, crash_hook=hook)
     if json_out:
-        as_json({"ok": True, "game": game_id, "turn": outcome.turn,
+        as_json({"ok": True, "game": game_id, "turn": outcome.turn, "progress": outcome.progress,
                  "recovered": outcome.recovered, "public": outcome.public,
                  "awaiting": outcome.awaiting, "asked": outcome.asked, "over": outcome.over,
                  "notes": outcome.notes, "files": [str(f) for f in outcome.files]})
@@ -530,7 +534,8 @@ def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         echo("no new turn was processed: run 'companion turn' again for the next one")
         echo(f"reports in {SETTINGS.output / game_id / f'turn-{outcome.turn:03d}'}")
         return
-    echo(f"game {game_id}: turn {outcome.turn} processed")
+    echo(f"game {game_id}: turn {outcome.turn} processed"
+         + (f" (in the game's own count: {outcome.progress})" if outcome.progress else ""))
     for line in outcome.public:
         echo(f"  {line}")
     for note in outcome.notes:

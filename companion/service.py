@@ -141,6 +141,8 @@ class TurnOutcome:
     notes: list[str] = field(default_factory=list)
     recovered: list[int] = field(default_factory=list)
     """Turns stored by an interrupted run whose reports this run wrote (no new turn then)."""
+    progress: str | None = None
+    """The game's own count after the turn (``GameKind.progress``), when it has one."""
 
 
 def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str], *,
@@ -482,7 +484,7 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
         notes.append("orders held for the next turn (not reached yet): " + ", ".join(held))
     public = [e["text"] for e in ctx.events if e["to"] == PUBLIC]
     return TurnOutcome(game_id, number, public, ctx.awaiting, kind.awaited(state),
-                       kind.is_over(state), files, notes)
+                       kind.is_over(state), files, notes, progress=kind.progress(state))
 
 
 # ----------------------------------------------------------------------------------- reports

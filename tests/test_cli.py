@@ -434,3 +434,12 @@ def test_list_shows_where_each_game_stands(cli):
                          "deadline": "2031-05-01 18:00 UTC"}
     cli.ok("deadline", "g1", "--hold")
     assert json.loads(cli.ok("list", "--json").out)[0]["state"] == "on hold"
+
+
+def test_options_with_nothing_to_send_says_so_on_stderr(cli):
+    """'companion options' for a player with no order line now (Mayhem: not his turn) prints
+    nothing on standard output (it stays a list of lines) and says why on stderr."""
+    cli.ok("new", "mayhem", "m1", "--player", "Anna", "--player", "Bert", "--seed", "3")
+    result = cli.ok("options", "m1", "Bert")
+    assert result.out == "" and "no order lines for Bert now in game m1" in result.err
+    assert "companion show m1 --player Bert" in result.err

@@ -269,6 +269,12 @@ class GameKind:
         """Players from whom orders are needed before the game can move on."""
         raise NotImplementedError
 
+    def progress(self, state: dict) -> str | None:
+        """Where the game's own count stands when it differs from the store's turns (a game
+        turn of several players' turns, run in steps while answers are awaited): 'game turn 2
+        under way'. None when the store's turn number says it all."""
+        return None
+
     # -- views and reports --------------------------------------------------------------------
     def view(self, state: dict, viewer: str) -> dict:
         """What ``viewer`` (a player, 'public' or 'moderator') may see: a pure function."""

@@ -315,6 +315,14 @@ class FluxxKind(GameKind):
     def is_over(self, state: dict) -> bool:
         return state["game"]["stage"] == "over"
 
+    def progress(self, state: dict) -> str | None:
+        """Whose turn of the game's own count: 'Bert's turn 2' (paused while an answer is
+        awaited)."""
+        g = state["game"]
+        if g["stage"] == "over":
+            return None
+        return f"{g['active']}'s turn {g['turn']}" + (", paused" if state.get("pending") else "")
+
     def awaited(self, state: dict) -> list[str]:
         g = state["game"]
         if g["stage"] == "over":

@@ -205,6 +205,14 @@ class KocKind(GameKind):
 
         return result_text(result(state), state["koc"]["over"])
 
+    def progress(self, state: dict) -> str | None:
+        """The game turn (every knight's turn, then Merlin): under way while a knight's turn
+        waits for an answer."""
+        koc = state["koc"]
+        if koc["over"]:
+            return None
+        return f"game turn {koc['turn']} " + ("under way" if state["pending"] else "next")
+
     def awaited(self, state: dict) -> list[str]:
         if state["koc"]["over"]:
             return []
