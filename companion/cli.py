@@ -722,6 +722,9 @@ def import_(file: Path = typer.Argument(..., metavar="FILE"),
 
     game_id = service.import_game(open_store(create=True), data, name, new_id)
     echo(f"imported game {game_id} into {SETTINGS.store}")
+    if new_id:
+        echo(f"as a copy its players have new private links; 'companion report {game_id}' "
+             "writes its latest reports with them")
 
 
 @app.command()

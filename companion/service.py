@@ -961,7 +961,8 @@ def replay(store: Store, game_id: str, output: Path | None = None) -> ReplayResu
     kind = get_kind(game.kind)
     notes = []
     if output is not None:
-        notes = [f"reports of turn {n} were missing (an interrupted run) and were written now"
+        notes = [f"reports of turn {n} were not in the output folder (a game imported or "
+                 "moved, or a run interrupted) and were written now"
                  for n in publish_missing(store, game, output)]
     try:
         turns = store.turns(game_id, check=False)
@@ -1100,6 +1101,10 @@ def import_game(store: Store, data: Any, name: str, new_id: str | None = None) -
     except StoreError as exc:
         raise StoreError(f"{name}: {exc.message}", hint=exc.hint) from None
     game_id = store.import_game(data, new_id=new_id)
+    if new_id:      # a copy: its players get links of their own (the original's do not open it)
+        for player in store.game(game_id).players:
+            store.set_token(game_id, player.seat,
+                            new_token(f"{game_id}/{player.name}/{player.token}"))
     try:
         result = replay(store, game_id)
     except Exception as exc:  # noqa: BLE001 - a crafted state may break the rules code

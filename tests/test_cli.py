@@ -205,7 +205,15 @@ def test_every_kind_exports_imports_replays_and_verifies(cli, kind):
     other = dict(COMPANION_STORE=str(cli.root / "other.sqlite3"))
     assert "imported game g1" in cli.ok("import", str(export), env=other).out
     assert "every hash matches" in cli.ok("replay", "g1", env=other).out
-    assert "imported game g2" in cli.ok("import", str(export), "--as", "g2", env=other).out
+    copied = cli.ok("import", str(export), "--as", "g2", env=other).out
+    assert "imported game g2" in copied and "new private links" in copied
+    db = sqlite3.connect(cli.root / "other.sqlite3")
+    tokens = dict(db.execute("SELECT game_id || seat, token FROM players").fetchall())
+    db.close()
+    seats = len([k for k in tokens if k.startswith("g1")])
+    assert all(tokens[f"g1{i}"] != tokens[f"g2{i}"] for i in range(seats))   # a copy's own
+    replayed = cli.ok("replay", "g2", env=other).out
+    assert "every hash matches" in replayed and "a game imported or moved" in replayed
     assert cli("import", str(export), env=other).code == 1
     assert "every turn matches" in cli.ok("verify", "g1").out
     assert cli("verify").code == 1

@@ -283,9 +283,14 @@ def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: O
         if remind is not None:
             db.execute("UPDATE mail_games SET remind_before=? WHERE game_id=?",
                        (seconds(remind, "--remind"), game.id))
+        changed = False
         if hold or release:
-            db.execute("UPDATE mail_games SET held=? WHERE game_id=?", (int(hold), game.id))
+            changed = db.execute("UPDATE mail_games SET held=? WHERE game_id=? AND held<>?",
+                                 (int(hold), game.id, int(hold))).rowcount > 0
         schedule = deadlines.ensure(db, game.id, latest, settings)
+    if (hold or release) and not changed:
+        echo(f"game {game.id} was " + ("already held" if hold else "not held") +
+             ": nothing to " + ("hold" if hold else "release"))
     echo(f"game {game.id}, turn {latest}: {deadlines.describe(schedule, latest)}")
 
 

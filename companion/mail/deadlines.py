@@ -134,10 +134,10 @@ def describe(schedule: Schedule, latest: int) -> str:
         parts.append(f"deadline {format_time(schedule.deadline)}")
     else:
         parts.append("no deadline (the turn runs when every awaited player has sent orders)")
-    if schedule.period:
-        parts.append(f"period {_duration(schedule.period)}")
+    if schedule.period:     # for the turns after this one: each gets a deadline this long on
+        parts.append(f"later turns' deadlines {_duration(schedule.period)} after each turn")
     if schedule.remind_before:
-        parts.append(f"reminders {_duration(schedule.remind_before)} before")
+        parts.append(f"reminders {_duration(schedule.remind_before)} before a deadline")
     if schedule.held:
         parts.append("HELD by the moderator")
     return "; ".join(parts)

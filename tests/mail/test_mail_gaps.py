@@ -153,12 +153,29 @@ def test_the_deadline_command_uses_the_configured_period_for_a_new_game(world):
     new_game(world, "gral", "g1", ["Anna", "Bert"])
     out = world.cli.ok("deadline", "g1").out               # no mail pass has seen g1 yet
     assert "deadline 2027-01-04 00:00 UTC" in out, out        # EPOCH 2027-01-01 + 3d
-    assert "period 3d" in out and "reminders 12h before" in out
+    assert "later turns' deadlines 3d after each turn" in out
+    assert "reminders 12h before a deadline" in out
     out = world.cli.ok("deadline", "g1", "--period", "none", "--remind", "off").out
     assert "period" not in out and "reminders" not in out     # off, although the file says 3d
     world.run()
     out = world.cli.ok("deadline", "g1").out
     assert "period" not in out and "deadline 2027-01-04 00:00 UTC" in out
+
+
+def test_a_deadline_must_lie_ahead_and_a_release_without_a_hold_says_so(world):
+    """A deadline in the past (or now) would run the turn at the next pass: refused, nothing
+    changed. '--release' of a game not held, or '--hold' of one held, says so."""
+    new_game(world, "gral", "g1", ["Anna", "Bert"])
+    before = world.cli.ok("deadline", "g1").out
+    for when in ("2020-01-01 00:00", "+0d", "0"):
+        bad = world.cli("deadline", "g1", when)
+        assert bad.code == 1 and "is not in the future" in bad.err, (when, bad.err)
+        assert "nothing was changed" in bad.err
+    assert world.cli.ok("deadline", "g1").out == before
+    assert "was not held: nothing to release" in world.cli.ok("deadline", "g1",
+                                                              "--release").out
+    assert "HELD" in world.cli.ok("deadline", "g1", "--hold").out
+    assert "was already held" in world.cli.ok("deadline", "g1", "--hold").out
 
 
 def test_the_deadline_command_without_a_mail_configuration(world):

@@ -205,7 +205,7 @@ def test_deadlines_reminders_and_the_missing_policy(world, monkeypatch):
     assert any("deadline" in line and "running turn 1" in line for line in log), log
     assert any("turn 1 report" in m["Subject"] for m in world.to(who["Bert"]))
     out = world.cli.ok("deadline", "g1", env={"COMPANION_TEST_CLOCK_OFFSET": "7201"}).out
-    assert "turn 1: deadline" in out and "period 1d" in out
+    assert "turn 1: deadline" in out and "deadlines 1d after each turn" in out
     world.run()                          # the old deadline runs no second turn
     assert rows(world, "SELECT MAX(number) FROM turns WHERE game_id='g1'") == [(1,)]
 
