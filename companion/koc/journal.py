@@ -204,15 +204,14 @@ def journal_text(data: dict) -> str:
     """The filled journal as plain text (for an e-mail body): the filled fields, the
     adventures, the log of turns, and the link its QR code holds."""
     f = data["fields"]
-    width = max(len(label) for _, label in LABELS)
     lines = [f"Knights of Camelot - Adventure Journal of {f['knight']}",
              f"Game {data['game']}, game turn {data['turn_text']}, processed {data['date']}",
              ""]
     lines += [f"  {line}" for line in data["goal"]] + [""]
     # the Knave's full line already holds his KVP and SP
     repeated = {"knave_kvp", "knave_sp"} if f.get("knave") else set()
-    lines += [f"{label + ':':<{width + 1}} {f[key]}" for key, label in LABELS
-              if f.get(key) and key not in repeated]
+    lines += [f"{label}: {f[key]}" for key, label in LABELS       # no padding: a phone's
+              if f.get(key) and key not in repeated]                 # line is short
     lines.append("")
     lines.append("Adventures (number, marker, site, result):")
     for a in data["adventures"]:
@@ -229,10 +228,29 @@ def journal_text(data: dict) -> str:
         lines.append("  nothing recorded yet")
     lines.append("")
     if data.get("link"):
-        lines.append(f"Your private link (the QR code on the sheet): {data['link']}")
+        lines += ["Your private link (the QR code on the sheet):", f"  {data['link']}"]
     if data.get("commitment"):
-        lines.append(f"Chance commitment: {data['commitment']}")
-    return "\n".join(lines).rstrip("\n") + "\n"
+        lines += ["Chance commitment:", f"  {data['commitment']}"]
+    return "\n".join(_wrapped(lines)).rstrip("\n") + "\n"
+
+
+TEXT_WIDTH = 76     # as the turn reports' text: read on a phone, quoted in a reply
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """Lines longer than TEXT_WIDTH broken at spaces, the rest of a line indented four spaces
+    more than its start."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= TEXT_WIDTH:
+            out.append(line)
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=" " * (indent + 4),
+                             break_long_words=False, break_on_hyphens=False)
+    return out
 
 
 def journal_files(view: dict, paper: str = "a4") -> dict[str, bytes]:

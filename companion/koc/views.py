@@ -296,7 +296,8 @@ def report(kind, v: dict) -> dict:
               ["Game turn", str(v["turn"]) + (" (under way)" if v["waiting"] else " (next)")],
               ["Report for", viewer if mine else "everybody (public report)"],
               ["Processed", env["date"]], ["Scenario", v["scenario"]],
-              ["Seat order", ", ".join(v["players"]) + f" (next: {v['next']})"]]
+              ["Seat order", ", ".join(v["players"])
+               + ("" if v.get("over") else f" (next: {v['next']})")]]
     if v.get("result"):
         won = "; ".join(f"{w['player']} won{' as a Knave' if w['side'] == 'knave' else ''}"
                         for w in v["result"]["winners"]) or "nobody won"
@@ -304,7 +305,9 @@ def report(kind, v: dict) -> dict:
     sections = []
     if v.get("result"):
         sections.append(result_section(v["result"], v["over"]))
-    events = v["events"] or ["Nothing your knight witnessed."]
+    # a knight's turn opens with '— Anna's turn ...': a bullet needs no dash of its own
+    events = [e.removeprefix("— ") for e in v["events"]] or [
+        "Nothing your knight witnessed." if mine else "Nothing happened that everybody saw."]
     sections.append(d.section("What happened", d.bullet_list(events)))
     if mine and v["question"]:
         q = v["question"]

@@ -223,6 +223,10 @@ def test_first_turn_without_orders_runs_on_defaults(cli):
     assert state["koc"]["turn"] == 2 and not state["pending"]
     report = (cli.output / "d1" / "turn-001" / "anna.txt").read_text()
     assert "No orders: Anna stays where he is." in report
+    assert "- Anna's turn (game turn 1)" in report and "- —" not in report   # one bullet
+    public = (cli.output / "d1" / "turn-000" / "public.txt").read_text()
+    assert "Nothing happened that everybody saw." in public
+    assert "Nothing your knight witnessed" not in public
     assert "turn 2 processed" in cli.ok("turn", "d1").out       # and so on, turn after turn
     cli.ok("new", "koc", "w2", "--player", "Anna", "--player", "Bert", "--seed", "3",
            "--option", "missing=wait")
