@@ -293,6 +293,9 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
         out.append(f"step {n}: {text}")
     if not orders.plan:
         out.append("movement: none ordered (he follows his first obligation, if any, or stays)")
+    # requests come after the movement (the turn's phases): say where they will be made
+    moves = [step for step in orders.plan if step["do"] in ("move", "to")]
+    ends = moves[-1]["area"] if moves else None
     for r in orders.requests:
         if r["request"] == "grail":
             out.append("request: grail (in the Campaign, of King Arthur at Camelot or met on "
@@ -301,7 +304,9 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
                        "rests to see it, then try to see and grasp it)")
             continue
         out.append(f"request: {r['request']}" + (f" of {r['of']}" if r["of"] else
-                                                  " (of whoever can grant it)"))
+                                                  " (of whoever can grant it)")
+                   + (f", made where his moves end ({ends}), of whom he meets there"
+                      if ends else ""))
     for p in orders.prayers:
         from companion.koc.engine.requests import prayer_target
 

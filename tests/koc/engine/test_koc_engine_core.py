@@ -199,3 +199,21 @@ def test_new_standing_answers_say_which_earlier_ones_they_replace(table):
         "send them again to keep them): on encounter knights: avoid")
     kept = KIND.acknowledge(t.state, "Anna", KIND.parse_orders(t.state, "Anna", "stay\n", "b"))
     assert kept[-1] == "standing answers unchanged (2 in force)"
+
+
+def test_a_request_after_moves_is_acknowledged_where_it_will_be_made(table):
+    """The turn's phases: movement, then prayers and requests. A request sent with moves is
+    made where the moves end, of whom the knight meets there; the acknowledgement says so
+    (a player listing 'move ...' and 'request adventure of lord' from the options learns his
+    Lord must be there)."""
+    from companion.koc.kind import KIND
+    from kocpos import pos
+
+    t = table(pos())
+    orders = KIND.parse_orders(t.state, "Anna", "move Somerset\nrequest dwarf of lord\n", "a")
+    said = KIND.acknowledge(t.state, "Anna", orders)
+    assert "request: dwarf of lord, made where his moves end (Somerset), of whom he meets " \
+           "there" in said
+    alone = KIND.acknowledge(t.state, "Anna", KIND.parse_orders(t.state, "Anna",
+                                                                "request dwarf of lord\n", "b"))
+    assert "request: dwarf of lord" in alone
