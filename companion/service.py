@@ -893,9 +893,10 @@ def set_schedule(store: Store, game_id: str, when: str | None = None) -> str:
 def set_held(store: Store, game_id: str, held: bool) -> bool:
     """Put a play-by-email game on hold or release it (the moderator's page); False when it
     already was so, or is not played by email."""
+    from companion.mail.deadlines import set_hold
+
     with store.transaction() as db:
-        return db.execute("UPDATE mail_games SET held=? WHERE game_id=? AND held<>?",
-                          (int(held), game_id, int(held))).rowcount > 0
+        return set_hold(db, game_id, held)
 
 
 def mail_schedule(store: Store, game_id: str) -> tuple[str | None, bool]:

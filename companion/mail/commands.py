@@ -119,7 +119,14 @@ def inbox(all_messages: bool = typer.Option(False, "--all", help="every message,
     where = "" if all_messages else "WHERE state IN ('refused', 'review', 'ignored', 'new')"
     rows = store.db.execute("SELECT message_id, received_at, sender, subject, state, game_id, "
                             f"player, outcome FROM mail_in {where} ORDER BY rowid").fetchall()
-    items = [{"message_id": r[0], "received": r[1], "from": r[2], "subject": masked(r[3]),
+    from companion.mail.run import readable_secret
+
+    try:
+        secret = readable_secret(deadline_config())     # masked too: it may sit in a subject
+    except CompanionError:
+        secret = None
+    items = [{"message_id": r[0], "received": r[1], "from": r[2],
+              "subject": masked(r[3], secret),
               "state": r[4], "game": r[5], "player": r[6], "outcome": r[7]} for r in rows]
     if json_out:
         as_json(items)
@@ -285,8 +292,7 @@ def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: O
                        (seconds(remind, "--remind"), game.id))
         changed = False
         if hold or release:
-            changed = db.execute("UPDATE mail_games SET held=? WHERE game_id=? AND held<>?",
-                                 (int(hold), game.id, int(hold))).rowcount > 0
+            changed = deadlines.set_hold(db, game.id, hold)
         schedule = deadlines.ensure(db, game.id, latest, settings)
     if (hold or release) and not changed:
         echo(f"game {game.id} was " + ("already held" if hold else "not held") +

@@ -128,6 +128,13 @@ def after_turn(db, game_id: str, latest: int, schedule: Schedule) -> None:
     set_deadline(db, game_id, latest, when)
 
 
+def set_hold(db, game_id: str, held: bool) -> bool:
+    """Hold a game (no turn runs) or release it, in the caller's transaction; False when it
+    already was so (the command line, the mail command and the web page all say that)."""
+    return db.execute("UPDATE mail_games SET held=? WHERE game_id=? AND held<>?",
+                      (int(held), game_id, int(held))).rowcount > 0
+
+
 def describe(schedule: Schedule, latest: int) -> str:
     parts = []
     if schedule.deadline and schedule.deadline_turn == latest:

@@ -216,13 +216,17 @@ DNSFUNC = None
 
 
 def refuse(db, config, parsed: Parsed, reason: str) -> None:
-    """A refusal goes to the address the message came from, and says why; it holds no code."""
-    body = (f"Your message{_subject_note(parsed)} was not read: {reason}.\n\n"
+    """A refusal goes to the address the message came from, and says why; it holds no code,
+    nor the moderator's secret (which a stranger may have guessed, or the moderator sent from
+    another address)."""
+    secret = readable_secret(config)
+    body = (f"Your message{_subject_note(parsed, secret)} was not read: {reason}.\n\n"
             "Nothing was stored as orders. If you are a player, send your orders from the "
             "address the moderator registered for you, with the code from your latest report "
             "in the subject (it looks like XXXXX-XXXXX-XXXXX).\n")
     outbox.queue(db, config, f"reply:{parsed.message_id}", parsed.sender,
-                 "Not accepted: " + (masked(parsed.subject) or "your message")[:120], body,
+                 "Not accepted: " + (masked(parsed.subject, secret) or "your message")[:120],
+                 body,
                  in_reply_to=parsed.message_id if parsed.message_id.startswith("<") and
                  not parsed.message_id.startswith("<sha256:") else None)
     notify_moderator(db, config, parsed, reason)
@@ -249,8 +253,18 @@ def notify_moderator(db, config, parsed: Parsed, reason: str) -> None:
                  f"companion: refused a message from {parsed.sender}"[:200], body)
 
 
-def _subject_note(parsed: Parsed) -> str:
-    return f" ({masked(parsed.subject)[:80]!r})" if parsed.subject else ""
+def _subject_note(parsed: Parsed, secret: str | None = None) -> str:
+    return f" ({masked(parsed.subject, secret)[:80]!r})" if parsed.subject else ""
+
+
+def readable_secret(config) -> str | None:
+    """The moderator's secret when one is configured and readable (to mask it), else None."""
+    if config is None or not config.moderator:
+        return None
+    try:
+        return config.moderator_secret()
+    except CompanionError:
+        return None
 
 
 def orders_text(parsed: Parsed) -> str:
@@ -434,10 +448,12 @@ def moderator_command(store, db, config, output: Path, verb: str, args: list[str
     if verb == "rewind":
         return rewind_command(store, db, output, game, latest, args, message_id)
     if verb == "hold":
-        db.execute("UPDATE mail_games SET held=1 WHERE game_id=?", (game.id,))
+        if not deadlines.set_hold(db, game.id, True):
+            return f"{game.id}: already held: nothing to hold"
         return f"{game.id}: held (no turn runs until 'release {game.id}')"
     if verb == "release":
-        db.execute("UPDATE mail_games SET held=0 WHERE game_id=?", (game.id,))
+        if not deadlines.set_hold(db, game.id, False):
+            return f"{game.id}: not held: nothing to release"
         return f"{game.id}: released"
     if verb == "extend":
         if len(args) < 2:

@@ -88,6 +88,21 @@ def test_the_mailed_report_carries_the_code_in_body_pdf_and_text(world):
 
 
 # ------------------------------------------------------------- the moderator hears refusals
+def test_the_moderator_secret_sent_from_another_address_is_masked_everywhere(world):
+    """A stranger (or the moderator writing from a phone) with the moderator's secret in the
+    subject is refused; the secret appears in no reply, no pass output, no review list."""
+    new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    world.send("eve@evil.example.org", "moderator-secret-42", "hold g1\n")
+    log = world.run()
+    sent = [m for m in world.sent() if m["To"] == "eve@evil.example.org"]
+    assert sent and all("moderator-secret-42" not in m["Subject"] + body(m) for m in sent)
+    assert sent[0]["Subject"] == "Not accepted: [code]"
+    assert not any("moderator-secret-42" in line for line in log), log
+    listed = world.cli.ok("mail", "inbox").out
+    assert "moderator-secret-42" not in listed and "[code]" in listed
+
+
 def test_the_moderator_is_told_of_every_refused_message_once(world):
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     world.run()

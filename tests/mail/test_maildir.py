@@ -214,10 +214,12 @@ def test_the_moderator_holds_releases_and_runs_by_mail(world, monkeypatch):
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     world.run()
     secret = "moderator-secret-42"
-    world.send("mod@example.org", f"commands {secret}", "hold g1\nstatus\nfrobnicate g1\n")
+    world.send("mod@example.org", f"commands {secret}",
+               "hold g1\nhold g1\nstatus\nfrobnicate g1\n")
     world.run()
     answer = body(world.to("mod@example.org")[-1])
     assert "g1: held" in answer and "unknown command 'frobnicate'" in answer
+    assert "g1: already held: nothing to hold" in answer
     for name in ("Anna", "Bert"):
         world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
     log = world.run()
