@@ -49,6 +49,20 @@ def test_a_wide_table_becomes_records():
     assert "Knight:" in wide and "Where:" in wide
 
 
+def test_a_short_wide_grid_is_turned_to_read_down_the_page():
+    """A Gral influence sheet (two bars of ten units, each '9 → KE' once assigned) is too wide
+    for a phone's line: its rows become columns, not 20 records of 'N: value' lines."""
+    columns = [""] + [str(i) for i in range(1, 11)]
+    rows = [["Bar A"] + [f"{i} → KE" for i in range(1, 11)],
+            ["Bar B"] + [f"{i} → YT" for i in range(1, 10)]]
+    text = table_text(columns, rows)
+    lines = text.split("\n")
+    assert all(len(line) <= WIDTH for line in lines)
+    assert lines[0].split() == ["Bar", "A", "Bar", "B"]
+    assert lines[2].split() == ["1", "1", "→", "KE", "1", "→", "YT"]
+    assert lines[-1].split() == ["10", "10", "→", "KE"] and ":" not in text
+
+
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_order_form_shows_one_order_per_line(tmp_path, kind):
     """Every line of the order help that is a whole order by itself parses as one order (two

@@ -73,8 +73,15 @@ def table_text(columns: list[str], rows: list[list[str]]) -> str:
     """An aligned text table; as records (``column: value`` lines per row) when it would be
     wider than a line."""
     cells = [list(map(str, columns))] + [list(map(str, r)) for r in rows]
+    cells = [row + [""] * (len(columns) - len(row)) for row in cells]
     widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     if 2 + sum(widths) + 2 * (len(widths) - 1) > WIDTH:
+        turned = [list(column) for column in zip(*cells)]   # a short, wide grid with row
+        if not columns[0] and len(rows) <= 6 and len(turned[0]) < len(columns):  # labels
+            # (its first heading empty) reads down the page: rows become columns
+            flipped = [max(len(row[i]) for row in turned) for i in range(len(turned[0]))]
+            if 2 + sum(flipped) + 2 * (len(flipped) - 1) <= WIDTH:
+                return table_text(turned[0], turned[1:])
         label = max(len(c) for c in cells[0]) + 2
         records = []
         for row in cells[1:]:
