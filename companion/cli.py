@@ -145,6 +145,22 @@ class CompanionGroup(typer.core.TyperGroup):
             return VerbByKind(name)
         return None
 
+    def resolve_command(self, ctx, args):
+        """A kind without commands of its own ('companion mayhem --help') is told so: its
+        games are played with the shared commands."""
+        from companion.registry import KINDS
+
+        name = args[0] if args else ""
+        entry = next((k for k in KINDS if name == k.id and not k.commands), None)
+        if entry is not None and super().get_command(ctx, name) is None:
+            usage_error = next(c for c in typer.BadParameter.__mro__
+                               if c.__name__ == "UsageError")
+            raise usage_error(f"{entry.title} ('{entry.id}') has no commands of its own: its "
+                              f"games are played with the shared commands ('companion new "
+                              f"{entry.id} GAME_ID --player ...', 'companion print {entry.id}'; "
+                              "'companion --help' lists them)", ctx=ctx)
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx):
         """Click reads ``-1`` as an option's name; no command takes a negative number, so
         ``companion rewind g -1`` is told that rather than "No such option: -1". (Typer may

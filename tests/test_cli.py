@@ -451,3 +451,13 @@ def test_options_with_nothing_to_send_says_so_on_stderr(cli):
     result = cli.ok("options", "m1", "Bert")
     assert result.out == "" and "no order lines for Bert now in game m1" in result.err
     assert "companion show m1 --player Bert" in result.err
+
+
+def test_a_kind_without_commands_of_its_own_says_how_it_is_played(cli):
+    """README: 'companion KIND --help' lists a kind's own commands; a kind with none (Mayhem,
+    Fluxx, the CCG) says so and names the shared commands, instead of 'No such command'."""
+    for kind, title in (("mayhem", "Medieval Mayhem"), ("fluxx", "Monty Python Fluxx")):
+        result = cli(kind, "--help")
+        assert result.code == 2 and f"{title} ('{kind}') has no commands of its own" in result.err
+        assert f"companion new {kind} GAME_ID" in result.err and "No such command" not in result.err
+    assert "roll" in cli.ok("koc", "--help").out
