@@ -105,6 +105,10 @@ def decode_text(raw: bytes, name: str) -> str:
     """Text from bytes: UTF-8 (with or without a byte-order mark) or UTF-16 with its mark."""
     import codecs
 
+    if raw.lstrip()[:5] == b"%PDF-":
+        raise CompanionError(f"{name} is a PDF, not a text file",
+                             hint="give the plain-text file: a report's .txt beside its .pdf, "
+                                  "or orders typed or pasted as text")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding, what = "utf-16", "UTF-16"
     else:

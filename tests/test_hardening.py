@@ -718,6 +718,18 @@ def test_empty_order_files_are_refused_and_withdraw_is_explicit(cli):
     assert result.code == 1 and "no pending orders to withdraw" in result.err
 
 
+
+def test_a_pdf_given_for_a_text_file_is_named_as_such(cli):
+    """A player's PDF report given to 'verify --report', or as orders, is refused as a PDF
+    (not 'not UTF-8 text (byte 0x93)'), pointing to the .txt beside it; nothing changes."""
+    gral_game(cli)
+    before = cli.store.read_bytes()
+    pdf = cli.output / "g1" / "turn-000" / "anna.pdf"
+    result = no_traceback(cli("orders", "submit", "g1", "Anna", str(pdf)))
+    assert result.code == 1 and "anna.pdf is a PDF, not a text file" in result.err
+    assert "a report's .txt beside its .pdf" in result.err
+    assert cli.store.read_bytes() == before
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le-bom", "utf-16-be-bom", "utf-8-sig"])
 def test_orders_in_utf16_and_with_a_byte_order_mark(cli, encoding):
     import codecs
