@@ -213,7 +213,7 @@ def test_store_of_schema_2_is_upgraded_in_place(cli):
         assert "every hash matches" in cli.ok("replay", game_id).out
 
 
-@pytest.mark.parametrize("kind", ["koc", "fluxx", "mayhem", "grailccg"])
+@pytest.mark.parametrize("kind", ["gral", "koc", "fluxx", "mayhem", "grailccg"])
 def test_a_new_game_records_its_rules_edition_and_replays_under_it(cli, kind):
     """Rules editions (docs/adding-a-game.md): a new game records its kind's edition in turn
     0's inputs and its state; replay takes it from there (the schema-2 store above holds games

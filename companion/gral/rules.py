@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.game import TurnContext
+from companion.engine.game import TurnContext, edition
 from companion.engine.record import record
 from companion.gral.orders import Assign, GralOrders, Move, move_text
 
@@ -361,7 +361,9 @@ class Rules:
                          for a in assigns)
 
     def assign(self, state: dict, ctx: TurnContext, player: str, assigns: list[Assign], *,
-               opening: bool = False) -> None:
+               opening: bool = False, passed: bool = False) -> None:
+        """``passed``: the player was just told he passed (assigning nothing): from rules
+        edition 1 that is not said a second time."""
         sheet = state["sheets"][player]
         parts = []
         taken: set[str] = set()
@@ -382,7 +384,7 @@ class Rules:
                          f"({', '.join(units)}) to {self.name(a.initiate)}")
         if parts:
             ctx.event("You assigned " + "; ".join(parts) + ".", to=[player], kind="assign")
-        else:
+        elif not (passed and edition(state) >= 1):
             ctx.event("You assigned nothing this time.", to=[player], kind="assign")
         if not opening:
             ctx.event(f"{player} assigns influence.", kind="assign")
@@ -421,7 +423,7 @@ class Rules:
                 return self.fallback(state, ctx, player, rejected, proposed, None)
             ctx.decided(player, "action", "pass", "default")
             ctx.event("No orders arrived from you; you passed (assigned nothing).", to=[player])
-            self.assign(state, ctx, player, [])
+            self.assign(state, ctx, player, [], passed=True)
             state["pending"] = None
             return True
         ctx.use_orders(player)
@@ -465,7 +467,7 @@ class Rules:
         else:
             ctx.decided(player, "action", "pass", "default")
             ctx.event("None of your orders could be carried out; you passed.", to=[player])
-            self.assign(state, ctx, player, [])
+            self.assign(state, ctx, player, [], passed=True)
         state["pending"] = None
         return True
 

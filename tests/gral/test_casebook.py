@@ -97,6 +97,10 @@ def run_case(case: dict, tmp_path: Path) -> None:
             mine = [e["text"] for e in turn.events if e["to"] != "public" and player in e["to"]]
             for needle in needles:
                 assert any(needle in line for line in mine), f"{where}: {needle!r} not in {mine}"
+        for player, needles in expect.get("not_private", {}).items():
+            mine = [e["text"] for e in turn.events if e["to"] != "public" and player in e["to"]]
+            for needle in needles:
+                assert not any(needle in line for line in mine), f"{where}: {needle!r} in {mine}"
         position = kind.write_position(turn.state).splitlines()
         for line in expect.get("position", []):
             assert line in position, f"{where}: {line!r} not in position:\n" + "\n".join(position)
