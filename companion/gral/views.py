@@ -121,7 +121,10 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
         position = order.index(player) + 1 if player in order else None
         prompt = ("Choose your action for the coming round: move an initiate (list alternatives, "
                   "best first), blow a cover, or assign influence instead of moving. ")
-        if position:
+        if position == 1:
+            prompt += (f"You act first in the round (order: {', '.join(order)}): the position "
+                       "is as shown when your action is carried out.")
+        elif position:
             prompt += (f"You act {_ordinal(position)} in the round (order: {', '.join(order)}), "
                        "so the position may change before your turn; a listed move that is no "
                        "longer possible is skipped.")

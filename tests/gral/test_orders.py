@@ -121,3 +121,15 @@ def test_options_empty_when_game_over():
     state = start()
     state["phase"] = "over"
     assert KIND.options_for(state, "Anna") == []
+
+
+def test_the_first_to_act_is_not_told_the_position_may_change_first():
+    """The prompt of a round: the player acting first acts on the position shown; the others
+    are told it may change before their turn."""
+    from companion.gral.views import _asks
+
+    state = start(next_player="Anna")
+    first = _asks(KIND, state, "Anna")["prompt"]
+    assert "You act first in the round" in first and "may change" not in first
+    later = _asks(KIND, state, state["players"][1])["prompt"]
+    assert "second in the round" in later and "may change before your turn" in later
