@@ -450,8 +450,12 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
         if not ctx.decisions and not ctx.used:
             raise CompanionError(f"nothing to adjudicate in game {game_id}: the game waits for "
                                  f"orders from {', '.join(ctx.awaiting) or 'nobody'}",
-                                 hint="submit their orders first, or use --option missing=default "
-                                      "when creating a game to let defaults apply")
+                                 hint="the game's options make it wait for these orders "
+                                      "(missing=wait or the like): when a player does not "
+                                      "answer, the "
+                                      "moderator may send orders for them ('companion options "
+                                      "GAME PLAYER' lists them; 'companion orders submit GAME "
+                                      "PLAYER FILE')")
         number = last.number + 1
         inputs = {"submissions": [dict(sub, player=p, used=p in ctx.used)
                                   for p, sub in submissions.items()],
