@@ -167,7 +167,14 @@ class GralKind(GameKind):
             if missing is not None:
                 free = sorted(self.world.unit[u].value for u in free_units(state, player, self.world)
                               if u not in taken)
-                errors.append(illegal(a.line, f"you have no free unit of {missing} left",
+                asked, left = a.values.count(missing), free.count(missing)
+                earlier = any(self.world.unit[u].value == missing for u in taken)
+                problem = (f"you asked for {asked} units of {missing}; only {left} "
+                           f"{'is' if left == 1 else 'are'} free" if left else
+                           f"you have no free unit of {missing} left")
+                if earlier:
+                    problem += " (an earlier line of these orders takes some)"
+                errors.append(illegal(a.line, problem,
                                       f"free units: {', '.join(map(str, free)) or 'none'}"))
                 continue
             taken.update(units)

@@ -133,3 +133,13 @@ def test_the_first_to_act_is_not_told_the_position_may_change_first():
     assert "You act first in the round" in first and "may change" not in first
     later = _asks(KIND, state, state["players"][1])["prompt"]
     assert "second in the round" in later and "may change before your turn" in later
+
+
+def test_too_many_units_of_a_value_say_how_many_are_free():
+    """'assign 9+9+9' with two 9s free names both numbers, not 'no free unit of 9'; a unit an
+    earlier line of the same orders takes is said to be taken there."""
+    state = start(phase="opening")
+    out = errors("assign 9+9+9 to Adam\n", state)
+    assert "you asked for 3 units of 9; only 2 are free" in out
+    out = errors("assign 9+9 to Adam\nassign 9 to Kaspar\n", state)
+    assert "you have no free unit of 9 left (an earlier line of these orders takes some)" in out
