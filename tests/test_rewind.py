@@ -132,8 +132,12 @@ def test_export_and_import_keep_the_turns_taken_back_and_the_address_history(cli
 
     assert service.import_game(other, data, "g.json", new_id="h") == "h"
     again = other.export_game("h")
-    for key in ("rewound_turns", "address_changes", "turns", "submissions", "players"):
+    for key in ("rewound_turns", "address_changes", "turns", "submissions"):
         assert again[key] == data[key], key
+    # a copy under another id: the same players, each with a private link of its own
+    assert [dict(p, token=None) for p in again["players"]] == \
+        [dict(p, token=None) for p in data["players"]]
+    assert all(a["token"] != b["token"] for a, b in zip(again["players"], data["players"]))
     assert other.rewound("h") == [(2, data["rewound_turns"][0]["rewound_at"], "late orders")]
 
     changed = json.loads(json.dumps(data))
