@@ -167,7 +167,7 @@ def public_summary(kind, state: dict) -> list[str]:
 ORDER_HELP = [
     "move <initiate> to <field> [with grail | leaving grail | dropping grail]",
     "     [and blow <initiate> [taking grail]] [insist <N> | insist all]",
-    "blow <initiate> by <initiate> [taking grail] [insist <N>]",
+    "blow <initiate> by <initiate> [taking grail] [insist <N> | insist all]",
     "assign <unit>[+<unit>...] to <initiate>",
     "pass",
     "object <initiate|any> [to <field>] [from <field>]",
@@ -346,7 +346,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     blocks = [d.para(f"Each player's influence sheet at the end of turn {v['commit_turn']}, "
                      "sealed: SHA-256 of a secret salt followed by the sheet. The salts are "
                      "published when the game ends, so anyone can then check that no sheet was "
-                     "changed except as the orders said (see docs/gral.md)."),
+                     "changed except as the orders said (the moderator's 'companion gral "
+                     "verify' does it, and so can any SHA-256 tool)."),
               d.table(["Player", "Sheet commitment"], commit_rows, [1, 4])]
     if v.get("salts"):
         blocks.append(d.para("The game is over: every salt is in the public disclosure file "
