@@ -378,7 +378,7 @@ def list_games(json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -
 @app.command()
 @handles_errors
 def new(
-    kind: str = typer.Argument(..., help="game kind id (see 'companion games')"),
+    kind: str = typer.Argument(..., metavar="KIND", help="game kind id (see 'companion games')"),
     game_id: str = typer.Argument(..., metavar="GAME_ID", help="a name for the new game"),
     player: List[str] = typer.Option(
         [], "--player", metavar="NAME", help="a player, in seat order; 'Name <email>' adds an "
@@ -387,7 +387,9 @@ def new(
         None, "--seed", help="seed of the game's chance stream; omit for a secret random seed "
         "(a guessable seed lets players predict outcomes)"),
     option: List[str] = typer.Option([], "--option", metavar="KEY=VALUE",
-                                     help="a game option (see the game's documentation)"),
+                                     help="a game option, repeatable (a wrong key lists the "
+                                          "game's options; each game's docs page explains "
+                                          "them)"),
     setup: Optional[str] = typer.Option(None, "--setup", metavar="FILE",
                                         help="start from the position in FILE"),
     base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL",
