@@ -56,7 +56,8 @@ def _hq(value: str, players: Sequence[str]) -> Any:
 
 
 class GralKind(GameKind):
-    edition = 1     # 1: a player who passed is not told twice that he assigned nothing
+    edition = 1     # 1: a player who passed is not told twice that he assigned nothing; a
+    # mover's answer to an objection is what he 'showed'
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",

@@ -536,7 +536,9 @@ class Rules:
         if revealed:
             parts = [f"{p} revealed {n}" for p, n in revealed.items()]
             if shown:
-                parts.append(f"{mover} matched with {shown}")
+                # from edition 1 'showed': 'matched with 10' read oddly against an 11
+                parts.append(f"{mover} " + ("showed" if edition(state) >= 1 else "matched with")
+                             + f" {shown}")
             verdict = "the move goes ahead" if accepted else f"{mover} gives in: the move is rejected"
             ctx.event(f"Objection on {name}: " + ", ".join(parts) + f"; {verdict}.",
                       kind="contest", revealed=revealed, mover=mover, mover_shown=shown,

@@ -220,10 +220,11 @@ def comparable(state: dict) -> dict:
     """What a position holds: the state without the turn's records (events, commitments and
     salts belong to the stored turn, not to the position). A sheet is written by unit values,
     so which of two units of the same value holds an initiate is not kept: sheets compare as
-    the values on each initiate (which is all the rules use)."""
+    the values on each initiate (which is all the rules use). The rules edition belongs to
+    the game, not to a position (a game set up from one gets the current edition)."""
     out = {k: v for k, v in state.items() if k not in ("events", "commitments", "salts",
                                                           "commit_turn", "pending", "result",
-                                                          "sheets")}
+                                                          "sheets", "edition")}
     out["sheets"] = {p: ({i: sorted(W.unit[u].value for u, t in sheet["units"].items() if t == i)
                           for i in sorted(set(sheet["units"].values()))},
                          {i: n for i, n in sheet["paid"].items() if n})
