@@ -556,7 +556,9 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
     latest = store.turn(game_id)
     with store.transaction() as db:
         schedule = deadlines.ensure(db, game_id, latest.number, config)
-        if schedule.period and schedule.deadline_turn != latest.number:
+        # a held game gets its next deadline when released (docs/mail.md: a turn taken
+        # back), so the time on hold does not eat into the players' period
+        if schedule.period and schedule.deadline_turn != latest.number and not schedule.held:
             deadlines.after_turn(db, game_id, latest.number, schedule)
             schedule = deadlines.ensure(db, game_id, latest.number, config)
     queue_reports(store, config, game, output, log)

@@ -242,3 +242,23 @@ def test_a_message_interrupted_while_sent_is_sent_again_and_said(world):
     assert rows(world, "SELECT state FROM mail_out ORDER BY id") == [("sent",), ("sent",)]
     assert sorted(world.outbox.glob("*.eml"))[0] == first[0]  # the same file, once
     assert len(world.to(who["Anna"])) == 1 and len(world.to(who["Bert"])) == 1
+
+
+def test_a_held_game_gets_its_next_deadline_only_when_released(world):
+    """docs/mail.md, a turn taken back: the deadline of the turn taken back is cleared and a
+    game with a period gets its next deadline once released; a pass while it is held sets
+    none (the time on hold would come off the players' period)."""
+    world.write_config('[deadlines]\nperiod = "3d"\n')
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    world.run()
+    world.cli.ok("rewind", "g1", "0", "--yes")
+    world.run()
+    shown = world.cli.ok("deadline", "g1").out
+    assert "turn 0: no deadline" in shown and "HELD" in shown, shown
+    world.cli.ok("deadline", "g1", "--release")
+    log = world.run()
+    assert any("running turn 1" in line for line in log), log
+    assert "turn 1: deadline" in world.cli.ok("deadline", "g1").out
