@@ -17,6 +17,7 @@ secret never appear in the progress lines or in the review list.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -286,6 +287,11 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     reply_to = player.email or parsed.sender
     key = f"reply:{parsed.message_id}"
     head = f"Game {game.id}, turn {latest.number}."
+    named = [t for t in re.findall(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)\]", parsed.subject)
+             if t != game.id and t.lower() != "code"]
+    if named:       # a player in two games may have answered the wrong one's mail
+        head += (f"\nNote: the subject names game {named[0]}, but the code in this message is "
+                 f"for game {game.id}: it was read for {game.id}.")
     command = who.command
     in_reply = parsed.message_id if not parsed.message_id.startswith("<sha256:") else None
 

@@ -262,3 +262,17 @@ def test_a_held_game_gets_its_next_deadline_only_when_released(world):
     log = world.run()
     assert any("running turn 1" in line for line in log), log
     assert "turn 1: deadline" in world.cli.ok("deadline", "g1").out
+
+
+def test_a_subject_naming_another_game_is_noted_in_the_reply(world):
+    """A player's code decides the game; a subject tag naming another game ('[g9]', a reply to
+    the wrong game's mail) is said in the reply, so that orders meant elsewhere are noticed."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    world.send(who["Anna"], f"[g9] orders {world.code(who['Anna'])}", ORDERS + "\n")
+    world.run()
+    answer = body(world.to(who["Anna"])[-1])
+    assert "the subject names game g9, but the code in this message is for game g1" in answer
+    world.send(who["Bert"], f"Re: [g1] orders {world.code(who['Bert'])}", ORDERS + "\n")
+    world.run()
+    assert "subject names game" not in body(world.to(who["Bert"])[-1])
