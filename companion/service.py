@@ -550,7 +550,8 @@ def mail_section(player: Player, code: str) -> dict[str, Any]:
              "to the moderator's address, the one your reports are mailed from. Put the code "
              f"in the subject (for example 'orders {code}') or alone on the first line, and "
              "your orders in the body, one per line. Instead of orders, a word after the code "
-             "asks for something else: options, resend, help, or address NEW-ADDRESS."),
+             "asks for something else: options (the lines open to you), pending (your orders "
+             "as they stand), resend (your latest report), help, or address NEW-ADDRESS."),
         para("Keep the code to yourself: with your address it lets a message speak for you. "
              "If it gets out, ask the moderator for a new one."))
 

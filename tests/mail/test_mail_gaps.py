@@ -85,6 +85,8 @@ def test_the_mailed_report_carries_the_code_in_body_pdf_and_text(world):
         assert mine in pdf and theirs not in pdf
         assert body(report).count(mine) >= 2 and theirs not in body(report)
         assert "Orders by mail" in body(report)
+        said = " ".join(body(report).split())       # every word a player may send, pending too
+        assert all(word in said for word in ("options (", "pending (", "resend (", "help,"))
 
 
 # ------------------------------------------------------------- the moderator hears refusals
