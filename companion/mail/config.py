@@ -176,7 +176,7 @@ def load(path: Path) -> MailConfig:
     for key in top:       # other tables ([web], ...) belong to other parts of companion
         close = difflib.get_close_matches(key, list(SECTIONS), n=1, cutoff=0.75)
         if key not in SECTIONS and close:
-            error(f"companion.toml: unknown table '{key}'", key,
+            error(f"unknown table '{key}'", key,
                   hint=f"did you mean '{close[0]}'?")
     for section, keys in SECTIONS.items():
         table = top.get(section)

@@ -73,6 +73,9 @@ def test_all_errors_come_together(tmp_path):
     with pytest.raises(DataErrors) as caught:
         load(path)
     assert len(caught.value.errors) == 3
+    rendered = caught.value.errors[0].render()      # the file named once, as given
+    assert rendered.startswith(f"{path}:6:") and "unknown table 'smpt'" in rendered
+    assert "companion.toml: unknown" not in rendered
 
 
 def test_a_missing_file_says_how_to_make_one(tmp_path):
