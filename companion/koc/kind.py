@@ -63,8 +63,10 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
             close = difflib.get_close_matches(name, list(players), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise ValueError(f"'{name}' is not a player of this game{hint} "
-                             f"(players: {', '.join(players)})")
+            raise ValueError(f"'{name}' is not a player of this game{hint}: the value names "
+                             f"the players whose knights start as Knaves, e.g. "
+                             f"knaves={players[0] if players else 'Anna'} (players: "
+                             f"{', '.join(players)})")
         if folded[name.casefold()] not in chosen:
             chosen.append(folded[name.casefold()])
     return tuple(chosen)

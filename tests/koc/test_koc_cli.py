@@ -339,3 +339,13 @@ def test_a_tournament_declared_and_held_by_email(cli, tmp_path):
         assert "the lists, from the top: 1." in text and "joust 1: Bert" in text
         assert "is the champion of the" in text
     assert "every hash matches" in cli.ok("replay", "k2").out
+
+
+def test_a_knaves_option_that_names_nobody_says_what_it_takes(cli):
+    """'--option knaves=yes' (a yes/no guess) is told the option names the players whose
+    knights start as Knaves, with an example; nothing is created."""
+    result = cli("new", "koc", "k1", "--player", "Anna", "--player", "Bert",
+                 "--option", "knaves=yes")
+    assert result.code == 1 and "'yes' is not a player of this game" in result.err
+    assert "the players whose knights start as Knaves, e.g. knaves=Anna" in result.err
+    assert "k1" not in cli.ok("list").out
