@@ -21,6 +21,20 @@ def new_game(world, kind: str, game_id: str, players: list[str], *, seed: str = 
     return addresses
 
 
+def turn_one_taken_back(world) -> dict[str, str]:
+    """A two-player Gral game 'g1' whose turn 1 ran on both players' mailed orders and was
+    then taken back ('companion rewind g1 0 --yes': held, orders pending again)."""
+    from tests.mail.corpus import ORDERS
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    world.run()
+    world.cli.ok("rewind", "g1", "0", "--yes")
+    return who
+
+
 def legal_orders(world, game_id: str, player: str, rng: random.Random) -> str | None:
     """One to three legal order lines for ``player`` now that check_orders accepts together
     (None when the player has nothing to decide)."""

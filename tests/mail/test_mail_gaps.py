@@ -9,7 +9,7 @@ from companion.mail.identity import mail_code
 from tests.every_kind import PLAYABLE, play, players_for
 from tests.mail import corpus
 from tests.mail.conftest import body
-from tests.mail.helpers import new_game, rows
+from tests.mail.helpers import new_game, rows, turn_one_taken_back
 from tests.test_reports import pdf_text
 
 ORDERS = corpus.ORDERS
@@ -251,12 +251,7 @@ def test_a_held_game_gets_its_next_deadline_only_when_released(world):
     game with a period gets its next deadline once released; a pass while it is held sets
     none (the time on hold would come off the players' period)."""
     world.write_config('[deadlines]\nperiod = "3d"\n')
-    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
-    world.run()
-    for name in ("Anna", "Bert"):
-        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
-    world.run()
-    world.cli.ok("rewind", "g1", "0", "--yes")
+    turn_one_taken_back(world)
     world.run()
     shown = world.cli.ok("deadline", "g1").out
     assert "turn 0: no deadline" in shown and "HELD" in shown, shown

@@ -5,7 +5,7 @@ from companion.mail.identity import mail_code
 
 from tests.mail import corpus
 from tests.mail.conftest import attachments, body
-from tests.mail.helpers import new_game, rows, submissions
+from tests.mail.helpers import new_game, rows, submissions, turn_one_taken_back
 
 ORDERS = corpus.ORDERS
 
@@ -374,12 +374,7 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
 def test_a_rewind_notice_says_when_the_turn_runs_as_the_game_stands(world):
     """Released (with a new deadline) before the pass that tells the players, the notice says
     when the turn runs then, not that the game waits for the moderator."""
-    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
-    world.run()
-    for name in ("Anna", "Bert"):
-        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
-    world.run()
-    world.cli.ok("rewind", "g1", "0", "--yes")
+    who = turn_one_taken_back(world)
     world.cli.ok("deadline", "g1", "--release")
     world.cli.ok("deadline", "g1", "+2d")
     world.run()
