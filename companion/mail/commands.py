@@ -20,10 +20,16 @@ CONFIG_HELP = "the mail configuration (default: $COMPANION_CONFIG, else companio
               "the store)"
 
 
-def load_config(path: Optional[Path]):
+def load_config(path: Optional[Path], *, warn: bool = False):
+    """The mail configuration; ``warn``: say (on standard error) what 'mail check' warns of
+    in the secret files it reads (one open to others), before the command goes on."""
     from companion.mail import config
 
-    return config.load(config.find_config(path, SETTINGS.store))
+    settings = config.load(config.find_config(path, SETTINGS.store))
+    if warn:
+        for warning in config.too_open(settings):
+            typer.echo(warning.render(), err=True)
+    return settings
 
 
 def progress(line: str) -> None:
@@ -39,7 +45,7 @@ def fetch(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
     """Store the mailbox's new messages (raw, keyed by Message-ID); answer nothing yet."""
     from companion.mail.run import fetch as fetch_mail
 
-    settings = load_config(config)
+    settings = load_config(config, warn=True)
     count = fetch_mail(open_store(), settings, progress)
     echo(f"{count} new message(s) stored; 'companion mail run' answers them")
 
@@ -59,7 +65,7 @@ def run(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
 
     from companion.mail.run import one_pass
 
-    settings = load_config(config)
+    settings = load_config(config, warn=True)
     store = open_store()
     if watch is None:
         summary(one_pass(store, settings, SETTINGS.output, progress))
@@ -190,56 +196,68 @@ def outbox_list(all_messages: bool = typer.Option(False, "--all",
 @handles_errors
 def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
                                                 help=CONFIG_HELP)) -> None:
-    """Check companion.toml and the connection to both servers; say exactly what fails."""
+    """Check companion.toml, what it points to (environment variables, secret files, folders)
+    and the connection to both servers: every problem at once, each with its line and a
+    suggestion. Changes nothing."""
+    from companion.errors import DataError
+    from companion.mail import config as mail_config
     from companion.mail import outbox
     from companion.mail.mailbox import source
 
-    settings = load_config(config)
-    echo(f"{settings.path}: the configuration is valid")
-    failures = 0
-    box = source(settings)
+    path = mail_config.find_config(config, SETTINGS.store)
     try:
-        box.open()
-        count = sum(1 for _ in box.messages())
-        box.close()
-        echo(f"mailbox: {box.describe()}: ok, {count} new message(s)")
-    except CompanionError as exc:
+        found = mail_config.inspect(path)
+    except DataError as exc:
+        if exc.message.startswith("TOML syntax") and not exc.hint:
+            exc.hint = ("the file cannot be read past this point, so nothing else was checked: "
+                        "fix it and run 'companion mail check' again")
+        raise
+    for problem in sorted(found.errors + found.warnings,
+                          key=lambda e: (e.line or 0, e.column or 0)):
+        typer.echo(problem.render(), err=True)
+    settings = found.config
+    if not found.errors:
+        echo(f"{settings.path}: the configuration is valid")
+    failures = 0
+
+    def failed(part: str, exc: CompanionError) -> None:
+        nonlocal failures
         failures += 1
-        typer.echo(f"mailbox: FAILED: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
+        typer.echo(f"{part}: FAILED: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
                                                         else ""), err=True)
-    if settings.smtp:
-        try:
-            echo(f"smtp: {outbox.check_smtp(settings)}")
-        except CompanionError as exc:
-            failures += 1
-            typer.echo(f"smtp: FAILED: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint
-                                                         else ""), err=True)
+
+    def not_tried(part: str, section: str) -> None:
+        typer.echo(f"{part}: not tried: fix the error(s) in [{section}] above first", err=True)
+
+    if found.broken("mailbox"):
+        not_tried("mailbox", "mailbox")
     else:
-        folder = settings.outbox
+        box = source(settings)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            probe = folder / ".companion-check"
-            probe.write_bytes(b"")
-            probe.unlink()
-            echo(f"outbox: no [smtp] configured: messages are written as .eml files to {folder}")
-        except OSError as exc:
-            failures += 1
-            typer.echo(f"outbox: FAILED: cannot write to {folder}: {exc.strerror}", err=True)
-    if settings.moderator:
-        try:
-            ok = settings.moderator_secret() is not None
+            echo(f"mailbox: {box.describe()}: {box.check()}")
         except CompanionError as exc:
-            ok, failures = False, failures + 1
-            typer.echo(f"moderator: FAILED: {exc.message}", err=True)
-        else:
-            if not ok:
-                failures += 1
-                typer.echo("moderator: FAILED: the moderator's secret is empty or its "
-                           "environment variable is not set", err=True)
-            else:
-                echo(f"moderator: {settings.moderator} (commands by mail need the secret)")
-    if failures:
+            failed("mailbox", exc)
+    if "smtp" in found.sections:
+        if found.broken("smtp"):
+            not_tried("smtp", "smtp")
+        elif settings.smtp:
+            try:
+                echo(f"smtp: {outbox.check_smtp(settings)}")
+            except CompanionError as exc:
+                failed("smtp", exc)
+    elif not found.broken("outbox"):
+        echo(f"outbox: no [smtp] configured: messages are written as .eml files to "
+             f"{settings.outbox}")
+    if settings.moderator and not found.broken("mail"):
+        echo(f"moderator: {settings.moderator} (commands by mail need the secret)")
+    counts = [f"{len(found.errors)} error(s)"] if found.errors else []
+    counts += [f"{failures} server(s) failed"] if failures else []
+    counts += [f"{len(found.warnings)} warning(s)"] if found.warnings else []
+    if found.errors or failures:
+        typer.echo(f"{', '.join(counts)}; nothing was changed", err=True)
         raise typer.Exit(1)
+    if found.warnings:
+        typer.echo(f"{', '.join(counts)}: the mail works, but see above", err=True)
 
 
 @app.command()

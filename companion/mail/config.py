@@ -1,7 +1,8 @@
 """companion.toml: where mail comes from, how it leaves, who the moderator is, and the default
 deadlines. Validated completely; every error names the file, line and column (as the game data
 files do: :class:`companion.engine.datafiles.DataFile`). Secrets (passwords, the moderator's
-secret) are never in the file: it names an environment variable or a file holding them."""
+secret) are never in the file: it names an environment variable or a file holding them.
+``inspect`` (``companion mail check``) also checks what the file points to, all at once."""
 from __future__ import annotations
 
 import os
@@ -26,6 +27,16 @@ SECTIONS = {
     "outbox": ("path",),
     "deadlines": ("period", "remind_before"),
 }
+
+
+def first_line(path: Path) -> str:
+    """The first line of a secret file, without its line end (OSError when it cannot be
+    read; UnicodeDecodeError is one)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise OSError(0, f"not UTF-8 text ({exc.reason})") from None
+    return text.split("\n", 1)[0].rstrip("\r")
 
 
 @dataclass
@@ -54,7 +65,7 @@ class Server:
             return value
         if self.password_file:
             try:
-                return self.password_file.read_text(encoding="utf-8").rstrip("\r\n")
+                return first_line(self.password_file)
             except OSError as exc:
                 raise CompanionError(f"cannot read the {self.role} password file "
                                      f"{self.password_file}: {exc.strerror}") from None
@@ -88,6 +99,7 @@ class MailConfig:
     outbox: Path = field(default_factory=lambda: Path("outbox"))
     period: int | None = None
     remind_before: int | None = None
+    data: object = field(default=None, repr=False, compare=False)   # the file as read
 
     @property
     def domain(self) -> str:
@@ -99,12 +111,37 @@ class MailConfig:
             return value.strip() if value and value.strip() else None
         if self.moderator_secret_file:
             try:
-                value = self.moderator_secret_file.read_text(encoding="utf-8").strip()
+                value = first_line(self.moderator_secret_file).strip()
             except OSError as exc:
                 raise CompanionError(f"cannot read the moderator's secret file "
                                      f"{self.moderator_secret_file}: {exc.strerror}") from None
             return value or None
         return None
+
+
+EXAMPLES = {"address": "judge@example.org", "host": "mail.example.org",
+            "user": "judge@example.org", "name": "The Judge", "folder": "INBOX",
+            "moderator": "me@example.org", "path": "mail/inbox"}
+"""What a suggestion shows for a key left out or written wrong."""
+
+
+class ConfigWarning(DataError):
+    """Something in or around companion.toml that works but should be fixed (a secret file
+    others may read): said, never refused."""
+
+    def render(self) -> str:
+        return super().render().replace(": error: ", ": warning: ", 1)
+
+
+def located(data, message: str, needle: str, *, hint: str | None = None,
+            kind: type = DataError) -> DataError:
+    """An error (or warning) at the line of ``needle`` in the table the message names
+    ([smtp]: ...), else at the first line holding it."""
+    m = re.match(r"\[(\w+)\]", message)
+    line, col = locate_in(data.text, m.group(1) if m else None, needle)
+    if line is None:
+        line, col = data.locate(needle)
+    return kind(message, path=data.path, line=line, column=col, hint=hint)
 
 
 DURATION = re.compile(r"(?:(\d+)d)?\s*(?:(\d+)h)?\s*(?:(\d+)m)?\s*(?:(\d+)s)?")
@@ -151,6 +188,15 @@ def find_config(explicit: Path | None, store: Path) -> Path:
 
 def load(path: Path) -> MailConfig:
     """Read and check companion.toml; all its errors are raised together (DataErrors)."""
+    config, data = read(path)
+    data.raise_if_errors()
+    return config
+
+
+def read(path: Path):
+    """(the configuration, the DataFile with every error of the file in ``errors``, none
+    raised): what :func:`load` raises and :func:`inspect` reports. A file that is missing or
+    no TOML at all raises (nothing else can be read from it)."""
     import difflib
 
     from companion.engine.datafiles import DataFile
@@ -164,13 +210,7 @@ def load(path: Path) -> MailConfig:
 
     def error(message: str, needle: str, *, hint: str | None = None) -> None:
         """An error at the line of ``needle`` in the table the message names ([smtp]: ...)."""
-        m = re.match(r"\[(\w+)\]", message)
-        line, col = locate_in(data.text, m.group(1) if m else None, needle)
-        if line is None:
-            data.error(message, needle, hint=hint)
-        else:
-            data.errors.append(DataError(message, path=data.path, line=line, column=col,
-                                         hint=hint))
+        data.errors.append(located(data, message, needle, hint=hint))
     base = path.parent
     top = data.data
     for key in top:       # other tables ([web], ...) belong to other parts of companion
@@ -183,7 +223,8 @@ def load(path: Path) -> MailConfig:
         if table is None:
             continue
         if not isinstance(table, dict):
-            error(f"'{section}' must be a table ([{section}])", section)
+            error(f"'{section}' must be a table ([{section}])", section,
+                  hint=f"write [{section}] on a line of its own and its keys below it")
             continue
         for key in table:
             if key not in keys:
@@ -199,11 +240,13 @@ def load(path: Path) -> MailConfig:
     def text(t: dict, key: str, where: str, *, required: bool = False) -> str | None:
         if key not in t:
             if required:
-                error(f"[{where}]: missing key '{key}'", f"[{where}]")
+                error(f"[{where}]: missing key '{key}'", f"[{where}]",
+                      hint=f"add {key} = \"{EXAMPLES.get(key, '...')}\" under [{where}]")
             return None
         value = t[key]
         if not isinstance(value, str) or not value.strip():
-            error(f"[{where}]: '{key}' must be a non-empty string", key)
+            error(f"[{where}]: '{key}' must be a non-empty string", key,
+                  hint=f"write it in double quotes: {key} = \"{EXAMPLES.get(key, '...')}\"")
             return None
         return value.strip()
 
@@ -213,7 +256,8 @@ def load(path: Path) -> MailConfig:
         value = t[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                 not low <= value <= high:
-            error(f"[{where}]: '{key}' must be a number from {low} to {high}", key)
+            error(f"[{where}]: '{key}' must be a number from {low} to {high}", key,
+                  hint=f"write it without quotes, e.g. {key} = {default} (the default)")
             return default
         return value
 
@@ -238,18 +282,22 @@ def load(path: Path) -> MailConfig:
         try:
             return parse_duration(t[key])
         except ValueError as exc:
-            error(f"[{where}]: '{key}': {exc}", key)
+            error(f"[{where}]: '{key}': {exc}", key,
+                  hint=f"e.g. {key} = \"12h\" or \"3d\" (90s, 30m, 1d12h: from 1 second to "
+                       f"{MAX_DURATION_DAYS} days)")
             return None
 
     def secret_source(t: dict, where: str, env_key: str, file_key: str, what: str):
         env, file = text(t, env_key, where), path_of(t, file_key, where)
         if env and file:
             error(f"[{where}]: give either '{env_key}' or '{file_key}' for {what}, not both",
-                  file_key)
+                  file_key, hint="remove one of the two lines")
         if env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
             error(f"[{where}]: '{env_key}' must name an environment variable, e.g. "
                   "COMPANION_SMTP_PASSWORD (the password itself never goes in this file)",
-                  env_key)
+                  env_key, hint=f"{env_key} = \"COMPANION_SECRET\" and 'export "
+                                "COMPANION_SECRET=...' before running companion, or "
+                                f"{file_key} = \"/path/to/a/file\" readable by you alone")
         return env, file
 
     def server(t: dict, where: str, default_ports: dict[str, int]) -> Server | None:
@@ -257,7 +305,8 @@ def load(path: Path) -> MailConfig:
         tls = text(t, "tls", where) or "tls"
         if tls not in TLS_MODES:
             error(f"[{where}]: 'tls' must be one of {', '.join(TLS_MODES)}, not {tls!r}",
-                  "tls")
+                  "tls", hint="tls = \"tls\" (port 993/465) or \"starttls\" (port 143/587); "
+                              "\"none\" only for a server on this machine")
             tls = "tls"
         if tls == "none" and host is not None and host not in LOOPBACK:
             error(f"[{where}]: tls = \"none\" sends the password and the players' orders "
@@ -270,7 +319,8 @@ def load(path: Path) -> MailConfig:
         if user and not (env or file):
             error(f"[{where}]: 'user' is given but no password source: add "
                   "'password_env' (an environment variable's name) or 'password_file'",
-                  "user")
+                  "user", hint=f"password_file = \"/etc/companion/{where}-password\" (the "
+                               "password on its first line, readable by you alone)")
         timeout = number(t, "timeout", where, 30, high=3600)
         ca = path_of(t, "ca_file", where)
         if host is None:
@@ -280,9 +330,10 @@ def load(path: Path) -> MailConfig:
     mail = table("mail")
     if "mail" not in top:
         error("missing table [mail] (at least: address = \"moderator@example.org\")",
-              "companion.toml")
+              "companion.toml", hint="add the lines [mail] and address = \"you@example.org\" "
+                                     "(docs/mail.md has a complete example)")
     address = email(mail, "address", "mail", required="mail" in top)
-    config = MailConfig(path, address or "companion@localhost")
+    config = MailConfig(path, address or "companion@localhost", data=data)
     config.name = text(mail, "name", "mail") or "companion"
     config.moderator = email(mail, "moderator", "mail")
     config.moderator_secret_env, config.moderator_secret_file = secret_source(
@@ -290,10 +341,13 @@ def load(path: Path) -> MailConfig:
     if config.moderator and not (config.moderator_secret_env or config.moderator_secret_file):
         error("[mail]: 'moderator' is given without 'moderator_secret_env' or "
               "'moderator_secret_file': commands by mail need the moderator's secret "
-              "(an address alone is easily forged)", "moderator")
+              "(an address alone is easily forged)", "moderator",
+              hint="add moderator_secret_env = \"COMPANION_MODERATOR_SECRET\" (or "
+                   "moderator_secret_file = \"...\"), or remove 'moderator'")
     if "dkim" in mail:
         if not isinstance(mail["dkim"], bool):
-            error("[mail]: 'dkim' must be true or false", "dkim")
+            error("[mail]: 'dkim' must be true or false", "dkim",
+                  hint="dkim = true or dkim = false, without quotes")
         else:
             config.dkim = mail["dkim"]
     config.watch = int(number(mail, "watch", "mail", 300, high=86400))
@@ -301,18 +355,21 @@ def load(path: Path) -> MailConfig:
     box = table("mailbox")
     kind = text(box, "kind", "mailbox") or "maildir"
     if kind not in ("maildir", "imap"):
-        error(f"[mailbox]: 'kind' must be \"maildir\" or \"imap\", not {kind!r}", "kind")
+        error(f"[mailbox]: 'kind' must be \"maildir\" or \"imap\", not {kind!r}", "kind",
+              hint="kind = \"maildir\" (a folder on this machine) or kind = \"imap\" (a "
+                   "server)")
         kind = "maildir"
     config.mailbox_kind = kind
     if kind == "maildir":
         for key in ("host", "port", "tls", "user", "password_env", "password_file", "folder"):
             if key in box:
                 error(f"[mailbox]: '{key}' is for kind = \"imap\"; a Maildir needs only "
-                      "'path'", key)
+                      "'path'", key, hint="remove the line, or add kind = \"imap\"")
         config.maildir = path_of(box, "path", "mailbox") or base / "mail" / "inbox"
     else:
         if "path" in box:
-            error("[mailbox]: 'path' is for kind = \"maildir\"", "path")
+            error("[mailbox]: 'path' is for kind = \"maildir\"", "path",
+                  hint="remove the line (an IMAP server's folder is 'folder')")
         config.imap = server(box, "mailbox", {"tls": 993, "starttls": 143, "none": 143})
         config.folder = text(box, "folder", "mailbox") or "INBOX"
     if "smtp" in top:
@@ -329,8 +386,7 @@ def load(path: Path) -> MailConfig:
         if importlib.util.find_spec("dkim") is None:
             error("[mail]: dkim = true needs the package dkimpy, which is not installed",
                   "dkim", hint="pip install 'companion[dkim]', or set dkim = false")
-    data.raise_if_errors()
-    return config
+    return config, data
 
 
 def locate_in(text: str, section: str | None, needle: str) -> tuple[int | None, int | None]:
@@ -349,3 +405,216 @@ def locate_in(text: str, section: str | None, needle: str) -> tuple[int | None, 
                 re.match(rf"^{re.escape(needle)}\s*=", stripped):
             return number, line.index(needle) + 1
     return None, None
+
+
+# ------------------------------------------------------------------ 'companion mail check'
+MODERATOR_SECRET_MIN = 12
+"""A moderator's secret shorter than this is said to be easily guessed (a warning)."""
+
+SECRET_HINT = "python3 -c 'import secrets; print(secrets.token_urlsafe(24))' makes a good one"
+
+
+@dataclass
+class Inspection:
+    """Everything :func:`inspect` found: the configuration as far as it could be read, every
+    error and every warning, in the order of the file's lines."""
+    path: Path
+    config: MailConfig
+    errors: list[DataError]
+    warnings: list[ConfigWarning]
+
+    @property
+    def sections(self) -> set[str]:
+        """The tables the file has."""
+        data = self.config.data
+        return set(data.data) if data is not None else set()
+
+    def broken(self, section: str) -> bool:
+        """Whether an error concerns the table ``[section]`` (its server is not tried)."""
+        return any(section_of(e) == section for e in self.errors)
+
+
+def section_of(error: DataError) -> str | None:
+    m = re.match(r"\[(\w+)\]", error.message)
+    return m.group(1) if m else None
+
+
+def inspect(path: Path) -> Inspection:
+    """Every problem of companion.toml that can be found without a server, all at once: the
+    file's own errors (as :func:`load` raises them) and then what it points to: environment
+    variables that are not set, secret files that are missing, unreadable, empty or open to
+    others, a ca_file that is not there, folders that cannot be written. Reads; changes
+    nothing. A file that cannot be read as TOML at all raises (its one syntax error)."""
+    config, data = read(path)
+    found = list(data.errors) + surroundings(config, data)
+    found.sort(key=lambda e: (e.line or 0, e.column or 0))
+    return Inspection(path, config,
+                      [e for e in found if not isinstance(e, ConfigWarning)],
+                      [e for e in found if isinstance(e, ConfigWarning)])
+
+
+def secret_sources(config: MailConfig) -> list[tuple[str, str, str, str, str | None,
+                                                     Path | None]]:
+    """(table, env key, file key, what, variable, file) of every secret the configuration
+    reads: the moderator's secret, the IMAP and the SMTP password."""
+    out = []
+    if config.moderator:
+        out.append(("mail", "moderator_secret_env", "moderator_secret_file",
+                    "the moderator's secret", config.moderator_secret_env,
+                    config.moderator_secret_file))
+    for server, what in ((config.imap, "the IMAP password"), (config.smtp, "the SMTP password")):
+        if server is not None and (server.password_env or server.password_file):
+            out.append((server.role, "password_env", "password_file", what,
+                        server.password_env, server.password_file))
+    return out
+
+
+def too_open(config: MailConfig) -> list[ConfigWarning]:
+    """A warning for each secret file of the configuration that its group or other users may
+    read or change (as ssh says of a private key), naming the file and the chmod that fixes it.
+    A warning, not a refusal: docs/mail.md, 'Passwords'."""
+    out = []
+    for section, _, file_key, what, _, file in secret_sources(config):
+        if file is None:
+            continue
+        try:
+            mode = file.stat().st_mode
+        except OSError:
+            continue                    # said by 'mail check'; reading it says it too
+        if mode & 0o077:
+            out.append(open_warning(config.data, section, file_key, what, file, mode))
+    return out
+
+
+def open_warning(data, section: str, key: str, what: str, file: Path,
+                 mode: int) -> ConfigWarning:
+    import shlex
+    import stat
+
+    who = [name for name, bits in (("its group", 0o070), ("every user of this machine", 0o007))
+           if mode & bits]
+    can = "read" if mode & 0o044 else "change"
+    message = (f"[{section}]: '{key}': permissions {stat.S_IMODE(mode):04o} for {what} file "
+               f"{file} are too open: {' and '.join(who)} can {can} it (it is used all the "
+               "same)")
+    hint = f"chmod 600 {shlex.quote(str(file))} (readable and writable by you alone)"
+    if data is None:
+        return ConfigWarning(message, hint=hint)
+    return located(data, message, key, hint=hint, kind=ConfigWarning)
+
+
+def surroundings(config: MailConfig, data) -> list[DataError]:
+    """What the configuration points to, checked without changing anything (see
+    :func:`inspect`)."""
+    import shlex
+
+    found: list[DataError] = []
+
+    def error(message: str, key: str, hint: str | None = None, *, warning: bool = False):
+        section = section_of(DataError(message))
+        table = data.data.get(section) if section else None
+        needle = key if isinstance(table, dict) and key in table else f"[{section}]"
+        found.append(located(data, message, needle, hint=hint,
+                             kind=ConfigWarning if warning else DataError))
+
+    for section, env_key, file_key, what, env, file in secret_sources(config):
+        value = None
+        if env:
+            value = os.environ.get(env)
+            if value is None or not value.strip():
+                state = "is not set" if value is None else "is set but empty"
+                error(f"[{section}]: '{env_key}' names the environment variable {env}, which "
+                      f"{state}: {what} is read from it", env_key,
+                      f"export {env}=... in the shell (or the service's EnvironmentFile=) "
+                      f"that runs companion, or give {file_key} instead")
+                value = None
+        if file:
+            value = secret_file(file, section, file_key, what, error)
+        if value is not None and section == "mail":
+            secret = value.strip()
+            if any(ch.isspace() for ch in secret):
+                error(f"[mail]: {what} holds a space: it is looked for as one word of the "
+                      "subject or the first line, so it can never match", env_key if env
+                      else file_key, f"use one word without spaces; {SECRET_HINT}")
+            elif len(secret) < MODERATOR_SECRET_MIN:
+                error(f"[mail]: {what} is only {len(secret)} characters long: whoever guesses "
+                      "it can command the games from the moderator's address (a From: line is "
+                      "easily forged)", env_key if env else file_key,
+                      f"use at least {MODERATOR_SECRET_MIN} random characters; {SECRET_HINT}",
+                      warning=True)
+    for server in (config.imap, config.smtp):
+        if server is not None and server.ca_file is not None:
+            ca = server.ca_file
+            if not ca.is_file() or not os.access(ca, os.R_OK):
+                state = "does not exist" if not ca.exists() else \
+                    "is not a file" if not ca.is_file() else "cannot be read"
+                error(f"[{server.role}]: 'ca_file' {ca} {state}", "ca_file",
+                      "give the certificate (PEM) of the authority that signed the server's "
+                      "certificate, or leave ca_file out for a server with a public one")
+    if config.mailbox_kind == "maildir" and config.maildir is not None:
+        problem = folder_problem(config.maildir)
+        if problem:
+            error(f"[mailbox]: the Maildir {config.maildir} {problem}", "path",
+                  "give 'path' a folder the user running companion may write, or create it "
+                  f"(mkdir -p {shlex.quote(str(config.maildir))})")
+    if config.smtp is None:
+        problem = folder_problem(config.outbox)
+        if problem:
+            error(f"[outbox]: the outbox folder {config.outbox} {problem}", "path",
+                  "give [outbox] 'path' a folder the user running companion may write")
+    return found
+
+
+def secret_file(file: Path, section: str, key: str, what: str, error) -> str | None:
+    """The secret in ``file`` (None when it cannot be had: said through ``error``), and a
+    warning when the file is open to others."""
+    import shlex
+
+    quoted = shlex.quote(str(file))
+    try:
+        mode = file.stat().st_mode
+    except FileNotFoundError:
+        error(f"[{section}]: '{key}': {what} file {file} does not exist", key,
+              f"write {what} on its first line, then chmod 600 {quoted}")
+        return None
+    except OSError as exc:
+        error(f"[{section}]: '{key}': {what} file {file} cannot be reached: {exc.strerror}",
+              key, "the user running companion must be able to open the folders above it")
+        return None
+    import stat
+
+    if not stat.S_ISREG(mode):
+        error(f"[{section}]: '{key}': {what} file {file} is not a file", key,
+              f"give the file holding {what} on its first line")
+        return None
+    if mode & 0o077:
+        found_warning = open_warning(None, section, key, what, file, mode)
+        error(found_warning.message, key, found_warning.hint, warning=True)
+    try:
+        value = first_line(file)
+    except OSError as exc:
+        error(f"[{section}]: '{key}': {what} file {file} cannot be read: {exc.strerror}", key,
+              "run companion as the user who owns it (chmod 600 keeps it theirs alone)")
+        return None
+    if not value.strip():
+        error(f"[{section}]: '{key}': the first line of {what} file {file} is empty", key,
+              f"write {what} on its first line")
+        return None
+    return value
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why companion could not use ``folder`` (made by the first run when it is missing), or
+    None; nothing is created."""
+    if folder.exists():
+        if not folder.is_dir():
+            return "is not a folder"
+        if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
+            return "cannot be written by this user"
+        return None
+    parent = folder.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        return f"does not exist and cannot be made here ({parent} cannot be written)"
+    return None

@@ -50,9 +50,16 @@ class Sender:
     game_id: str | None = None
     player: str | None = None
     email: str | None = None         # the player's registered address (replies go there)
-    reason: str = ""
+    reason: str = ""                 # why it was refused, for the moderator (review list)
     command: str = ""                # what the subject (or first line) asks beside orders
     code_on_first_line: bool = False
+    told: str = ""                   # what the sender is told (default: the reason)
+
+    @property
+    def answer(self) -> str:
+        """What the refusal mailed to the sender says: never whether a code it carries
+        belongs to anybody (docs/security.md, Mail)."""
+        return self.told or self.reason
 
 
 COMMANDS = ("options", "pending", "resend", "address", "help")
@@ -114,20 +121,50 @@ def identify(store, parsed, config) -> Sender:
             if any(hmac.compare_digest(code, c) for c in codes):
                 return Sender("player", game.id, p.name, p.email, command=command,
                               code_on_first_line=on_first)
+    # What a sender is told never depends on whether a code in the message belongs to
+    # anybody: the same answer for a live code, a dead one and none (docs/security.md, Mail).
+    # The reason (the review list, the moderator's notice) says which it was.
+    live = [(game, p) for game, p, code in everyone
+            if any(hmac.compare_digest(code, c) for c in codes)]
     if not mine:
-        if any(hmac.compare_digest(code, c) for _, _, code in everyone for c in codes):
-            return Sender("refused", reason=f"the code in this message does not belong to the "
-                                            f"address {sender}; orders are accepted only from "
-                                            "the address registered for the code")
+        told = (f"the address {sender} is not registered for any game here: orders and "
+                "requests are read only from the address the moderator registered for a "
+                "player, with that player's code (a player who moved writes 'CODE address' "
+                "from the new address)")
+        if live:
+            game, p = live[0]
+            return Sender("refused", told=told,
+                          reason=f"the code in this message does not belong to the address "
+                                 f"{sender}; orders are accepted only from the address "
+                                 f"registered for the code (it is the live code of "
+                                 f"{p.name} in game {game.id}: if {p.name} did not send "
+                                 f"this, 'companion token {game.id} \"{p.name}\"' gives "
+                                 "them a new one)")
         return Sender("refused", reason=f"the address {sender} is not registered for any game "
-                                        "here", email=None)
+                                        "here" + (" (the code in it is nobody's)" if codes
+                                                  else ""), told=told)
     if not codes:
         return Sender("refused", reason="the message carries no code: put the code from your "
                                         "last report (XXXXX-XXXXX-XXXXX) in the subject or on "
                                         "the first line")
-    if any(hmac.compare_digest(code, c) for _, _, code in everyone for c in codes):
+    told = (f"the code in this message is not the code of the player registered at {sender}: "
+            "it may be mistyped, out of date (a new code comes with every new link the "
+            "moderator issues), or another player's; use the code from the latest report "
+            f"mailed to {sender}, or ask the moderator to send that report again")
+    if any(near(code, c) for _, _, code in mine for c in codes):
+        told += (". The code you sent differs from yours in one or two characters: compare "
+                 "it with your report")
+    if live:
         return Sender("refused", reason="the code in this message is not yours: orders are "
                                         "accepted only with the code of the player registered "
-                                        f"at {sender}")
+                                        f"at {sender}", told=told)
     return Sender("refused", reason="the code in this message is wrong (or out of date: a new "
-                                    "link was issued); use the code from your latest report")
+                                    "link was issued); use the code from your latest report",
+                  told=told)
+
+
+def near(code: str, sent: str) -> bool:
+    """Whether ``sent`` differs from ``code`` in one or two characters (a typo); equal codes
+    are not near. Said only to the address registered for ``code``."""
+    different = sum(a != b for a, b in zip(code, sent)) + abs(len(code) - len(sent))
+    return 0 < different <= 2

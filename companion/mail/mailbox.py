@@ -28,9 +28,23 @@ class MaildirSource:
     def describe(self) -> str:
         return f"Maildir {self.path}"
 
+    def check(self) -> str:
+        """What ``companion mail check`` says of the Maildir; nothing is created or moved."""
+        if not self.path.exists():
+            return "does not exist yet (the first 'companion mail run' makes it)"
+        return f"ok, {len(self.waiting())} new message(s)"
+
     def messages(self) -> Iterator[tuple[str, bytes]]:
         """Messages in new/ and cur/ without the Seen or Trashed flag, oldest first; the key is
         the file's path inside the Maildir."""
+        for key in self.waiting():
+            try:
+                yield key, (self.path / key).read_bytes()
+            except FileNotFoundError:
+                continue
+
+    def waiting(self) -> list[str]:
+        """The keys of the messages not yet taken, oldest first."""
         found = []
         for sub in ("new", "cur"):
             try:
@@ -48,11 +62,7 @@ class MaildirSource:
                                   f"{sub}/{name}"))
                 except FileNotFoundError:
                     continue                     # taken away meanwhile
-        for _, _, key in sorted(found):
-            try:
-                yield key, (self.path / key).read_bytes()
-            except FileNotFoundError:
-                continue
+        return [key for _, _, key in sorted(found)]
 
     def taken(self, key: str) -> None:
         """Move the message to cur/ with the Seen flag (the Maildir convention)."""
@@ -78,7 +88,9 @@ class ImapSource:
         s = self.server
         return f"IMAP {s.user or ''}@{s.host}:{s.port}/{self.folder} ({s.tls})"
 
-    def open(self) -> None:
+    def open(self, *, readonly: bool = False) -> None:
+        """Connect, log in and select the folder (``readonly``: EXAMINE it, so that nothing
+        in it can change, for ``companion mail check``)."""
         import imaplib
         import ssl
 
@@ -110,12 +122,32 @@ class ImapSource:
                 pass
             raise CompanionError(f"{where}: login as {s.user} refused ({_text(exc)})",
                                  hint="check the user and password") from None
-        status, answer = imap.select(_quote(self.folder))
+        status, answer = imap.select(_quote(self.folder), readonly=readonly)
         if status != "OK":
             imap.logout()
             raise CompanionError(f"{where}: no folder {self.folder!r} ({_text(answer)})",
                                  hint="check [mailbox] folder in companion.toml")
         self.imap = imap
+
+    def check(self) -> str:
+        """What ``companion mail check`` says of the IMAP folder: it is examined (opened
+        read-only) and its unseen messages counted; nothing is fetched or flagged."""
+        import imaplib
+
+        self.open(readonly=True)
+        try:
+            status, data = self.imap.uid("SEARCH", None, "UNSEEN")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CompanionError(f"{self.describe()}: the search failed ({exc})") from None
+        finally:
+            imap, self.imap = self.imap, None
+            try:
+                imap.logout()
+            except Exception:  # noqa: BLE001 - closing a connection that may be gone
+                pass
+        if status != "OK":
+            raise CompanionError(f"{self.describe()}: the search failed ({_text(data)})")
+        return f"ok, {len((data[0] or b'').split())} new message(s)"
 
     def messages(self) -> Iterator[tuple[str, bytes]]:
         import imaplib

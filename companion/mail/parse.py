@@ -2,7 +2,8 @@
 order text (the plain-text part, an HTML-only body turned into text, or a text attachment),
 with quoted replies, attributions ("On ... wrote:", Outlook's "-----Original Message-----") and
 signatures taken out. Never raises on a malformed message: what cannot be read is said in
-``problems``.
+``problems``. A greeting before the orders and a sign-off after them, from fixed lists, are
+set aside as comments by ``without_courtesies`` (the mail pass names them in its reply).
 
 ``orders_from_text`` lets ``companion orders submit GAME PLAYER -`` take a whole saved message
 as well as a bare body."""
@@ -300,3 +301,97 @@ def attribution_span(lines: list[str], index: int) -> int:
         if index + extra < len(lines) and ATTRIBUTION.match(joined):
             return extra + 1
     return 0
+
+
+# ------------------------------------------------------------------ greetings and sign-offs
+GREETINGS = ("hi", "hello", "hey", "hiya", "howdy", "dear", "greetings", "good morning",
+             "good afternoon", "good evening", "good day", "hallo", "moin", "servus",
+             "bonjour", "salut", "hola", "ciao")
+"""The words a greeting line may start with (the only ones taken for a greeting)."""
+SIGN_OFFS = ("thanks", "thank you", "thanks a lot", "thanks again", "many thanks", "thx",
+             "cheers", "regards", "best regards", "kind regards", "warm regards",
+             "warmest regards", "best wishes", "best", "all the best", "yours", "yours truly",
+             "yours sincerely", "sincerely", "bye", "ciao", "gruß", "grüße", "viele grüße",
+             "liebe grüße", "beste grüße", "mfg", "lg")
+"""The words a sign-off line may start with (the only ones taken for a sign-off)."""
+
+_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-])*"          # a word of a name: letters, "O'Neil", "J."
+
+
+def _phrases(words: tuple[str, ...]) -> str:
+    return "|".join(r"\s+".join(map(re.escape, w.split()))
+                    for w in sorted(words, key=len, reverse=True))
+
+
+GREETING = re.compile(rf"(?:{_phrases(GREETINGS)})(?:\s*,)?(?:\s+{_WORD}){{0,3}}\s*[,!.:;]*",
+                      re.I)
+"""A whole greeting line: "Hi judge,", "Hello!", "Dear Game Master,", "Good morning all"."""
+SIGN_OFF = re.compile(rf"(?:{_phrases(SIGN_OFFS)})\s*[,!.]*"
+                      rf"(?:\s*{_WORD}(?:\s+{_WORD}){{0,2}}\s*[.!]?)?", re.I)
+"""A whole sign-off line: "Thanks,", "Cheers!", "Regards, Anna", "Best wishes Anna Example"."""
+NAME = re.compile(rf"[-–—~]?\s*{_WORD}(?:\s+{_WORD}){{0,2}}\s*[.!]?")
+"""The name under a sign-off: one to three words ("Anna", "- Anna Example")."""
+COURTESY_MAX = 60
+"""A longer line is never taken for a greeting, a sign-off or a name."""
+
+
+@dataclass(frozen=True)
+class Courtesy:
+    """A line set aside as a greeting or a sign-off, never read as orders."""
+    line: int                        # its number in the order text (1-based)
+    kind: str                        # 'greeting', 'sign-off' or 'name'
+    text: str                        # as written (stripped)
+
+    def said(self, of: str = "") -> str:
+        """``ignored the greeting 'Hi judge,' (line 1)``; ``of`` follows the number."""
+        what = f"the name {self.text!r} under the sign-off" if self.kind == "name" else \
+            f"the {self.kind} {self.text!r}"
+        return f"ignored {what} (line {self.line}{of})"
+
+
+def courtesies(text: str, reads_as_order=lambda number, line: False) -> list[Courtesy]:
+    """The greeting and sign-off lines of an order text, each from the fixed lists above and
+    nothing else: a greeting is the first line that is not blank, a comment or quoted, when it
+    is a whole greeting; a sign-off is the last such line when it is a whole sign-off, or the
+    one before it when the last is a name under it. A line ``reads_as_order(number, text)``
+    (the game reads it as the start of an order) is never one. Deterministic: the same text
+    gives the same lines."""
+    from companion.engine.orders import order_lines
+
+    lines = [(line.number, line.raw.strip()) for line in order_lines(text)]
+
+    def fits(pattern, entry) -> bool:
+        number, raw = entry
+        return len(raw) <= COURTESY_MAX and bool(pattern.fullmatch(raw)) and \
+            not reads_as_order(number, raw)
+
+    found: list[Courtesy] = []
+    if lines and fits(GREETING, lines[0]):
+        found.append(Courtesy(lines[0][0], "greeting", lines[0][1]))
+    rest = lines[len(found):]
+    if len(rest) >= 2 and fits(SIGN_OFF, rest[-2]) and fits(NAME, rest[-1]):
+        found += [Courtesy(rest[-2][0], "sign-off", rest[-2][1]),
+                  Courtesy(rest[-1][0], "name", rest[-1][1])]
+    elif rest and fits(SIGN_OFF, rest[-1]):
+        found.append(Courtesy(rest[-1][0], "sign-off", rest[-1][1]))
+    return found
+
+
+def without_courtesies(text: str, reads_as_order=lambda number, line: False
+                       ) -> tuple[str, list[Courtesy]]:
+    """The order text with its greeting and sign-off lines (:func:`courtesies`) made comments
+    (``# Hi judge,``): every game's order reader skips them, now and when the stored text is
+    replayed; the other lines, and every line's number, stay as they were. The lines set
+    aside are returned to be named in the reply."""
+    found = courtesies(text, reads_as_order)
+    if not found:
+        return text, []
+    lines = text.splitlines(keepends=True)           # numbered as order_lines numbers them
+    for courtesy in found:
+        raw = lines[courtesy.line - 1]
+        lines[courtesy.line - 1] = "# " + courtesy.text + raw[len(raw.rstrip(LINE_ENDS)):]
+    return "".join(lines), found
+
+
+LINE_ENDS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""What str.splitlines ends a line at."""

@@ -26,7 +26,7 @@ from pathlib import Path
 from companion.errors import CompanionError, StoreError
 from companion.mail import deadlines, outbox
 from companion.mail.identity import Sender, identify, mail_code, masked
-from companion.mail.parse import Parsed, parse_message
+from companion.mail.parse import Parsed, parse_message, without_courtesies
 
 
 @dataclass
@@ -188,7 +188,7 @@ def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
             return "refused", None, None, problem
     who = identify(store, parsed, config)
     if who.role == "refused":
-        refuse(db, config, parsed, who.reason)
+        refuse(db, config, parsed, who.reason, told=who.answer)
         return "refused", who.game_id, who.player, who.reason
     if who.role == "moderator":
         return "done", None, None, moderator_commands(store, db, config, output, parsed)
@@ -216,12 +216,13 @@ DNSFUNC = None
 """A DNS lookup for dkimpy (tests give one; None: the real DNS)."""
 
 
-def refuse(db, config, parsed: Parsed, reason: str) -> None:
-    """A refusal goes to the address the message came from, and says why; it holds no code,
-    nor the moderator's secret (which a stranger may have guessed, or the moderator sent from
-    another address)."""
+def refuse(db, config, parsed: Parsed, reason: str, *, told: str | None = None) -> None:
+    """A refusal goes to the address the message came from, and says why (``told``: what the
+    sender may know of it, which never tells whether a code is somebody's; the moderator's
+    notice has the whole ``reason``); it holds no code, nor the moderator's secret (which a
+    stranger may have guessed, or the moderator sent from another address)."""
     secret = readable_secret(config)
-    body = (f"Your message{_subject_note(parsed, secret)} was not read: {reason}.\n\n"
+    body = (f"Your message{_subject_note(parsed, secret)} was not read: {told or reason}.\n\n"
             "Nothing was stored as orders. If you are a player, send your orders from the "
             "address the moderator registered for you, with the code from your latest report "
             "in the subject (it looks like XXXXX-XXXXX-XXXXX).\n")
@@ -266,6 +267,29 @@ def readable_secret(config) -> str | None:
         return config.moderator_secret()
     except CompanionError:
         return None
+
+
+def reads_as_order(kind, state: dict, player: str):
+    """Whether the game reads a line (alone, at its number) as the start of an order: its
+    parser does not refuse the line's first word as an unknown order. Such a line is never set
+    aside as a greeting or a sign-off, whatever it looks like."""
+    from companion.engine.orders import OrdersRejected, order_lines
+
+    def check(number: int, line: str) -> bool:
+        text = "\n" * (number - 1) + line + "\n"
+        found = order_lines(text)
+        if not found:
+            return False
+        first = found[0].tokens[0].col
+        try:
+            kind.parse_orders(state, player, text, "message")
+        except OrdersRejected as rejected:
+            return not any(e.line is not None and e.line.number == number and e.col == first
+                           and e.message.startswith("unknown order") for e in rejected.errors)
+        except Exception:  # noqa: BLE001 - whatever else the parser says: keep the line
+            return True
+        return True
+    return check
 
 
 def orders_text(parsed: Parsed) -> str:
@@ -350,8 +374,14 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     if kind.is_over(latest.state):
         reply("the game is over", f"{head}\nGame {game.id} is over; no orders are taken.\n")
         return "done", game.id, player.name, "no orders taken: the game is over"
-    text = orders_text(parsed)
     name = "attachment" if parsed.from_attachment is not None else "message"
+    # a greeting and a sign-off from the fixed lists become comments, named in the reply;
+    # the text stored (and replayed) is this one, which every game reads as it always has
+    text, ignored = without_courtesies(orders_text(parsed),
+                                       reads_as_order(kind, latest.state, player.name))
+    aside = "".join(f"  {c.said(f' of your {name}')}\n" for c in ignored)
+    aside = f"\nNot read as orders (a greeting or a sign-off):\n{aside}" if aside else ""
+    noted = f"; ignored {len(ignored)} greeting/sign-off line(s)" if ignored else ""
     try:
         result = service.check_orders(store, game.id, player.name, text, name)
         replaced = player.name in store.pending(game.id)
@@ -362,26 +392,27 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     except CompanionError as exc:
         reply("orders NOT accepted",
               f"{head}\nYour orders were NOT accepted; nothing was changed. Every problem, "
-              f"with line and column of your {name}:\n\n{exc.render()}\n\n"
+              f"with line and column of your {name}:\n\n{exc.render()}\n{aside}\n"
               "Send the corrected orders in a new message (with your code). 'options' in "
               "the subject (with your code) lists the order lines open to you now.\n\n"
               + deadline_line)
         return "done", game.id, player.name, f"orders of {player.name} rejected: " \
-                                              f"{exc.message}"
+                                              f"{exc.message}{noted}"
     number = store.submit_in(db, game.id, player.name, latest.number + 1, text,
                              service.now_text(), withdraw=withdraw)
     if withdraw:
         reply("orders withdrawn", f"{head}\nYour pending orders are withdrawn; nothing is "
-                                  f"submitted for you now (submission {number}).\n\n"
+                                  f"submitted for you now (submission {number}).\n{aside}\n"
                                   + deadline_line)
-        return "done", game.id, player.name, f"orders of {player.name} withdrawn"
+        return "done", game.id, player.name, f"orders of {player.name} withdrawn{noted}"
     verb = "replaced your earlier orders" if replaced else "accepted"
     reply("orders accepted",
           f"{head}\nOrders of {player.name} {verb} (submission {number}); understood as:\n\n"
-          + "".join(f"  {line}\n" for line in result.understood)
+          + "".join(f"  {line}\n" for line in result.understood) + aside
           + "\nA new message with orders replaces these; the single line 'withdraw' "
             "withdraws them.\n\n" + deadline_line)
-    return "done", game.id, player.name, f"orders of {player.name} {verb} (submission {number})"
+    return "done", game.id, player.name, f"orders of {player.name} {verb} (submission " \
+                                          f"{number}){noted}"
 
 
 HELP_TEXT = """
