@@ -506,6 +506,11 @@ class CardSet:
 
     def __post_init__(self) -> None:
         self._by_id = {c.id: c for c in self.cards}
+        self._exact: dict[str, Card] = {}           # the first card of each name
+        for c in self.cards:
+            self._exact.setdefault(c.name, c)
+        self._names = [c.name for c in self.cards]
+        self._aliases: dict[str, str] | None = None
 
     @property
     def ids(self) -> list[str]:
@@ -535,7 +540,10 @@ class CardSet:
         return [c for c in self.cards if c.type in types]
 
     def aliases(self) -> dict[str, str]:
-        """Other spellings of names: ids, 'Sir X' for knights, 'King Arthur'."""
+        """Other spellings of names: ids, 'Sir X' for knights, 'King Arthur' (made once per
+        card set: callers only read it)."""
+        if self._aliases is not None:
+            return self._aliases
         out: dict[str, str] = {}
         for c in self.cards:
             out.setdefault(c.id, c.name)
@@ -543,12 +551,13 @@ class CardSet:
                 out.setdefault(f"Sir {c.name}", c.name)
         if "arthur" in self._by_id:
             out.setdefault("King Arthur", self._by_id["arthur"].name)
+        self._aliases = out
         return out
 
     def lookup(self, name: str):
         """A :class:`companion.engine.names.Match` of a typed name (case, accents,
         hyphens and apostrophes ignored; ids and 'Sir ...' accepted; unique prefixes allowed)."""
-        return match_name(name, [c.name for c in self.cards], self.aliases())
+        return match_name(name, self._names, self.aliases())
 
     def by_name(self, name: str) -> Card:
         """The card a typed name means; raise :class:`UnknownCard` naming the candidates or
@@ -565,10 +574,10 @@ class CardSet:
         raise UnknownCard(f"no card called '{name}'", hint=hint)
 
     def _by_name_exact(self, name: str) -> Card:
-        for c in self.cards:
-            if c.name == name:
-                return c
-        raise UnknownCard(f"no card called '{name}'")
+        try:
+            return self._exact[name]
+        except KeyError:
+            raise UnknownCard(f"no card called '{name}'") from None
 
     def name(self, card_id: str) -> str:
         return self.get(card_id).name

@@ -499,17 +499,7 @@ def name_tiers(cards, state: dict | None, player: str) -> dict[str, list[list[st
     position (their hand, the items their pages carry, their pages and knights, the characters
     on every Round Table), then the cards of the right type. Only ``player``'s own hand and
     cards (and the open Round Tables) are read, so the answer tells them nothing new."""
-    def typed(*types: str) -> list[str]:
-        return [c.name for c in cards.cards if _type(c) in types]
-
-    tiers: dict[str, list[list[str]]] = {
-        "give": [typed("item")], "carried": [typed("item")], "pages": [typed("page")],
-        "knights": [typed("knight")], "members": [typed("knight", "persona")],
-        "characters": [typed("knight", "persona")], "defend": [typed("knight", "persona",
-                                                                      "adversary")],
-        "tabled": [typed("knight", "persona", "page")],
-        "answer": [typed("event", "song", "taunt", "questions")],
-    }
+    tiers = dict(_typed_tiers(cards))
     g = (state or {}).get("game")
     if not g or player not in g.get("hands", {}):
         return tiers
@@ -527,18 +517,43 @@ def name_tiers(cards, state: dict | None, player: str) -> dict[str, list[list[st
     carried = names(i for info in table["pages"].values() for i in info["items"] + info["new"])
     pages = names(table["pages"])
     members = names(table["members"])
-    knights = [n for n in members if _type(cards.by_name(n)) == "knight"]
+    knights = [n for n in members if _type(cards._by_name_exact(n)) == "knight"]
     everyone = names(m for q in g["players"] for m in
                      list(g["table"][q]["members"]) + list(g["table"][q]["pages"]))
     seat = f"{g['players'].index(player) + 1}-"
     own = [n for n in names(sorted(i for i in g["cards"] if i.startswith(seat)))
-           if _type(cards.by_name(n)) in ("knight", "persona", "adversary")]
-    items = [n for n in hand if _type(cards.by_name(n)) == "item"]
+           if _type(cards._by_name_exact(n)) in ("knight", "persona", "adversary")]
+    items = [n for n in hand if _type(cards._by_name_exact(n)) == "item"]
     for role, first in (("hand", [hand]), ("give", [items]), ("carried", [carried]),
                         ("pages", [pages]), ("knights", [knights]), ("members", [members]),
                         ("tabled", [everyone]), ("answer", [hand]), ("defend", [own])):
         tiers[role] = first + tiers.get(role, [])
     return tiers
+
+
+def _typed_tiers(cards) -> dict[str, list[list[str]]]:
+    """The last tier of each slot: the names of the cards of the right type (worked out once
+    per card set and kept on it; read, never changed)."""
+    known = getattr(cards, "_typed_tiers", None)
+    if known is not None:
+        return known
+
+    def typed(*types: str) -> list[str]:
+        return [c.name for c in cards.cards if _type(c) in types]
+
+    known = {
+        "give": [typed("item")], "carried": [typed("item")], "pages": [typed("page")],
+        "knights": [typed("knight")], "members": [typed("knight", "persona")],
+        "characters": [typed("knight", "persona")], "defend": [typed("knight", "persona",
+                                                                      "adversary")],
+        "tabled": [typed("knight", "persona", "page")],
+        "answer": [typed("event", "song", "taunt", "questions")],
+    }
+    try:
+        cards._typed_tiers = known
+    except AttributeError:
+        pass
+    return known
 
 
 def _type(card) -> str:
