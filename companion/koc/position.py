@@ -579,10 +579,12 @@ def _read_fields(world, src: Source) -> dict:
     for deck, cards in (("knights", world.knights), ("kings", world.kings),
                         ("ladies", world.ladies)):
         names = [c.name for c in cards]
+        exact = _exact_names(names)
         piles = {}
         for pile in ("", "_discard", "_removed"):
             key = f"{deck}{pile}"
-            piles[pile] = [_card(src, names, n, deck, key) for n in decks.get(key, [])]
+            piles[pile] = [n if n in exact else _card(src, names, n, deck, key)
+                           for n in decks.get(key, [])]
         given = piles[""] + piles["_discard"] + piles["_removed"]
         rest = [n for n in names if n not in given and (deck, n) not in held]
         state["decks"][deck] = {"draw": piles[""] + rest, "discard": piles["_discard"],
@@ -625,6 +627,17 @@ def _area(src: Source, world, typed: str, table: str, key: str) -> str:
         src.error(f"no area called '{typed}'", table, key, typed, hint=_hint(found))
         return typed
     return found.name
+
+
+def _exact_names(names: list[str]) -> set[str]:
+    """The names that a name typed exactly so stands for (match_name's first step), so that
+    a position written by the tool is read without the fuzzy look-up of every card."""
+    from companion.engine.names import fold
+
+    first: dict[str, str] = {}
+    for name in names:
+        first.setdefault(fold(name), name)
+    return set(first.values())
 
 
 def _card(src: Source, names: list[str], typed: str, deck: str, key: str) -> str:
