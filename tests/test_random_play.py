@@ -144,7 +144,8 @@ def submit_random(player_rng: RandomPlayer, submit, state: dict, player: str, li
             return
         chosen = chosen[:-1]      # a random combination may conflict: drop lines until valid
     for line in player_rng.rng.sample(lines, k=len(lines)):
-        if submit(player, line + "\n"):
+        # a standing order alone is no action: with missing=wait the game would wait on
+        if not line.startswith("object ") and submit(player, line + "\n"):
             return
 
 

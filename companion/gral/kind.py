@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from companion.engine.canon import canonical_json, keyed_hex, sha256_hex
 from companion.engine.chance import Chance
-from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext, edition
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.engine.orders import IllegalOrderError, OrderError, OrdersRejected
@@ -56,8 +56,14 @@ def _hq(value: str, players: Sequence[str]) -> Any:
 
 
 class GralKind(GameKind):
-    edition = 1     # 1: a player who passed is not told twice that he assigned nothing; a
-    # mover's answer to an objection is what he 'showed'
+    edition = 2     # 1: a player who passed is not told twice that he assigned nothing; a
+    # mover's answer to an objection is what he 'showed'. 2: an 'object' line whose conditions
+    # contradict each other ('with grail without grail') is refused, where earlier editions
+    # read it with the later condition winning (orders.Parser, strict); a player's report says
+    # plainly which listed moves were skipped (not possible when his action came) and which
+    # were rejected (stopped by an objection) (rules.Rules); orders holding only standing
+    # orders are used in the turn that puts them in force, not held pending (process), and
+    # the player is told he passed for want of an action, not of orders
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",
@@ -116,7 +122,9 @@ class GralKind(GameKind):
 
     # -- orders -----------------------------------------------------------------------------------
     def parse_orders(self, state: dict, player: str, text: str, filename: str) -> GralOrders:
-        return grammar.parse_orders(self.world, state["players"], text, filename)
+        # a game of an earlier edition reads its stored orders as it did (they replay alike)
+        return grammar.parse_orders(self.world, state["players"], text, filename,
+                                    strict=edition(state) >= 2)
 
     def expects(self, state: dict, player: str) -> str:
         """What the player's next orders are for: 'opening', 'action' or 'nothing'."""
@@ -200,14 +208,15 @@ class GralKind(GameKind):
                                  filename)
 
     def acknowledge(self, state: dict, player: str, orders: GralOrders) -> list[str]:
+        """The orders as understood, a line each. Moves are told apart plainly: a listed move
+        is 'skipped' when it is not possible as the player's action comes (it is not proposed,
+        and counts as no rejection), 'rejected' when it is proposed and an objection stops it."""
         out = []
         w = self.world
+        acting = self.expects(state, player) == "action"
+        before = actions_before(state, player) if acting else 0
         for n, mv in enumerate(orders.moves, start=1):
             text = move_text(w, mv, with_insist=False)
-            if self.expects(state, player) == "action" and check_move(state, player, mv, w)[0] is None:
-                before = actions_before(state, player)
-                text += (f" (not possible in the position now; {before} action(s) come before "
-                         "yours, so it is tried if it has become possible by then)")
             have = influence(state, player, mv.initiate, w)
             if mv.insist == "all":
                 insist = f"insisting with all your influence on him (now {have})"
@@ -215,12 +224,31 @@ class GralKind(GameKind):
                 insist = f"insisting up to {mv.insist} (you have {have} on him now)"
             else:
                 insist = "giving in at the first objection"
-            out.append(f"choice {n}: {text}, {insist}")
+            line = f"choice {n}: {text}, {insist}"
+            if acting and check_move(state, player, mv, w)[0] is None:
+                line += (f"; not possible in the position now: {before} action(s) come before "
+                         "yours, and if it has not become possible by then it is skipped")
+            out.append(line)
         if orders.moves:
-            out.append("if every listed move is rejected: the remaining moves are proposed in "
-                       "turn (the rules allow assigning only when every move is rejected)"
-                       if state.get("pending") is None else
-                       "if these are rejected too: as above")
+            out.append("skipped means not possible when your action comes, so not proposed; "
+                       "rejected means proposed and stopped by an objection; either way the next "
+                       "choice is tried")
+            if (state.get("pending") or {}).get("player") != player:
+                out.append("if one is rejected and none goes ahead: the remaining moves are "
+                           "proposed in turn, giving in at the first objection (with "
+                           "missing=wait you are asked for more moves instead); assigning is "
+                           "allowed only once every move is rejected")
+                if orders.assigns:
+                    rest = "the assignment below is made instead"
+                elif orders.passed:
+                    rest = "you pass (assign nothing), as ordered"
+                else:
+                    rest = ("you pass (assign nothing); with missing=wait you are asked for new "
+                            "orders")
+                out.append(f"if every choice is skipped: {rest}")
+            else:       # moves of this action were rejected before: the game waits for more
+                out.append("if none goes ahead while other moves remain: you are asked for more "
+                           "moves (assigning is allowed only once every move is rejected)")
         taken: set[str] = set()
         for a in orders.assigns:
             units, _ = pick_units(state, player, a.values, w, taken)
@@ -245,15 +273,24 @@ class GralKind(GameKind):
         return [line for _, lines in self.option_groups(state, player) for line in lines]
 
     def option_groups(self, state: dict, player: str) -> list[tuple[str, list[str]]]:
+        """The order lines open to the player now, in titled groups, every line a valid order:
+        every legal move and blow, but only a few examples of assigning (any free units may go
+        to any initiate on the board: listing every unit for every initiate made 81 lines) and
+        of standing orders; 'pass' last."""
         w = self.world
         expects = self.expects(state, player)
         if expects == "nothing":
             return []
-        values = sorted({w.unit[u].value for u in free_units(state, player, w)})
-        board = [i for i in w.initiates if state["pieces"][i.id] is not None]
-        assigns = [f"assign {v} to {i.name}" for i in board for v in values]
+        assigns = self.assign_examples(state, player)
+        standing = self.standing_examples(state, player)
         if expects == "opening":
-            return [("Opening allocation (any number of lines)", assigns), ("Or", ["pass"])]
+            groups = [("Opening allocation (any number of lines; any free units to any "
+                       "initiates)", assigns)]
+            if standing:
+                groups.append(("Standing orders (objections), in force from the first round",
+                               standing))
+            return groups + [("Or", ["pass"])]
+        board = [i for i in w.initiates if state["pieces"][i.id] is not None]
         moves, blows = [], []
         # a cover can only be blown on the field where the target stands and with 10 points on
         # the active initiate (check_move refuses every other blow): only those are tried
@@ -286,12 +323,43 @@ class GralKind(GameKind):
         if blows:
             groups.append(("Blowing a cover (costs 10 of your points on the active initiate)", blows))
         if four_plus(state):
-            title = "Instead of moving: assign influence (one initiate this turn)"
+            title = "Instead of moving: assign influence (any free units, to one initiate)"
         else:
-            title = "Instead of moving: assign influence"
-        groups.append((title, assigns))
+            title = "Instead of moving: assign influence (any free units to any initiates)"
+        if assigns:
+            groups.append((title, assigns))
+        if standing:
+            groups.append(("Standing orders (objections; new ones replace all the old)",
+                           standing))
         groups.append(("Or", ["pass"]))
         return groups
+
+    def assign_examples(self, state: dict, player: str) -> list[str]:
+        """A few assign lines: the largest free unit on each initiate on the board, the smallest
+        on the first, and the two largest together (the '+' form)."""
+        w = self.world
+        values = sorted((w.unit[u].value for u in free_units(state, player, w)), reverse=True)
+        board = [i for i in w.initiates if state["pieces"][i.id] is not None]
+        if not values or not board:
+            return []
+        lines = [f"assign {values[0]} to {i.name}" for i in board]
+        if values[-1] != values[0]:
+            lines.append(f"assign {values[-1]} to {board[0].name}")
+        if len(values) > 1:
+            lines.append(f"assign {values[0]}+{values[1]} to {board[0].name}")
+        return lines
+
+    def standing_examples(self, state: dict, player: str) -> list[str]:
+        """A few standing orders: object with everything to moves of each initiate the player
+        has influence on, and to any action that would end the game; clearing them when some are
+        in force."""
+        w = self.world
+        lines = [f"object {i.name} up to all" for i in w.initiates
+                 if state["pieces"][i.id] is not None and influence(state, player, i.id, w) > 0]
+        lines.append("object any ending up to all")
+        if state["standing"].get(player):
+            lines.append("object none")
+        return lines
 
     # -- turns ------------------------------------------------------------------------------------
     def process(self, state: dict, ctx: TurnContext) -> None:
@@ -305,6 +373,10 @@ class GralKind(GameKind):
                 state["standing"][player] = new
                 ctx.event(f"Your standing orders now hold {len(new)} objection line(s).",
                           to=[player], kind="standing")
+            if edition(state) >= 2 and not orders.has_action:
+                # orders of standing orders only have done all they hold: used, not kept
+                # pending for the turns after (where earlier editions held them)
+                ctx.use_orders(player)
         if state["phase"] == "opening":
             self.rules.opening(state, ctx)
         elif state["phase"] == "round":

@@ -15,17 +15,26 @@ Standing orders (kept until replaced; the first line that matches a proposed mov
            up to <N | all>
     object none
 
-Names match ignoring case and accents; an unambiguous prefix is enough ("alb", "akk").
+Names match ignoring case and accents; an unambiguous prefix is enough ("alb", "akk"). A name
+no prefix matches may be written with words shortened by a dot ("S. Juan", "Rennes-le-Ch.",
+"A. Castellano"; see ``abbreviated``); a field's short form on the text board is accepted too.
+
+From rules edition 2 an ``object`` line whose conditions can never hold together ("with grail
+without grail", "by Anna except by Anna", "object Alberto blowing Alberto") is refused; games
+of earlier editions keep reading such a line as before (the later condition wins), so that
+their stored orders replay unchanged.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import field
-from typing import Any
+from typing import Any, Sequence
 
-from companion.engine.names import match_name
+from companion.engine.names import fold, match_name
 from companion.engine.orders import (
-    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError,
-    UnknownNameError, order_lines, resolve_name, span_text, unknown_keyword,
+    AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
+    OrderSyntaxError, Token, UnknownNameError, order_lines, resolve_name, span_text,
+    unknown_keyword,
 )
 from companion.engine.record import record
 
@@ -91,20 +100,108 @@ def _expected(stops: tuple[str, ...]) -> str:
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
 
 
+_ABBREVIATED_WORD = re.compile(r"[^.\s]+\.*")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a folded name, a word shortened with a dot kept with its dot: 's.juan'
+    and 's. juan' are both ['s.', 'juan']."""
+    return _ABBREVIATED_WORD.findall(fold(text))
+
+
+def _fits(typed: list[str], words: list[str], start: int) -> bool:
+    """Whether the typed words stand for the name's words from ``start`` on: a word with a dot
+    for any word it begins ('s.' for 'san'), the last typed word for any word it begins, every
+    other word for itself; the name's later words may be left out."""
+    if start + len(typed) > len(words):
+        return False
+    for j, word in enumerate(typed):
+        stem, full = word.rstrip("."), words[start + j].rstrip(".")
+        if word.endswith(".") or j == len(typed) - 1:
+            if not full.startswith(stem):
+                return False
+        elif full != stem:
+            return False
+    return True
+
+
+def abbreviated(typed: str, forms: dict[str, str], known: Sequence[str]) -> list[str]:
+    """The names ``typed`` stands for when it shortens words with a dot ("S. Juan" for "San
+    Juan de la Peña", "Mont." for Montsalvat and Montségur). ``forms``: every written form
+    (a name, a field's short form) -> the name. The forms whose first word the typed words
+    begin with are tried first, then those where they begin at a later word (as names match by
+    prefix); several names found is an ambiguous abbreviation. Only used for a name nothing
+    else matches, so no name that was understood before is understood differently."""
+    words = _words(typed)
+    if not any(w.endswith(".") for w in words):
+        short = [name for form, name in forms.items() if fold(form) == fold(typed)]
+        return short[:1]
+    order = {name: i for i, name in enumerate(known)}
+    for later in (False, True):
+        found = {name for form, name in forms.items()
+                 for start in (range(1, len(_words(form))) if later else (0,))
+                 if _fits(words, _words(form), start)}
+        if found:
+            return sorted(found, key=lambda name: order.get(name, len(order)))
+    return []
+
+
+GRAIL_CLASH = ("the active initiate cannot both hold the grail after the action and not hold "
+               "it")
+GRAIL_HINT = ("keep one of them; to object whether or not the grail goes along, leave both "
+              "out")
+BY_CLASH = "an action cannot be both by that player and by somebody else"
+
+
+def _clause(first: Token, last: Token) -> tuple[int, int]:
+    """The columns a clause takes: from its first word to the end of its last."""
+    return first.col, last.end
+
+
 class Parser:
-    def __init__(self, world, players: list[str]):
+    """Reads order texts. ``strict`` (rules edition 2 on): an ``object`` line whose conditions
+    contradict each other is refused instead of the later condition winning."""
+
+    def __init__(self, world, players: list[str], *, strict: bool = True):
         self.world = world
         self.players = players
+        self.strict = strict
+        self.field_forms = {f.name: f.name for f in world.fields}
+        for f in world.fields:
+            self.field_forms.setdefault(f.short, f.name)
+        self.initiate_forms = {name: name for name in world.initiate_names}
 
-    def name(self, cur: Cursor, stops: tuple[str, ...], known: list[str], what: str) -> str:
+    def resolve(self, line: Line, span: list[Token], known: list[str], what: str,
+                forms: dict[str, str] | None) -> str:
+        """A name, or an abbreviation of one (initiates and fields only)."""
+        try:
+            return resolve_name(line, span, known, what)
+        except UnknownNameError:
+            typed = span_text(span)
+            found = abbreviated(typed, forms, known) if forms else []
+            if len(found) == 1:
+                return found[0]
+            if found:
+                col = span[0].col
+                raise AmbiguousNameError(
+                    f"the shortened name '{typed}' could be any of: {', '.join(found)}", line,
+                    col, span[-1].end - col,
+                    suggestion="write more of the shortened word(s) to say which one, or the "
+                               "whole name") from None
+            raise
+
+    def name(self, cur: Cursor, stops: tuple[str, ...], known: list[str], what: str,
+             forms: dict[str, str] | None = None) -> str:
         """A name; when the words do not name anything but their beginning does, the real
         mistake is a missing keyword, reported as a syntax error at the first extra word."""
         span = cur.span_until(stops, f"a{'n' if what[0] in 'aeiou' else ''} {what}'s name")
         try:
-            return resolve_name(cur.line, span, known, what)
+            return self.resolve(cur.line, span, known, what, forms)
         except UnknownNameError:
             for k in range(len(span) - 1, 0, -1):
-                if match_name(span_text(span[:k]), known, suggest=False).ok:
+                text = span_text(span[:k])
+                if match_name(text, known, suggest=False).ok or (
+                        forms and len(abbreviated(text, forms, known)) == 1):
                     token = span[k]
                     raise OrderSyntaxError(
                         f"expected {_expected(stops)} after the {what}'s name, found "
@@ -113,10 +210,11 @@ class Parser:
 
     def initiate(self, cur: Cursor, stops: tuple[str, ...]) -> str:
         return self.world.initiate_by_name[self.name(cur, stops, self.world.initiate_names,
-                                                     "initiate")]
+                                                     "initiate", self.initiate_forms)]
 
     def field(self, cur: Cursor, stops: tuple[str, ...]) -> str:
-        return self.world.field_by_name[self.name(cur, stops, self.world.field_names, "field")]
+        return self.world.field_by_name[self.name(cur, stops, self.world.field_names, "field",
+                                                  self.field_forms)]
 
     def player(self, cur: Cursor, stops: tuple[str, ...]) -> str:
         return self.name(cur, stops, self.players, "player")
@@ -216,6 +314,9 @@ class Parser:
         else:
             ob = Objection(cur.line, self.initiate(cur, stops))
         seen: set[str] = set()
+        # a clause -> the columns it takes, to name both words of a contradiction
+        where: dict[str, tuple[int, int]] = {"initiate": _clause(cur.tokens[0],
+                                                                  cur.tokens[cur.i - 1])}
         while not cur.at_end():
             token = cur.peek()
             word = token.key if token.kind == "word" else ""
@@ -227,18 +328,41 @@ class Parser:
             elif cur.accept("from"):
                 ob.frm = self.field(cur, stops)
             elif cur.accept("with"):
-                cur.expect("grail", "after 'with'")
+                where["with"] = _clause(token, cur.expect("grail", "after 'with'"))
+                if ob.grail is False:
+                    self.contradiction(cur, where["with"], where["without"], GRAIL_CLASH,
+                                       GRAIL_HINT)
                 ob.grail = True
             elif cur.accept("without"):
-                cur.expect("grail", "after 'without'")
+                where["without"] = _clause(token, cur.expect("grail", "after 'without'"))
+                if ob.grail is True:
+                    self.contradiction(cur, where["without"], where["with"], GRAIL_CLASH,
+                                       GRAIL_HINT)
                 ob.grail = False
             elif cur.accept("blowing"):
                 ob.blowing = "any" if cur.accept("any") else self.initiate(cur, stops)
+                if ob.blowing == ob.initiate:
+                    name = self.world.initiate[ob.initiate].name
+                    self.contradiction(
+                        cur, _clause(token, cur.tokens[cur.i - 1]), where["initiate"],
+                        f"the objection is to actions of {name}, who cannot blow his own cover",
+                        f"to object to any initiate uncovering {name}, write 'object any "
+                        f"blowing {name} ...'")
             elif cur.accept("by"):
                 ob.by = self.player(cur, stops)
+                where["by"] = _clause(token, cur.tokens[cur.i - 1])
+                if ob.except_by == ob.by:
+                    self.contradiction(cur, where["by"], where["except"], BY_CLASH,
+                                       f"keep one of them: 'by {ob.by}' objects to {ob.by}'s "
+                                       f"actions only, 'except by {ob.by}' to everybody else's")
             elif cur.accept("except"):
                 cur.expect("by", "after 'except'")
                 ob.except_by = self.player(cur, stops)
+                where["except"] = _clause(token, cur.tokens[cur.i - 1])
+                if ob.except_by == ob.by:
+                    self.contradiction(cur, where["except"], where["by"], BY_CLASH,
+                                       f"keep one of them: 'by {ob.by}' objects to {ob.by}'s "
+                                       f"actions only, 'except by {ob.by}' to everybody else's")
             elif cur.accept("ending"):
                 ob.ending = True
             elif cur.accept("up"):
@@ -251,9 +375,24 @@ class Parser:
                                  "blowing, by, except by, ending) or 'up to <N>'", token)
         raise cur.syntax("expected 'up to <N>' or 'up to all': the most you will reveal")
 
+    def contradiction(self, cur: Cursor, later: tuple[int, int], earlier: tuple[int, int],
+                      why: str, hint: str) -> None:
+        """From rules edition 2 (``strict``): refuse an objection whose conditions can never
+        hold together, at the later of the two clauses, naming both as written."""
+        if not self.strict:
+            return
+        text = cur.line.text
+        said = [" ".join(text[col - 1:end - 1].split()) for col, end in (later, earlier)]
+        raise OrderSyntaxError(
+            f"contradictory conditions: '{said[0]}' contradicts '{said[1]}' (column "
+            f"{earlier[0]}): {why}, so this line could never object", cur.line, later[0],
+            later[1] - later[0], suggestion=hint)
 
-def parse_orders(world, players: list[str], text: str, filename: str) -> GralOrders:
-    orders, errors = Parser(world, players).parse(text)
+
+def parse_orders(world, players: list[str], text: str, filename: str, *,
+                 strict: bool = True) -> GralOrders:
+    """Parse an order text; ``strict``: the checks of rules edition 2 (see ``Parser``)."""
+    orders, errors = Parser(world, players, strict=strict).parse(text)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders

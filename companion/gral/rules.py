@@ -250,6 +250,49 @@ def could_become_legal(state: dict, player: str, mv: Move, world, before: int) -
                     f"you have {have}")
     if mv.take and mv.blow is None:
         return "'taking grail' belongs to blowing a cover"
+    return grail_out_of_reach(state, mv, world, before)
+
+
+def grail_out_of_reach(state: dict, mv: Move, world, before: int) -> str | None:
+    """Why the grail cannot be where the action's grail clause needs it by the time the player
+    acts (or None if it may be). Each action moves the grail at most one field (it goes only
+    with an initiate who steps on, and stays where it is dropped, left or its bearer is
+    uncovered), so a grail ``d`` fields away needs ``d`` actions:
+
+    * 'with grail', 'leaving grail', 'dropping grail' and 'taking grail' after a move need it
+      on the destination or on the field the initiate steps from, next to it: at most
+      ``before + 1`` fields from the destination now;
+    * 'taking grail' after a blow without a move needs it on the initiate's own field: the
+      grail and the initiate come at most one field closer per action, so at most ``before``.
+
+    'taking grail' after 'with grail' or 'leaving grail' can never work (the grail is then
+    carried by the initiate, or left behind, not lying free where he blows the cover)."""
+    if mv.take and mv.grail in ("with", "leave"):
+        clause = "with grail" if mv.grail == "with" else "leaving grail"
+        return (f"after '{clause}' the grail is not lying free on "
+                f"{world.field[mv.dest].name}, so it cannot be taken there")
+    if not (mv.grail or mv.take):
+        return None
+    name = world.initiate[mv.initiate].name
+    grail = state["grail"]
+    if grail["holder"] == mv.initiate:
+        return None
+    where = grail["field"]
+    held = (f"carried by {world.initiate[grail['holder']].name} on"
+            if grail["holder"] else "lying on")
+    if mv.dest is None:
+        origin = state["pieces"][mv.initiate]
+        steps = distance(world, where, origin)
+        if steps > before:
+            return (f"the grail is {held} {world.field[where].name}, {steps} step(s) from "
+                    f"{name} on {world.field[origin].name}; only {before} action(s) come "
+                    "before yours, so it cannot lie on his field by then")
+        return None
+    steps = distance(world, where, mv.dest)
+    if steps > before + 1:
+        return (f"the grail is {held} {world.field[where].name}, {steps} steps from "
+                f"{world.field[mv.dest].name}; only {before} action(s) come before yours, so "
+                f"it cannot be at hand for {name}'s move by then")
     return None
 
 
@@ -342,7 +385,9 @@ class Rules:
                     ctx.await_orders(player)
                     continue
                 ctx.decided(player, "opening", "pass", "default")
-                ctx.event("You made no opening allocation (no orders arrived).", to=[player])
+                ctx.event("You made no opening allocation (your orders held only standing "
+                          "orders)." if orders is not None and edition(state) >= 2 else
+                          "You made no opening allocation (no orders arrived).", to=[player])
             else:
                 ctx.use_orders(player)
                 self.assign(state, ctx, player, orders.assigns, opening=True)
@@ -422,20 +467,28 @@ class Rules:
             if rejected and not self.all_rejected(state, rejected):
                 return self.fallback(state, ctx, player, rejected, proposed, None)
             ctx.decided(player, "action", "pass", "default")
-            ctx.event("No orders arrived from you; you passed (assigned nothing).", to=[player])
+            ctx.event("Your orders held only standing orders, no action; you passed (assigned "
+                      "nothing)." if orders is not None and edition(state) >= 2 else
+                      "No orders arrived from you; you passed (assigned nothing).", to=[player])
             self.assign(state, ctx, player, [], passed=True)
             state["pending"] = None
             return True
         ctx.use_orders(player)
+        plain = edition(state) >= 2     # from edition 2 skipped and rejected moves are told apart
+        counts = {"rejected": 0, "impossible": 0, "repeated": 0}
         for mv in orders.moves:
             text = move_text(self.world, mv, with_insist=False)
             if text in proposed:
+                counts["repeated"] += 1
                 ctx.event(f"Your order '{text}' was already rejected this turn; skipped.",
                           to=[player], kind="skipped")
                 continue
             out, reason = check_move(state, player, mv, self.world)
             if out is None:
-                ctx.event(f"Your order '{text}' could not be carried out: {reason}.",
+                counts["impossible"] += 1
+                ctx.event(f"Your order '{text}' was skipped (not possible when your action "
+                          f"came, so not proposed and not rejected): {reason}." if plain else
+                          f"Your order '{text}' could not be carried out: {reason}.",
                           to=[player], kind="skipped")
                 continue
             ctx.decided(player, "action", move_text(self.world, mv), "orders")
@@ -443,44 +496,73 @@ class Rules:
             if self.propose(state, ctx, player, mv, out, insist):
                 state["pending"] = None
                 return True
+            counts["rejected"] += 1
             proposed.append(text)
             if mv.dest is not None:
                 rejected.append([mv.initiate, mv.dest])
         # every listed move was rejected or impossible
+        outcome = self.outcome(counts)
         if rejected and not self.all_rejected(state, rejected):
             if ctx.wait_for_orders:
                 state["pending"] = {"player": player, "rejected": rejected, "proposed": proposed}
-                ctx.event("All the moves you listed were rejected or impossible. Other moves are "
-                          "still possible, so you may not assign influence yet: send further "
-                          "moves.", to=[player], kind="asked")
+                ctx.event((f"None of the moves you listed went ahead ({outcome}). "
+                           if plain else
+                           "All the moves you listed were rejected or impossible. ")
+                          + "Other moves are still possible, so you may not assign influence "
+                          "yet: send further moves.", to=[player], kind="asked")
                 ctx.await_orders(player)
                 return False
-            return self.fallback(state, ctx, player, rejected, proposed, orders)
+            return self.fallback(state, ctx, player, rejected, proposed, orders,
+                                 outcome if plain else None)
         if orders.assigns or orders.passed:
+            if plain and orders.moves:
+                ctx.event(f"None of the moves you listed went ahead ({outcome}), so "
+                          + ("your assignment applies." if orders.assigns else
+                             "you pass as ordered."), to=[player])
             self.assign_or_pass(state, ctx, player, orders)
         elif ctx.wait_for_orders:
             state["pending"] = {"player": player, "rejected": rejected, "proposed": proposed}
-            ctx.event("None of your orders could be carried out: send new orders.",
+            ctx.event(f"None of your orders could be carried out ({outcome}): send new orders."
+                      if plain else "None of your orders could be carried out: send new orders.",
                       to=[player], kind="asked")
             ctx.await_orders(player)
             return False
         else:
             ctx.decided(player, "action", "pass", "default")
-            ctx.event("None of your orders could be carried out; you passed.", to=[player])
+            ctx.event(f"None of your orders could be carried out ({outcome}), and you ordered "
+                      "no assignment, so you passed (assigned nothing)." if plain else
+                      "None of your orders could be carried out; you passed.", to=[player])
             self.assign(state, ctx, player, [], passed=True)
         state["pending"] = None
         return True
+
+    @staticmethod
+    def outcome(counts: dict[str, int]) -> str:
+        """What became of a player's listed moves: '1 rejected after an objection, 2 skipped as
+        not possible'."""
+        parts = []
+        if counts["rejected"]:
+            parts.append(f"{counts['rejected']} rejected after an objection")
+        if counts["impossible"]:
+            parts.append(f"{counts['impossible']} skipped as not possible")
+        if counts["repeated"]:
+            parts.append(f"{counts['repeated']} skipped as already rejected this turn")
+        return ", ".join(parts) or "none listed"
 
     def all_rejected(self, state: dict, rejected: list[list[str]]) -> bool:
         return all_rejected_moves(state, rejected, self.world)
 
     def fallback(self, state: dict, ctx: TurnContext, player: str, rejected: list[list[str]],
-                 proposed: list[str], orders: GralOrders | None) -> bool:
+                 proposed: list[str], orders: GralOrders | None,
+                 outcome: str | None = None) -> bool:
         """The documented default after rejections: propose every remaining plain move in roster
         and board order (revealing nothing), until one goes ahead; if all are rejected, the
-        player's assign lines apply (or a pass)."""
-        ctx.event("The moves you listed were rejected; as the rules require, the remaining "
-                  "moves are proposed in turn before influence may be assigned.", to=[player])
+        player's assign lines apply (or a pass). ``outcome`` (rules edition 2): what became of
+        the moves listed in this turn's orders."""
+        ctx.event((f"None of the moves you listed went ahead ({outcome})" if outcome else
+                   "The moves you listed were rejected")
+                  + "; as the rules require, the remaining moves are proposed in turn before "
+                  "influence may be assigned.", to=[player])
         done = {tuple(r) for r in rejected}
         for initiate, dest in possible_moves(state, self.world):
             if (initiate, dest) in done:

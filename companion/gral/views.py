@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.gral.orders import objection_text
-from companion.gral.rules import free_units
+from companion.gral.rules import free_units, influence
 from companion.render import document as d
 
 
@@ -142,6 +142,16 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
             lines = ["assign <unit>[+<unit>...] to <initiate>",
                      "  your free units: " + ", ".join(map(str, free)),
                      "  initiates on the board: " + ", ".join(board)]
+        elif lines and all(line.startswith("object ") for line in lines):
+            # the pattern, not the examples 'companion options' lists: a report shows no whole
+            # objection line but the reader's own (another player may have sent that very line)
+            w = kind.world
+            mine = [i.name for i in w.initiates if state["pieces"][i.id] is not None
+                    and influence(state, player, i.id, w) > 0]
+            lines = ["object <initiate|any> [conditions] up to <N|all>   (see the order form)"]
+            if mine:
+                lines.append("  initiates you have influence on: " + ", ".join(mine))
+            lines.append("  'object none' clears your standing orders")
         out.append({"title": title, "lines": lines})
     return {"expects": expects, "prompt": prompt, "groups": out}
 
@@ -332,8 +342,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                 "Order form",
                 d.code(ORDER_HELP),
                 d.form(8, "Write one order per line and send it to the moderator. Names may be "
-                          "shortened to any unambiguous beginning (e.g. 'alb', 'akk'); case and "
-                          "accents do not matter. '#' starts a comment. Standing 'object' lines "
+                          "shortened to any unambiguous beginning (e.g. 'alb', 'akk') or word by "
+                          "word with a dot ('S. Juan'); case and accents do not matter. '#' starts a comment. Standing 'object' lines "
                           "replace all your earlier ones; leave them out to keep those."),
             ))
     else:

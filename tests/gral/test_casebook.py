@@ -10,6 +10,7 @@ Case format (tests/gral/casebook.toml)::
     position = '''...'''          # a position text without the 'game:' line; default: a new game
     players = ["Anna", "Bert"]     # for a new game
     options = ["missing=wait"]
+    edition = 1                    # play as a game begun under that rules edition (default: now)
     [[case.turn]]
     orders = { Anna = "move ...", Bert = "..." }
     dice = []
@@ -56,15 +57,24 @@ def run_case(case: dict, tmp_path: Path) -> None:
     store = Store(tmp_path / "cases.sqlite3", create=True)
     game_id = f"case{case['id']}"
     options = list(case.get("options", []))
-    if "position" in case:
-        setup = tmp_path / f"case{case['id']}.txt"
-        setup.write_text("game: gral\n" + case["position"], encoding="utf-8")
-        service.new_game(store, "gral", game_id, [], seed="casebook", option_args=options,
-                         setup=str(setup))
-    else:
-        service.new_game(store, "gral", game_id, case["players"], seed="casebook",
-                         option_args=options)
     kind = get_kind("gral")
+    if "edition" in case:
+        # a game begun by an earlier release: turn 0 records that edition, every later turn and
+        # the replay below follow it (docs/adding-a-game.md, rules editions)
+        assert case["edition"] < type(kind).edition, "a case's edition is one older than new games get"
+        kind.edition = case["edition"]
+    try:
+        if "position" in case:
+            setup = tmp_path / f"case{case['id']}.txt"
+            setup.write_text("game: gral\n" + case["position"], encoding="utf-8")
+            service.new_game(store, "gral", game_id, [], seed="casebook", option_args=options,
+                             setup=str(setup))
+        else:
+            service.new_game(store, "gral", game_id, case["players"], seed="casebook",
+                             option_args=options)
+    finally:
+        vars(kind).pop("edition", None)       # new games get the current edition again
+    assert store.turn(game_id, 0).inputs.get("edition", 0) == case.get("edition", kind.edition)
     for number, step in enumerate(case.get("turn", []), start=1):
         expect = step.get("expect", {})
         rejects = expect.get("rejects", {})
