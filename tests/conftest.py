@@ -18,6 +18,28 @@ settings.register_profile("default", derandomize=True, database=None, deadline=N
 settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# The tests' folders (tmp_path) in memory where the system has a memory file system: the
+# stores commit (and sync to disk) thousands of times, and a test waiting for the disk leaves
+# its processor idle. pytest's own variable; a value already set is kept.
+# COMPANION_TEST_SHM=0 keeps them on disk.
+if os.environ.get("COMPANION_TEST_SHM", "1") != "0" and os.path.isdir("/dev/shm") \
+        and os.access("/dev/shm", os.W_OK):
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", "/dev/shm")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than the processors this run may use, so that a processor
+    is not idle while a test waits for a server, a browser or a subprocess
+    (COMPANION_TEST_WORKERS=N sets the number)."""
+    wanted = os.environ.get("COMPANION_TEST_WORKERS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return cpus + 1
+
 
 def pytest_configure(config):
     """The tests never read or write the user's cache (companion/engine/cache.py): a temporary
