@@ -49,8 +49,8 @@ companion.render.fonts.register_fonts()
 """
 
 # The server: reads one JSON request per line, forks, and answers with the child's exit status.
-# The child leaves the loop and becomes the console script (normal interpreter exit: atexit,
-# threads joined, buffers flushed).
+# The child leaves the loop and becomes the console script (its exit as the interpreter's:
+# threads joined, atexit handlers, buffers flushed; only the freeing of every object skipped).
 SERVER = r'''
 import json, os, select, signal, sys
 sys.path[0] = SCRIPT_DIR
@@ -94,7 +94,29 @@ os.close(null)
 sys.argv = request["argv"]
 del json, select, signal, control_in, control_out, null, line, job, pid, request
 from companion.cli import main
-sys.exit(main())
+try:
+    code = main()
+except SystemExit as exc:
+    code = exc.code
+except BaseException:
+    sys.excepthook(*sys.exc_info())
+    code = 1
+if code is not None and not isinstance(code, int):
+    print(code, file=sys.stderr)
+    code = 1
+# What the interpreter does on exit before it frees everything: threads joined, atexit
+# handlers run (logging's among them), the standard streams flushed. The freeing itself is
+# skipped: in a forked child it touches every object the server imported, copying its memory
+# page by page, two thirds of a short run's time, and it changes nothing a run leaves behind.
+import atexit, threading
+threading._shutdown()
+atexit._run_exitfuncs()
+for stream in (sys.stdout, sys.stderr):
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+os._exit((code or 0) & 0xFF)
 '''
 
 
