@@ -408,12 +408,24 @@ def new(
         echo(f"orders are now needed from: {', '.join(outcome.asked)}")
 
 
-def orders_of_message(text: str) -> str:
+def orders_of_message(text: str, store, game_id: str, player: str, name: str
+                      ) -> tuple[str, list[str]]:
     """A whole saved email (headers, MIME, quoted-printable...) gives its order text; a bare
-    body is returned as it is (companion/mail/parse.py)."""
-    from companion.mail.parse import orders_from_text
+    body is returned as it is (companion/mail/parse.py). A greeting before the orders and a
+    sign-off after them, from the mail layer's fixed lists, become comments as they do in
+    mail (never a line the game reads as an order); returned are the text and what was set
+    aside, to be said."""
+    from companion import service
+    from companion.mail.parse import orders_from_text, without_courtesies
+    from companion.mail.run import reads_as_order
+    from companion.registry import get_kind
 
-    return orders_from_text(text)
+    text = orders_from_text(text)
+    game = store.game(game_id)
+    who = service.resolve_player(game, player)
+    text, ignored = without_courtesies(
+        text, reads_as_order(get_kind(game.kind), store.turn(game_id).state, who))
+    return text, [c.said(f" of {name}") for c in ignored]
 
 
 @orders_app.command("check")
@@ -429,15 +441,18 @@ def orders_check(
 
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
-    text = orders_of_message(text)
-    result = service.check_orders(open_store(), game_id, player, text, name)
+    store = open_store()
+    text, ignored = orders_of_message(text, store, game_id, player, name)
+    result = service.check_orders(store, game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
-                 "understood": result.understood})
+                 "understood": result.understood, "ignored": ignored})
         return
     echo(f"orders of {result.player} are valid; understood as:")
     for line in result.understood:
         echo(f"  {line}")
+    for line in ignored:
+        echo(f"  ({line})")
 
 
 @orders_app.command("submit")
@@ -453,22 +468,26 @@ def orders_submit(
 
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
-    text = orders_of_message(text)
-    result = service.submit_orders(open_store(), game_id, player, text, name)
+    store = open_store()
+    text, ignored = orders_of_message(text, store, game_id, player, name)
+    result = service.submit_orders(store, game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
                  "submission": result.submission_id, "replaced": result.replaced,
-                 "withdrawn": result.withdrawn, "understood": result.understood})
+                 "withdrawn": result.withdrawn, "understood": result.understood,
+                 "ignored": ignored})
         return
     if result.withdrawn:
         echo(f"withdrew the pending orders of {result.player} for game {game_id} (submission "
              f"{result.submission_id}); nothing is submitted for them now")
-        return
-    verb = "replaced earlier orders of" if result.replaced else "accepted orders of"
-    echo(f"{verb} {result.player} for game {game_id} (submission {result.submission_id}); "
-         "understood as:")
-    for line in result.understood:
-        echo(f"  {line}")
+    else:
+        verb = "replaced earlier orders of" if result.replaced else "accepted orders of"
+        echo(f"{verb} {result.player} for game {game_id} (submission {result.submission_id}); "
+             "understood as:")
+        for line in result.understood:
+            echo(f"  {line}")
+    for line in ignored:
+        echo(f"  ({line})")
 
 
 @orders_app.command("show")

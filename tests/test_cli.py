@@ -235,6 +235,33 @@ def test_every_kind_exports_imports_replays_and_verifies(cli, kind):
     assert result.code == 1 and " players" in result.err
 
 
+def test_a_pasted_greeting_and_sign_off_are_set_aside_and_named(cli):
+    """A player's email pasted into 'orders submit -' with its greeting and sign-off: they are
+    set aside as mail sets them aside (comments in the stored text, line numbers kept) and
+    named after the lines understood; a line that is no whole greeting is still an error."""
+    import json
+
+    new_game(cli)
+    text = "Hi judge,\nassign 10 to Alberto Castellano\nThanks,\nAnna\n"
+    checked = json.loads(cli.ok("orders", "check", "g1", "Anna", "-", "--json", input=text).out)
+    assert checked["ignored"] == ["ignored the greeting 'Hi judge,' (line 1 of <stdin>)",
+                                  "ignored the sign-off 'Thanks,' (line 3 of <stdin>)",
+                                  "ignored the name 'Anna' under the sign-off (line 4 of <stdin>)"]
+    out = cli.ok("orders", "submit", "g1", "Anna", "-", input=text).out
+    assert "accepted orders of Anna" in out and "Alberto Castellano" in out
+    assert "(ignored the greeting 'Hi judge,' (line 1 of <stdin>))" in out
+    shown = json.loads(cli.ok("orders", "show", "g1", "Anna", "--json").out)
+    assert shown["pending"][0]["text"].startswith("# Hi judge,\nassign 10 to Alberto")
+    before = cli.store.read_bytes()
+    result = cli("orders", "submit", "g1", "Anna", "-",
+                 input="Hi judge, here are my orders:\nassign 10 to Alberto Castellano\n")
+    assert result.code == 1 and "<stdin>:1:1" in result.err
+    assert cli.store.read_bytes() == before
+    plain = json.loads(cli.ok("orders", "check", "g1", "Anna", "-", "--json",
+                              input="assign 10 to Alberto Castellano\n").out)
+    assert plain["ignored"] == []
+
+
 def test_rejected_orders_change_nothing(cli):
     """Gral-specific by nature (its order grammar's messages); every kind:
     test_a_turn_of_every_kind_through_the_command_line."""
