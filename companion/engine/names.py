@@ -115,6 +115,16 @@ def match_name(typed: str, known: Sequence[str], aliases: dict[str, str] | None 
     return Match(None, (), suggest_names(query, table) if suggest else ())
 
 
+def exact_names(known: Sequence[str]) -> set[str]:
+    """The names that ``match_name`` gives back unchanged when typed exactly (its first step:
+    the first of the names that fold alike), so that a reader of text the tool wrote can take
+    them without building the look-up table for each one."""
+    first: dict[str, str] = {}
+    for name in known:
+        first.setdefault(fold(name), name)
+    return set(first.values())
+
+
 def suggest_names(query: str, table: dict[str, str], limit: int = 3) -> tuple[str, ...]:
     """Known names that look like a mistyped ``query`` (whole name, a word, or its start)."""
     scored = []

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from companion.engine.names import fold, match_name
+from companion.engine.names import exact_names, fold, match_name
 from companion.engine.positions import Entry, LineReader, strip_comment
 from companion.fluxx.cards import Deck, norm
 from companion.fluxx.rules import MAX_PLAYS, Run, new_game_state
@@ -195,6 +195,7 @@ class _Reader(LineReader):
         self.deck = deck
         self.keys = [norm(c.name) for c in deck.cards]
         self.by_key = {norm(c.name): c for c in deck.cards}
+        self.exact = exact_names(self.keys)     # a card written as the tool writes it
 
     def missing(self, what: str, hint: str) -> None:
         """A required line that is not there: reported just after the last line."""
@@ -227,6 +228,9 @@ class _Reader(LineReader):
         out = []
         for typed, here in items(text, col, ";"):
             if not typed:
+                continue
+            if norm(typed) in self.exact:
+                out.append((self.by_key[norm(typed)].id, here))
                 continue
             found = match_name(norm(typed), self.keys)
             if found.ok:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.engine.names import exact_names
 from companion.engine.numbers import is_digits
 from companion.errors import DataError, DataErrors
 from companion.koc.engine import knight as kn
@@ -579,7 +580,7 @@ def _read_fields(world, src: Source) -> dict:
     for deck, cards in (("knights", world.knights), ("kings", world.kings),
                         ("ladies", world.ladies)):
         names = [c.name for c in cards]
-        exact = _exact_names(names)
+        exact = exact_names(names)
         piles = {}
         for pile in ("", "_discard", "_removed"):
             key = f"{deck}{pile}"
@@ -627,17 +628,6 @@ def _area(src: Source, world, typed: str, table: str, key: str) -> str:
         src.error(f"no area called '{typed}'", table, key, typed, hint=_hint(found))
         return typed
     return found.name
-
-
-def _exact_names(names: list[str]) -> set[str]:
-    """The names that a name typed exactly so stands for (match_name's first step), so that
-    a position written by the tool is read without the fuzzy look-up of every card."""
-    from companion.engine.names import fold
-
-    first: dict[str, str] = {}
-    for name in names:
-        first.setdefault(fold(name), name)
-    return set(first.values())
 
 
 def _card(src: Source, names: list[str], typed: str, deck: str, key: str) -> str:
