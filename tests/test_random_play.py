@@ -192,7 +192,7 @@ def play_in_process(tmp: Path, players: int, seed: int, render: bool = False) ->
     return store, "g"
 
 
-GAMES = [(players, seed) for seed in range(400 if SOAK else 56) for players in [2 + seed % 7]]
+GAMES = [(players, seed) for seed in range(400 if SOAK else 42) for players in [2 + seed % 7]]
 
 
 @pytest.mark.parametrize("players, seed", GAMES, ids=[f"{p}p-seed{s}" for p, s in GAMES])
