@@ -73,8 +73,9 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 class KocKind(GameKind):
-    edition = 1     # 1: prayers need something to cure; a victor's CP from the loser's WL in
-    # the fight; landing from a ship off a coast; the report's words for moves not made
+    edition = 2     # 1: prayers need something to cure; a victor's CP from the loser's WL in
+    # the fight; landing from a ship off a coast; the report's words for moves not made.
+    # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

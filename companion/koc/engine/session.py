@@ -11,6 +11,7 @@ import re
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from companion.engine.game import edition
 from companion.engine.names import fold
 from companion.engine.record import record
 from companion.koc.engine import knight as kn
@@ -250,21 +251,33 @@ class Session:
         self.game.ctx.event(text, kind="koc")
 
     # -- awards ----------------------------------------------------------------------------
+    def award(self, what: str, totals: str) -> None:
+        """An award witnessed: everyone present sees what he gained or lost and why; his new
+        totals are his own Adventure Journal's (private), told to him alone. Games begun before
+        edition 2 told the witnesses the totals too."""
+        if edition(self.game.state) < 2:
+            self.note(f"{what}; {totals}.")
+            return
+        others = [p for p in self.witnesses() if p != self.player]
+        if others:
+            self.game.ctx.event(f"{what}.", to=others, kind="koc")
+        self.tell(f"{what}; {totals}.")
+
     def gain_vp(self, amount: int, why: str) -> None:
         if amount == 0 or self.pk.get("mad"):
             return
         done = kn.add_vp(self.pk, amount)
         verb = "gains" if done >= 0 else "loses"
-        self.note(f"{self.pk['name']} {verb} {abs(done)} VP ({why}); VP {self.pk['vp']}, "
-                  f"VL {kn.vl(self.pk)}.")
+        self.award(f"{self.pk['name']} {verb} {abs(done)} VP ({why})",
+                   f"VP {self.pk['vp']}, VL {kn.vl(self.pk)}")
 
     def gain_cp(self, amount: int, why: str) -> None:
         if amount == 0 or self.pk.get("mad"):
             return
         done = kn.add_cp(self.pk, amount)
         verb = "gains" if done >= 0 else "loses"
-        self.note(f"{self.pk['name']} {verb} {abs(done)} CP ({why}); CP {self.pk['cp']}, "
-                  f"WL {kn.wl(self.pk)}, VL {kn.vl(self.pk)}.")
+        self.award(f"{self.pk['name']} {verb} {abs(done)} CP ({why})",
+                   f"CP {self.pk['cp']}, WL {kn.wl(self.pk)}, VL {kn.vl(self.pk)}")
         if done < 0 and kn.knave_rec(self.pk) is not None:     # KNAVES: Knave Combat
             self.tell(f"The {-done} CP become Scoundrel Points; SP "
                       f"{self.pk['knave']['sp']}.")

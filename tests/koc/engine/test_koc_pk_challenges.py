@@ -130,3 +130,23 @@ def test_r08_orders_for_lady(table):
     with pytest.raises(OrdersRejected) as bad:
         parse_orders(KIND.world, ["Anna", "Bert"], "attack Bert for lady\n", "a.txt")
     assert bad.value.errors[0].line.number == 1
+
+
+def test_r09_witnesses_see_the_award_not_the_totals(table):
+    """A knight's totals are his Adventure Journal's, private (docs/koc-engine.md, "Reports"):
+    the knights present see what he won and why, he alone sees his new CP, VP, WL and VL. A
+    game begun before edition 2 keeps telling the witnesses the totals (its replay needs it)."""
+    for edition, shown in ((2, False), (1, True)):
+        t = table(castle(), dice=[*LANCES_12_6],
+                  orders={"Anna": "challenge John", "John": "on pk_challenge: yes"})
+        t.state["edition"] = edition
+        run_player_turn(t.game, "Anna")
+        gains = [e for e in t.ctx.events if e["text"].startswith("Sir Alfred gains 6 VP")]
+        mine = [e["text"] for e in gains if "Anna" in e["to"]]
+        theirs = [e["text"] for e in gains if "John" in e["to"]]
+        assert len(mine) == 1 and "; VP 16, VL " in mine[0]
+        assert len(theirs) == 1 and ("VP 16" in theirs[0]) is shown
+        if not shown:
+            assert theirs[0].startswith("Sir Alfred gains 6 VP (") and theirs[0].endswith(").")
+            assert sorted({p for e in gains for p in e["to"]}) == ["Anna", "Baudrand", "John",
+                                                                   "Maurice"]
