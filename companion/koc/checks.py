@@ -438,7 +438,8 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         if leader_of(state, player) is None and leader_of(state, other) in (None, other):
             out.append(f"join {other}")
         if not together(state, player, other):
-            if rec["name"] not in pk["challenged"]:
+            if rec["name"] not in pk["challenged"]:      # 'for lady' whether or not he serves
+                # one: his Lady is his journal's (private); without one it is a plain challenge
                 out += [f"challenge {other}", f"challenge {other} for lady"]
             # knights who parted lately must be apart a whole game turn first (rivals.py)
             parted = [pk.get("parted", {}).get(other), rec.get("parted", {}).get(player)]
