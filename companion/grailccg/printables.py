@@ -204,7 +204,7 @@ def _slot(pen, x: float, y: float, label: str, note: str = "", fill="#f4efe0") -
     pen.rect(x, y, CELL_W, CELL_H, fill=fill, stroke="#6b5a3a", line_pt=0.8, radius=3)
     pen.text(x + 3, y + CELL_H - 6, label, size_pt=11, bold=True, colour="#6b5a3a")
     if note:
-        pen.text_box(x + 4, y + 4, CELL_W - 8, 14, note, max_pt=7, min_pt=5, colour="#6b5a3a",
+        pen.text_box(x + 4, y + 4, CELL_W - 8, 14, note, max_pt=7, min_pt=5.5, colour="#6b5a3a",
                      align="centre", valign="bottom")
 
 
@@ -223,7 +223,7 @@ def draw_mat(pen) -> None:
     pen.text(home_x + 3, y + CELL_H - 6, "home", size_pt=11, bold=True, colour="#6b5a3a")
     pen.text_box(home_x + 4, y + 4, CELL_W * 1.6 - 8, 30,
                  "Round Table area: your Round Table starts the game here. It touches 1a, "
-                 "1b and 1c.", max_pt=7.5, min_pt=5, colour="#6b5a3a",
+                 "1b and 1c.", max_pt=7.5, min_pt=5.5, colour="#6b5a3a",
                  align="centre", valign="bottom")
     for r, row in enumerate(E.ROWS):
         y = MARGIN + (r + 1) * (CELL_H + GAP)

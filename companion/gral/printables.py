@@ -184,7 +184,7 @@ def standee_panel(initiate) -> Any:
                     min(width_mm, height_mm) * 0.45 * MM, hex_rgb(order.colour))
         c.restoreState()
         pen.text_box(2.5, 2.5, width_mm - 5, height_mm * 0.32, f"{initiate.name}\n{order.name}",
-                     max_pt=8, min_pt=5, align="centre", valign="bottom")
+                     max_pt=8, min_pt=5.5, align="centre", valign="bottom")
 
     return draw
 
@@ -195,7 +195,7 @@ def grail_panel(pen, width_mm: float, height_mm: float) -> None:
     c = _in_points(pen)
     draw_grail(c, width_mm / 2 * MM, height_mm * 0.6 * MM, min(width_mm, height_mm) * 0.55 * MM)
     c.restoreState()
-    pen.text_box(2, 2, width_mm - 4, height_mm * 0.25, "The Holy Grail", max_pt=8, min_pt=5,
+    pen.text_box(2, 2, width_mm - 4, height_mm * 0.25, "The Holy Grail", max_pt=8, min_pt=5.5,
                  align="centre", valign="bottom")
 
 

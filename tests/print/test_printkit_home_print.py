@@ -267,6 +267,28 @@ def test_standard_card_texts_are_at_least_the_documented_minimum(kits):
                     assert min(sizes) >= MIN_PT, (game, deck.title, face.name, card, sizes)
 
 
+def test_standee_and_board_note_texts_are_at_least_the_documented_minimum(kits, monkeypatch):
+    """Texts fitted into a drawing's boxes (Gral standees, the CCG board's notes) may shrink
+    no lower than the minimum either, whatever the paper."""
+    from companion.render.printkit import fit
+
+    sizes: list[tuple[str, float, float]] = []
+    real = fit.fit_text
+
+    def spy(text, *args, **kwargs):
+        fitted = real(text, *args, **kwargs)
+        sizes.append((text, kwargs.get("min_size", 5.5), fitted.size))
+        return fitted
+
+    monkeypatch.setattr(fit, "fit_text", spy)
+    for game, only in (("gral", "standees"), ("grailccg", "board")):
+        for paper in ("a4", "letter"):
+            sizes.clear()
+            build_kit(kits[game], PrintOptions.from_strings(only=only, paper=paper))
+            assert sizes, (game, only)
+            assert all(low >= MIN_PT and size >= MIN_PT for _, low, size in sizes), sizes
+
+
 # ------------------------------------------------------------------ 8. the Mayhem back
 def test_the_mayhem_back_title_is_on_a_dark_panel():
     from companion.mayhem.printables import draw_back
