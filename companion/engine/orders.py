@@ -210,6 +210,60 @@ def order_lines(text: str) -> list[Line]:
     return lines
 
 
+CURLY_QUOTES = "\u201c\u201d\u201e\u201f"
+"""The double quotes a phone's keyboard or a word processor puts in for '"' (autocorrect)."""
+END_PUNCTUATION = ".!?\u2026,;"
+PLEASE = ("please", "pls", "plz")
+
+
+def forgiving(line: Line) -> Line | None:
+    """A second reading of an order line, for a game whose grammar refused the line as typed:
+    curly double quotes read as straight ones (on a line without straight ones), sentence
+    punctuation after the line's last word left out ('Draw.', 'at Bert!'), and a 'please' at
+    the start or the end of the line too ('draw please', 'please play ...'). None when this
+    reading is the line as typed. A game tries it only after the line as typed failed, so a
+    line that was ever accepted keeps its meaning; the comment is left as it was."""
+    content = _strip_comment(line.raw)
+    rest = line.raw[len(content):]
+    if '"' not in content and any(q in content for q in CURLY_QUOTES):
+        content = content.translate({ord(q): '"' for q in CURLY_QUOTES})
+    tokens = tokenize(content)
+    changed = True
+    while changed and tokens:
+        changed = False
+        last = tokens[-1]
+        if last.kind in ("word", "punct") and not last.width:
+            text = last.text.rstrip(END_PUNCTUATION)
+            if text != last.text:
+                tokens[-1:] = [Token(text, last.col, last.kind)] if text else []
+                changed = True
+                continue
+        if last.kind == "word" and last.key in PLEASE and len(tokens) > 1:
+            tokens.pop()
+            changed = True
+    if len(tokens) > 1 and tokens[0].kind == "word" and tokens[0].key in PLEASE:
+        tokens.pop(0)
+        if len(tokens) > 1 and tokens[0].kind == "punct" and tokens[0].text == ",":
+            tokens.pop(0)
+    raw = content + rest
+    if not tokens or (raw == line.raw and tokens == line.tokens):
+        return None
+    return Line(line.number, raw, tokens)
+
+
+def next_order_hint(tokens: Sequence[Token], at: int, keywords: Collection[str]) -> str | None:
+    """A suggestion for text found after a complete order: when it is a second order joined on
+    ('draw, draw', 'move 1a and play Bors', 'play X; draw', 'play X then draw'), say that each
+    order goes on a line of its own."""
+    j = at
+    while j < len(tokens) and (tokens[j].kind == "punct" and tokens[j].text in ",;"
+                               or tokens[j].kind == "word" and tokens[j].key in ("and", "then")):
+        j += 1
+    if j > at and j < len(tokens) and tokens[j].kind == "word" and tokens[j].key in keywords:
+        return f"one order per line: put '{tokens[j].text} ...' on a line of its own"
+    return None
+
+
 def _strip_comment(raw: str) -> str:
     inside = False
     for i, ch in enumerate(raw):

@@ -29,13 +29,15 @@ from typing import Any
 from companion.engine.names import match_name
 from companion.engine.orders import (
     Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, Token,
-    UnknownNameError, AmbiguousNameError, order_lines, unknown_keyword,
+    UnknownNameError, AmbiguousNameError, forgiving, next_order_hint, order_lines, unknown_keyword,
 )
 from companion.engine.record import record
 from companion.fluxx.cards import ALL_CLAUSES, Card, Deck, norm
 
 HEADS = ("play", "use", "sing", "accent", "quote", "keep", "ask", "join")
 KEYWORDS = HEADS + ALL_CLAUSES
+SYNONYMS = {"cast": "play"}
+"""Words a player may write for an order's keyword ('cast Trojan Rabbit')."""
 STOPS = ALL_CLAUSES + ("judged",)
 CLAUSE_TYPES: dict[str, tuple[str, ...] | str] = {
     "taking": ("keeper",), "moving": ("creeper",), "on": ("keeper", "creeper"),
@@ -43,6 +45,9 @@ CLAUSE_TYPES: dict[str, tuple[str, ...] | str] = {
     "choosing": ("keeper", "creeper", "goal", "rule", "action"), "to": "player",
     "with": "player", "quoting": "text",
 }
+CLAUSE_HINTS = {"take": "taking", "takes": "taking", "move": "moving", "w/": "with",
+                "give": "giving", "replace": "replacing", "choose": "choosing"}
+"""What a player may have meant by a word after a card's name (a suggestion only)."""
 TYPE_WORD = {"keeper": "Keeper", "creeper": "Creeper", "goal": "Goal", "rule": "New Rule",
              "action": "Action"}
 
@@ -145,10 +150,14 @@ class Parser:
         known = ([c.name for c in self.deck.cards] if what != "player" else self.players)
         found = match_name(norm(text), [norm(k) for k in known])
         back = {norm(k): k for k in known}
-        suggestion = None
-        if found.suggestions:
+        suggestion = next((hint for k in range(start + 1, j) for hint in
+                           [next_order_hint(tokens, k, HEADS + tuple(SYNONYMS))] if hint), None)
+        meant = [CLAUSE_HINTS[t.key] for t in span[1:] if t.key in CLAUSE_HINTS]
+        if suggestion is None and meant and not found.suggestions:
+            suggestion = f"did you mean '{meant[0]}'?"     # 'trade hands w/ cora'
+        if suggestion is None and found.suggestions:
             suggestion = "did you mean " + " or ".join(f"'{back[s]}'" for s in found.suggestions) + "?"
-        elif what == "player":
+        elif suggestion is None and what == "player":
             suggestion = f"players: {', '.join(self.players)}"
         noun = "player" if what == "player" else "card"
         raise UnknownNameError(f"no {noun} called '{text}'", cur.line, col, length,
@@ -175,56 +184,74 @@ class Parser:
         orders = FluxxOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
-            cur = Cursor(line)
-            head = cur.peek()
-            unclosed = unclosed_quote(line.raw)
-            if unclosed:
-                errors.append(OrderSyntaxError(
-                    "a quoted line opens here but is not closed", line, unclosed, 1,
-                    suggestion='end it with a second double quote: "..."'))
-                continue
             try:
-                if head.kind != "word" or head.key not in KEYWORDS:
-                    raise unknown_keyword(line, head, KEYWORDS)
-                cur.next()
-                if head.key == "play":
-                    card = self.card(cur, ("keeper", "goal", "rule", "action", "creeper"),
-                                     "the card to play")
-                    if card.type == "creeper":
-                        raise IllegalOrderError(
-                            f"{card.name} is a Creeper: Creepers are never held or played, they "
-                            "go in front of whoever draws them", line, head.col,
-                            len(line.text.rstrip()) - head.col + 1)
-                    entry = {"kind": "play", "card": card.id, "clauses": {}}
-                    self.clauses(cur, entry)
-                elif head.key == "use":
-                    card = self.card(cur, ("keeper", "rule"), "the card to use")
-                    if not card.free:
-                        with_free = ", ".join(c.name for c in self.free_cards)
-                        raise IllegalOrderError(f"{card.name} has no free action", line,
-                                                head.col, len(line.text.rstrip()) - head.col + 1,
-                                                suggestion=f"cards with free actions: {with_free}")
-                    entry = {"kind": "use", "card": card.id, "clauses": {}}
-                    self.clauses(cur, entry)
-                elif head.key in ("sing", "accent", "quote"):
-                    words = self.quoted(cur, head.key)
-                    entry = {"kind": "quote" if head.key == "quote" else "claim",
-                             "what": head.key, "words": words}
-                    self.judged(cur, entry)
-                    cur.finish()
-                elif head.key == "keep":
-                    entry = {"kind": "keep", "cards": self.keep_list(cur)}
-                elif head.key in ("ask", "join"):
-                    cur.finish()
-                    entry = {"kind": head.key}
-                else:
-                    cur.i -= 1
-                    entry = {"kind": "answer", "clauses": {}}
-                    self.clauses(cur, entry)
-                orders.add(entry, line)
+                entry = self.entry(line)
             except OrderError as err:
-                errors.append(err)
+                # the line as a phone or a casual writer leaves it ('Ask.', a sung line in
+                # curly quotes, 'please'): read again only when refused as typed, so that a
+                # line once accepted keeps its meaning
+                second = forgiving(line)
+                if second is None:
+                    errors.append(err)
+                    continue
+                try:
+                    entry = self.entry(second)
+                except OrderError as again:
+                    again.line = line       # shown as typed; the columns are the same
+                    errors.append(again)
+                    continue
+                line = second
+            orders.add(entry, line)
         return orders, errors
+
+    def entry(self, line: Line) -> dict[str, Any]:
+        """One order line as its JSON-able dict."""
+        cur = Cursor(line)
+        head = cur.peek()
+        unclosed = unclosed_quote(line.raw)
+        if unclosed:
+            raise OrderSyntaxError(
+                "a quoted line opens here but is not closed", line, unclosed, 1,
+                suggestion='end it with a second double quote: "..."')
+        if head.kind != "word" or (head.key not in KEYWORDS
+                                   and head.key not in SYNONYMS):
+            raise unknown_keyword(line, head, KEYWORDS)
+        cur.next()
+        if SYNONYMS.get(head.key, head.key) == "play":
+            card = self.card(cur, ("keeper", "goal", "rule", "action", "creeper"),
+                             "the card to play")
+            if card.type == "creeper":
+                raise IllegalOrderError(
+                    f"{card.name} is a Creeper: Creepers are never held or played, they "
+                    "go in front of whoever draws them", line, head.col,
+                    len(line.text.rstrip()) - head.col + 1)
+            entry = {"kind": "play", "card": card.id, "clauses": {}}
+            self.clauses(cur, entry)
+        elif head.key == "use":
+            card = self.card(cur, ("keeper", "rule"), "the card to use")
+            if not card.free:
+                with_free = ", ".join(c.name for c in self.free_cards)
+                raise IllegalOrderError(f"{card.name} has no free action", line,
+                                        head.col, len(line.text.rstrip()) - head.col + 1,
+                                        suggestion=f"cards with free actions: {with_free}")
+            entry = {"kind": "use", "card": card.id, "clauses": {}}
+            self.clauses(cur, entry)
+        elif head.key in ("sing", "accent", "quote"):
+            words = self.quoted(cur, head.key)
+            entry = {"kind": "quote" if head.key == "quote" else "claim",
+                     "what": head.key, "words": words}
+            self.judged(cur, entry)
+            cur.finish()
+        elif head.key == "keep":
+            entry = {"kind": "keep", "cards": self.keep_list(cur)}
+        elif head.key in ("ask", "join"):
+            cur.finish()
+            entry = {"kind": head.key}
+        else:
+            cur.i -= 1
+            entry = {"kind": "answer", "clauses": {}}
+            self.clauses(cur, entry)
+        return entry
 
     def quoted(self, cur: Cursor, what: str) -> str:
         token = cur.peek()

@@ -59,7 +59,7 @@ from typing import Any
 from companion.engine.names import fold, match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrderSyntaxError,
-    UnknownNameError, order_lines, unknown_keyword,
+    UnknownNameError, forgiving, next_order_hint, order_lines, unknown_keyword,
 )
 from companion.grailccg import england as E
 
@@ -68,6 +68,8 @@ HEADS = ("play", "give", "pass", "use", "move", "lead", "fight", "outwit", "run"
          "retreat", "defend", "respond", "reveal", "on", "decline", "assign")
 STOPS = ("on", "to", "at", "from", "with", "against")
 TRIGGERS = ("dispute", "play", "invite", "double", "retreat", "defend", "reveal")
+SYNONYMS = {"cast": "play", "go": "move"}
+"""Words a player may write for an order's keyword ('cast Bors', 'go to 1a')."""
 STANDING_KINDS = ("on",)
 ANSWER_KINDS = ("accept", "concede", "retreat", "defend", "respond", "reveal")
 
@@ -156,6 +158,8 @@ class Parser:
         for j in reversed(bounds):
             text = line.text[tokens[start].col - 1: tokens[j - 1].end - 1]
             name = self.resolve(text, role)
+            if name is None and j == start + 1 and tokens[start].kind == "quoted":
+                name = self.resolve(tokens[start].text, role)   # a name in quotes: "Bors"
             if name is not None:
                 cur.i = j
                 return self.card_id(name)
@@ -168,8 +172,9 @@ class Parser:
             raise AmbiguousNameError(f"'{text}' could be any of: {', '.join(found.candidates)}",
                                      line, col, length,
                                      suggestion="type more of the name to say which one")
-        suggestion = None
-        if found.suggestions:
+        suggestion = next((hint for k in range(start + 1, j) if tokens[k].key in ("and", "then")
+                           for hint in [next_order_hint(tokens, k, HEADS)] if hint), None)
+        if suggestion is None and found.suggestions:
             suggestion = "did you mean " + " or ".join(f"'{s}'" for s in found.suggestions) + "?"
         raise UnknownNameError(f"no card called '{text}'", line, col, length,
                                suggestion=suggestion)
@@ -270,18 +275,30 @@ class Parser:
             try:
                 entry = self.parse_line(line)
             except OrderError as error:
-                errors.append(error)
-                continue
+                # the line as a phone or a casual writer leaves it ('Play Bors.', curly
+                # quotes, 'please'): read again only when refused as typed, so that a line
+                # once accepted keeps its meaning
+                second = forgiving(line)
+                if second is None:
+                    errors.append(error)
+                    continue
+                try:
+                    entry = self.parse_line(second)
+                except OrderError as again:
+                    again.line = line       # shown as typed; the columns are the same
+                    errors.append(again)
+                    continue
+                line = second
             orders.add(entry, line)
         return orders, errors
 
     def parse_line(self, line: Line) -> dict[str, Any]:
         cur = Cursor(line)
         head = cur.peek()
-        if head.kind != "word" or head.key not in HEADS:
+        if head.kind != "word" or head.key not in HEADS and head.key not in SYNONYMS:
             raise unknown_keyword(line, head, HEADS)
         cur.next()
-        key = head.key
+        key = SYNONYMS.get(head.key, head.key)
         entry: dict[str, Any]
         if key == "play":
             entry = {"kind": "play", "card": self.card(cur, "the card to play", role="hand")}
@@ -352,6 +369,11 @@ class Parser:
                                         role="knights")
         elif key in ("search", "double", "end", "accept", "concede"):
             entry = {"kind": key}
+            if key == "end":
+                cur.accept("turn")                      # 'end turn'
+            elif key == "double":
+                cur.accept("the")
+                cur.accept("ante")                      # 'double the ante'
         elif key == "discard":
             entry = {"kind": "discard", "cards": self.cards_list(cur, "the card to discard",
                                                                  role="hand")}
@@ -376,7 +398,9 @@ class Parser:
             entry = {"kind": "reveal", "value": token.key}
         else:           # on <trigger>: ...
             entry = self.standing(cur)
-        cur.finish()
+        if not cur.at_end():
+            raise cur.syntax("unexpected text at the end of the order", cur.peek(),
+                             suggestion=next_order_hint(cur.tokens, cur.i, HEADS))
         return entry
 
     def standing(self, cur: Cursor) -> dict[str, Any]:

@@ -45,7 +45,8 @@ from typing import Any
 from companion.engine.names import match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
-    OrderSyntaxError, UnknownNameError, order_lines, resolve_name, span_text, unknown_keyword,
+    OrderSyntaxError, UnknownNameError, forgiving, next_order_hint, order_lines, resolve_name,
+    span_text, unknown_keyword,
 )
 from companion.engine.record import record
 from companion.mayhem.effects import TYPES
@@ -60,6 +61,14 @@ TYPE_ALIASES = {"Dragons": "Dragon", "Princesses": "Princess", "Knights": "Knigh
                 "Treasures": "Treasure", "Attacks": "Attack", "Defenses": "Defense",
                 "Defence": "Defense", "Defences": "Defense"}
 ALT_WORDS = {"a": 0, "b": 1, "1": 0, "2": 1, "first": 0, "second": 1}
+SYNONYMS = {"cast": "play", "use": "play"}
+"""Words a player may write for an order's keyword ('cast Hoard Wyrm at Bert', 'use
+character at Bert')."""
+CLAUSE_HINTS = {"on": "at", "to": "at", "vs": "at", "versus": "at", "against": "at",
+                "targeting": "at", "target": "at", "@": "at", "upto": "up to",
+                "option": "choose", "alternative": "choose", "take": "taking",
+                "takes": "taking", "take:": "taking"}
+"""What a player may have meant by a word where a clause was expected (a suggestion only)."""
 
 
 @record
@@ -100,6 +109,20 @@ def _expected(stops) -> str:
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
 
 
+def _hint(tokens, at: int, stops) -> str | None:
+    """A suggestion for the unexpected word at ``tokens[at]``: the clause word a player may
+    have meant ('on Bert': 'at Bert'), or that a second order goes on a line of its own."""
+    word = tokens[at].key
+    if tuple(stops) == SET_STOPS and word not in stops:
+        return "separate the three cards with commas: 'set <card>, <card>, <card>'"
+    if tuple(stops) == ("then",) and word == "and":
+        return "Discard then Draw is one action: write 'then draw'"
+    meant = CLAUSE_HINTS.get(word)
+    if meant is not None and meant.split()[0] in stops:
+        return f"did you mean '{meant}'?"
+    return next_order_hint(tokens, at, KEYWORDS + tuple(SYNONYMS))
+
+
 class Parser:
     def __init__(self, cat, players: list[str], characters: list[str] | None = None,
                  prefer: frozenset[str] = frozenset()):
@@ -125,7 +148,8 @@ class Parser:
                     raise OrderSyntaxError(
                         f"expected {_expected(stops) if stops else 'the end of the line'} "
                         f"after the {what}'s name, found '{token.text}'", cur.line, token.col,
-                        token.end - token.col) from None
+                        token.end - token.col,
+                        suggestion=_hint(cur.tokens, cur.tokens.index(token), stops)) from None
             raise
 
     def card(self, cur: Cursor, stops=()) -> str:
@@ -152,66 +176,106 @@ class Parser:
         errors: list[OrderError] = []
         for line in order_lines(text):
             orders.all_lines.append(line)
-            cur = Cursor(line)
-            head = cur.next()
             try:
-                if head.kind != "word" or head.key not in KEYWORDS:
-                    raise unknown_keyword(line, head, KEYWORDS)
-                key = head.key
-                if key in ("play", "character"):
-                    data = {"kind": key}
-                    if key == "play":
-                        data["card"] = self.card(cur, CLAUSE_STOPS)
-                    self.clauses(cur, data)
-                    orders.actions.append(Order(line, data))
-                elif key == "draw":
-                    cur.finish()
-                    orders.actions.append(Order(line, {"kind": "draw"}))
-                elif key == "recruit":
-                    data = {"kind": "recruit", "card": self.card(cur)}
-                    cur.finish()
-                    orders.actions.append(Order(line, data))
-                elif key == "set":
-                    orders.actions.append(Order(line, self.set_line(cur)))
-                elif key == "discard":
-                    cards = self.cards(cur, ("then",), allow_none=True)
-                    if cur.accept("then"):
-                        cur.expect("draw", "after 'then' (discard <cards> then draw)")
-                    cur.finish()
-                    self.distinct(line, cards)
-                    orders.actions.append(Order(line, {"kind": "exchange", "cards": cards}))
-                elif key == "recycle":
-                    cards = self.cards(cur, ("for",))
-                    data = {"kind": "recycle", "cards": cards, "defense": None}
-                    if cur.accept("for"):
-                        data["defense"] = self.card(cur)
-                    cur.finish()
-                    self.distinct(line, cards)
-                    if len(cards) != 2:
-                        raise IllegalOrderError(f"Recycle discards exactly 2 cards, not "
-                                                f"{len(cards)}", line, head.col,
-                                                len(line.text.rstrip()) - head.col + 1)
-                    orders.actions.append(Order(line, data))
-                elif key == "answer":
-                    orders.answers.append(Order(line, self.answer(cur)))
-                elif key == "pick":
-                    data = {"character": self.character(cur)}
-                    cur.finish()
-                    orders.picks.append(Order(line, data))
-                elif key in ("defend", "no"):
-                    if key == "no":
-                        cur.expect("defense", "after 'no' (no defense ...)") \
-                            if not cur.at_keyword("defence") else cur.next()
-                    rule = self.defend_rule(cur, defend=key == "defend")
-                    if orders.defend is None:
-                        orders.defend = []
-                    if rule is not None:
-                        orders.defend.append(Order(line, rule))
-                else:
-                    self.hand_policy(cur, key, orders)
+                self.line(line, orders)
             except OrderError as err:
-                errors.append(err)
+                # the line as a phone or a casual writer leaves it ('Draw.', curly quotes,
+                # 'please'): read again only when refused as typed, so that a line once
+                # accepted keeps its meaning (a refused line changed nothing in ``orders``)
+                second = forgiving(line)
+                if second is None:
+                    errors.append(err)
+                    continue
+                try:
+                    self.line(second, orders)
+                except OrderError as again:
+                    again.line = line       # shown as typed; the columns are the same
+                    errors.append(again)
+                    continue
+                orders.all_lines[-1] = second
         return orders, errors
+
+    def line(self, line: Line, orders: MayhemOrders) -> None:
+        """Parse one order line into ``orders``; a line that raises adds nothing."""
+        cur = Cursor(line)
+        head = cur.next()
+        if head.kind != "word" or (head.key not in KEYWORDS
+                                   and head.key not in SYNONYMS):
+            raise unknown_keyword(line, head, KEYWORDS)
+        key = SYNONYMS.get(head.key, head.key)
+        if key == "play" and cur.accept("character"):
+            key = "character"       # 'play character at Bert', 'use character'
+        if key in ("play", "character"):
+            data = {"kind": key}
+            if key == "play":
+                data["card"] = self.card(cur, CLAUSE_STOPS)
+            self.clauses(cur, data)
+            orders.actions.append(Order(line, data))
+        elif key == "draw":
+            self.draw_words(cur)
+            orders.actions.append(Order(line, {"kind": "draw"}))
+        elif key == "recruit":
+            data = {"kind": "recruit", "card": self.card(cur)}
+            cur.finish()
+            orders.actions.append(Order(line, data))
+        elif key == "set":
+            orders.actions.append(Order(line, self.set_line(cur)))
+        elif key == "discard":
+            try:
+                cards = self.cards(cur, ("then",), allow_none=True)
+            except UnknownNameError as err:
+                if line.tokens[-1].key == "draw" and err.col == line.tokens[-1].col:
+                    err.suggestion = "Discard then Draw is one action: write '... then draw'"
+                raise
+            if cur.accept("then"):
+                cur.expect("draw", "after 'then' (discard <cards> then draw)")
+            cur.finish()
+            self.distinct(line, cards)
+            orders.actions.append(Order(line, {"kind": "exchange", "cards": cards}))
+        elif key == "recycle":
+            cards = self.cards(cur, ("for",))
+            data = {"kind": "recycle", "cards": cards, "defense": None}
+            if cur.accept("for"):
+                data["defense"] = self.card(cur)
+            cur.finish()
+            self.distinct(line, cards)
+            if len(cards) != 2:
+                raise IllegalOrderError(f"Recycle discards exactly 2 cards, not "
+                                        f"{len(cards)}", line, head.col,
+                                        len(line.text.rstrip()) - head.col + 1)
+            orders.actions.append(Order(line, data))
+        elif key == "answer":
+            orders.answers.append(Order(line, self.answer(cur)))
+        elif key == "pick":
+            data = {"character": self.character(cur)}
+            cur.finish()
+            orders.picks.append(Order(line, data))
+        elif key in ("defend", "no"):
+            if key == "no":
+                cur.expect("defense", "after 'no' (no defense ...)") \
+                    if not cur.at_keyword("defence") else cur.next()
+            rule = self.defend_rule(cur, defend=key == "defend")
+            if orders.defend is None:
+                orders.defend = []
+            if rule is not None:
+                orders.defend.append(Order(line, rule))
+        else:
+            self.hand_policy(cur, key, orders)
+
+    def draw_words(self, cur: Cursor) -> None:
+        """'draw', also 'draw a card' ('one card', '1 card', 'card'); more than one card is
+        more than one action, a line each."""
+        count = cur.peek()
+        if count is not None and count.key in ("a", "one", "1"):
+            cur.next()
+        card = cur.accept("card")
+        if not cur.at_end():
+            token = cur.peek()
+            if card is None and token.key in ("2", "3", "two", "three", "cards"):
+                raise cur.syntax("'draw' is one action drawing one card", token,
+                                 suggestion="to draw twice, write 'draw' on two lines")
+            raise cur.syntax("unexpected text at the end of the order", token,
+                             suggestion=next_order_hint(cur.tokens, cur.i, KEYWORDS))
 
     def distinct(self, line: Line, cards: list[str]) -> None:
         seen = set()
@@ -243,7 +307,8 @@ class Parser:
                 data.setdefault("taking", []).extend(self.cards(cur, CLAUSE_STOPS))
             else:
                 raise cur.syntax("expected 'at <player>', 'choose A|B', 'up to <N>' or "
-                                 "'taking <card>, ...'", token)
+                                 "'taking <card>, ...'", token,
+                                 suggestion=_hint(cur.tokens, cur.i, CLAUSE_STOPS))
 
     def set_line(self, cur: Cursor) -> dict[str, Any]:
         start = cur.peek()
@@ -411,14 +476,16 @@ class Parser:
         else:
             cards = self.cards(cur)
             cur.finish()
-            if orders.hand is None:
-                orders.hand = {"give": [], "keep": []}
+            hand = orders.hand or {"give": [], "keep": []}
+            named = hand["give"] + hand["keep"]
             for c in cards:
-                if c in orders.hand["give"] or c in orders.hand["keep"]:
+                if c in named:
                     raise IllegalOrderError(f"{self.cat.card[c].name} is already in a give or "
                                             "keep line", line, line.tokens[0].col,
                                             len(line.text.rstrip()))
-                orders.hand[key].append(c)
+                named.append(c)
+            orders.hand = hand
+            hand[key].extend(cards)
         orders.hand_lines.append(line)
 
 
