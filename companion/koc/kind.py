@@ -76,6 +76,7 @@ class KocKind(GameKind):
     edition = 2     # 1: prayers need something to cure; a victor's CP from the loser's WL in
     # the fight; landing from a ship off a coast; the report's words for moves not made.
     # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
+    # 2: proper plurals in event texts ("1 guard", "2 guards"; engine/words.py)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -34,13 +34,18 @@ def accepted_orders(rng: random.Random, state: dict, player: str):
     return None
 
 
-def play_states(seed: int, players: int, turns: int, options: dict | None = None):
-    """Yield the state after creation and after each processed game turn."""
+def play_states(seed: int, players: int, turns: int, options: dict | None = None,
+                edition: int = 0):
+    """Yield the state after creation and after each processed game turn; ``edition``: the
+    rules edition the game is played under (0 as a game begun before editions; a new game
+    records ``KIND.edition``)."""
     opts = dict(OPTIONS, **(options or {}))
     rng = random.Random(seed)
     key = seed_key(str(seed))
     names = NAMES[:players]
     state = KIND.create(names, opts, Chance(key, 0))
+    if edition:
+        state["edition"] = edition
     state["events"] = []
     yield state
     for number in range(1, turns + 1):

@@ -49,6 +49,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 TOURNAMENTS = ("tournament_for_lady", "tournament_at_camelot", "tournament")
 COURTING = ("court_lady",)                  # an adventure that depends on courting a Lady
@@ -916,7 +917,8 @@ def free_attempt(s: Session, task: dict) -> None:
         adv["cards"] += [["knights", c["name"]] for c in defenders]
         from companion.koc.engine.combat import npk
 
-        s.note(f"{pk['name']} storms {castle}: {n} knight(s) defend it.")
+        s.note(f"{pk['name']} storms {castle}: {n} {plural(s, n, 'knight')} "
+               f"{plural(s, n, 'defends', 'defend', old='defend')} it.")
         won, result = fight(s, task, [npk(c) for c in defenders], attacker="pk",
                             tags=("knights", "castle"), on_defeat="none")
         if won:

@@ -24,6 +24,7 @@ from typing import Any
 from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 KNIGHTLY = ("knight", "king", "pk")
 METHODS = ("lance", "mounted sword", "sword", "unarmed")
@@ -1072,7 +1073,8 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
         result.challenge_winner = "pk"
     else:
         result.challenge_winner = "foe"
-    s.note(f"Challenge: {pk['name']} inflicted {dealt} wound(s) and took {taken}: "
+    s.note(f"Challenge: {pk['name']} inflicted {dealt} {plural(s, dealt, 'wound')} and took "
+           f"{taken}: "
            + {"pk": f"{pk['name']} wins.", "foe": f"{opponent['name']} wins.",
               None: "it ends without a winner."}[result.challenge_winner])
     if result.challenge_winner == "pk":

@@ -55,6 +55,7 @@ from companion.koc.engine import tasks
 from companion.koc.engine.combat import Result, fight, foe, lose_followers, npk
 from companion.koc.engine.questions import FOES, PLACES, Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 FRIENDLY, NEUTRAL, UNFRIENDLY = "friendly", "neutral", "unfriendly"
 CAMELOT = "Camelot Castle"
@@ -522,7 +523,8 @@ def _wood_nymph(m: Meeting, entry) -> None:
     if pk["mad"]:
         mad_meets(m, "wood_nymph")
     turns = s.d6("how long the wood nymph holds him")
-    s.note(f"A wood nymph beguiles {pk['name']}: he will linger with her for {turns} turn(s), "
+    s.note(f"A wood nymph beguiles {pk['name']}: he will linger with her for {turns} "
+           f"{plural(s, turns, 'turn')}, "
            "and leave her healed and free of every oath and spell.")
     pk["immobile"].append({"why": "beguiled by a wood nymph", "turns": turns})
     nymph_cure(m)
@@ -797,7 +799,7 @@ def meet_brigands(s: Session, n: int, *, m: Meeting | None = None,
         mad_meets(m, "brigands")
     elif ask and villainy.knave_meets_brigands(m, n, out):
         pass        # they follow the Knave (KNAVES: Encounters with Brigands)
-    elif decide(m, "brigands", f"a band of {n} brigand(s)", avoidable=avoidable,
+    elif decide(m, "brigands", f"a band of {n} {plural(s, n, 'brigand')}", avoidable=avoidable,
                 attackable=False, count=n, tags=("group",) if n > 1 else ("alone",),
                 ask=ask) == "avoided":
         out.avoided = True
@@ -806,7 +808,8 @@ def meet_brigands(s: Session, n: int, *, m: Meeting | None = None,
         for i in range(n):
             chit = m.chit("brigand", "a brigand")
             band.append(foe("brigand", f"brigand {i + 1}", chit["wl"], 2))
-        s.note(f"{n} brigand(s) fall upon {pk['name']}: "
+        s.note(f"{n} {plural(s, n, 'brigand')} {plural(s, n, 'falls', 'fall', old='fall')} "
+               f"upon {pk['name']}: "
                + ", ".join(f"WL {b['wl']}" for b in band) + ".")
         m.fight(band, out=out)
     if own:
@@ -943,10 +946,12 @@ def animal_reaction(m: Meeting, chit: dict, out: Outcome) -> None:
         return
 
 
-def pursue(m: Meeting, kind: str, what: str) -> bool:
-    """Chase those who flee (a Luck Test); caught, their reaction is rolled anew."""
+def pursue(m: Meeting, kind: str, what: str, *, they: bool = False) -> bool:
+    """Chase those who flee (a Luck Test); caught, their reaction is rolled anew. ``they``:
+    ``what`` names more than one ("the knights"; the verb agrees)."""
     s = m.s
-    q = Question("pursue", f"{what} flee(s). Pursue (a Luck Test; caught, they react anew)?",
+    flee = plural(s, 2 if they else 1, "flees", "flee", old="flee(s)")
+    q = Question("pursue", f"{what} {flee}. Pursue (a Luck Test; caught, they react anew)?",
                  ["yes", "no"], "no", tags=(kind,))
     if s.ask(q) == "yes" and s.luck_test(f"catch up with {what}"):
         s.note(f"{m.pk['name']} catches up with {what}.")
@@ -1400,7 +1405,8 @@ def meet_king(s: Session, king: dict | None = None, *, reaction_modifier: int = 
         escort = m.knights(party.party_knights(s), f"a knight of {king['name']}'s escort",
                            arthurian=arthur)
     cards = [king] + escort
-    choice = decide(m, "king", f"a king with {len(escort)} knight(s)", avoidable=avoidable,
+    choice = decide(m, "king", f"a king with {len(escort)} {plural(s, len(escort), 'knight')}",
+                    avoidable=avoidable,
                     tags=("escorted",) + (("arthurian",) if arthurian_count(escort) else ()),
                     count=len(cards), arthurian=arthurian_count(escort), ask=ask)
     if choice == "avoided":
@@ -1590,7 +1596,7 @@ def meet_knights(s: Session, knights: list[dict] | None = None, *, count: int | 
     if knights is None:
         knights = m.knights(count or 1, "a knight met on the way")
     n, arth = len(knights), arthurian_count(knights)
-    what = f"{n} knight(s), {arth} of them in Camelot's colours"
+    what = f"{n} {plural(s, n, 'knight')}, {arth} of them in Camelot's colours"
     s.note(f"{pk['name']} sees {what}.")
     kind = "knights" if n > 1 else "knight"
     choice = decide(m, kind, what, avoidable=avoidable, tags=group_tags(knights), count=n,
@@ -1648,7 +1654,7 @@ def knight_reaction(m: Meeting, knights: list[dict], modifier: int, out: Outcome
         attitude = attitude_of(result.totals[0])
         if key == "flees":
             s.note("The knights turn and ride away.")
-            if pursue(m, "knights" if len(knights) > 1 else "knight", "the knights"):
+            if pursue(m, "knights" if len(knights) > 1 else "knight", "the knights", they=True):
                 continue
             attitude = None
         break
@@ -1792,8 +1798,8 @@ def meet_lady(s: Session, lady: dict | None = None, *, reaction_modifier: int = 
         what = "a lady held by a knight against her will"
         tags = ("distressed", "alone")
     elif escort:
-        what = f"a lady with {len(escort)} knight(s), {arthurian_count(escort)} of them in " \
-               "Camelot's colours"
+        what = f"a lady with {len(escort)} {plural(s, len(escort), 'knight')}, " \
+               f"{arthurian_count(escort)} of them in Camelot's colours"
         tags = ("escorted",) + (("arthurian",) if arthurian_count(escort) else ())
     else:
         what = lady["name"] if bathing else "a lady riding alone"
@@ -2765,7 +2771,8 @@ def keep_fasting(s: Session) -> None:
         pk["fasting"] = None
         s.note(f"{pk['name']}'s six turns of fasting are over.")
         return
-    q = Question("fast_on", f"{pk['name']} has fasted {fast['turns']} turn(s). Fast one more "
+    q = Question("fast_on", f"{pk['name']} has fasted {fast['turns']} "
+                 f"{plural(s, fast['turns'], 'turn')}. Fast one more "
                  "turn (3 VP; combat rolls halved)?", ["yes", "no"], "no", tags=("fast",),
                  values={"turns": fast["turns"]})
     if s.ask(q) == "yes":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.koc.engine import knight as kn
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 register(
     Spec("faerie_award", "arriving in Faerie: take the 12 points as VP or as CP", ("vp", "cp"),
@@ -100,7 +101,8 @@ def magic(s: Session) -> None:
         options.append("vp to cp")
     if pk["mad"]:
         options = ["none"]
-    q = Question("faerie_magic", f"Faerie's magic offers to change exactly {n} point(s): CP "
+    q = Question("faerie_magic", f"Faerie's magic offers to change exactly {n} "
+                 f"{plural(s, n, 'point')}: CP "
                  f"into VP, VP into CP, or none (now {pk['cp']} CP, {pk['vp']} VP).",
                  options, "none", tags=("faerie",),
                  values={"points": n, "cp": pk["cp"], "vp": pk["vp"]})

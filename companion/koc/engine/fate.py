@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 REFUSABLE = ("sends_to_shrine", "exact_oath", "sends_to_lord", "demands_company",
              "charges_with_adventure", "exiles", "sends_as_guard")
@@ -183,7 +184,7 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
         n = min(5, s.d6("poisoned wounds inflicted"), kn.current_wl(pk) + pk["wounds"] - 1)
         n = max(0, min(n, kn.wl(pk) - 1))
         kn.poison(pk, n)
-        s.note(f"{victor['name']} gives {pk['name']} {n} poisoned wound(s).")
+        s.note(f"{victor['name']} gives {pk['name']} {n} {plural(s, n, 'poisoned wound')}.")
     elif key == "slay":
         from companion.koc.engine.combat import knight_slain
 

@@ -48,6 +48,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine import victory
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.victory import is_knave
+from companion.koc.engine.words import plural
 
 if TYPE_CHECKING:
     from companion.koc.engine.session import Session
@@ -722,7 +723,9 @@ def prophecy_met(s: "Session", task: dict) -> None:
     if task["curse"] == "fateful_encounter":
         knights = [npk(s.game.draw("knights", "a knight of the fateful encounter"))
                    for _ in range(task.get("count", 1))]
-        s.note(f"The prophecy is fulfilled: {len(knights)} knight(s) fall upon {pk['name']}.")
+        n = len(knights)
+        s.note(f"The prophecy is fulfilled: {n} {plural(s, n, 'knight')} "
+               f"{plural(s, n, 'falls', 'fall', old='fall')} upon {pk['name']}.")
         fight(s, knights, attacker="foe", tags=("knights",), on_defeat="slay")
     else:
         from companion.koc.engine.encounters import meet_monster
@@ -862,7 +865,7 @@ def start_repenting(s: "Session") -> bool:
         return False
     rec["repent"] = {"stage": "meditate", "turns": 0, "need": rec["kvp"], "since": _turn(s)}
     s.note(f"{pk['name']} kneels at the shrine to repent his villainy "
-           f"({rec['kvp']} turn(s) of meditation).")
+           f"({rec['kvp']} {plural(s, rec['kvp'], 'turn')} of meditation).")
     repent_turn(s)
     return True
 

@@ -12,6 +12,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine import party
 from companion.engine.game import edition
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
 LANDING_KINDS = ("countryside", "wasteland", "forest")    # coasts a knight may land on
@@ -76,7 +77,8 @@ def immobilised(s: Session) -> bool:
     hold = pk["immobile"][0]
     hold["turns"] -= 1
     s.note(f"{pk['name']} does not move this turn: {hold['why']}"
-           + (f" ({hold['turns']} more turn(s))." if hold["turns"] > 0 else "."))
+           + (f" ({hold['turns']} more {plural(s, hold['turns'], 'turn')})."
+              if hold["turns"] > 0 else "."))
     if hold.get("vp_per_turn"):
         s.gain_vp(hold["vp_per_turn"], hold["why"])
     if hold["turns"] <= 0:

@@ -35,6 +35,7 @@ from companion.koc.engine import resolutions as rs
 from companion.koc.engine import service, tasks
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 REQUEST_KEYS = {
     "adventure": "adventure", "appeal to jailor": "appeal_to_jailor",
@@ -910,7 +911,8 @@ def arthur_answer(s: Session, key: str, request: str) -> bool:
                                "feasting at King Arthur's table", "turns": turns,
                                "then": "arthur_court" if turns == 2 else "arthur_feast",
                                "request": request})
-        s.note(f"King Arthur will grant the request if {pk['name']} spends {turns} turn(s) at "
+        s.note(f"King Arthur will grant the request if {pk['name']} spends {turns} "
+               f"{plural(s, turns, 'turn')} at "
                "his " + ("court." if turns == 2 else "feast."))
     return False
 

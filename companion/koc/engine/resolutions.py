@@ -60,6 +60,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import OATH_KEYS, Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
@@ -740,7 +741,8 @@ def apply_enchantment(s: Session, key: str, by: dict, *, druid: bool = False,
         pk["asleep"] = True
         pk["immobile"].insert(0, {"why": "an enchanted sleep", "turns": turns, "then": "wake"})
         pk["enchantments"].append({"key": "sleep", "by": who, "turns": turns})
-        s.note(f"{pk['name']} falls into an enchanted sleep for {turns} turn(s).")
+        s.note(f"{pk['name']} falls into an enchanted sleep for {turns} "
+               f"{plural(s, turns, 'turn')}.")
 
 
 def change_into_animal(s: Session, by) -> None:
@@ -1157,7 +1159,9 @@ def storm_castle(s: Session, castle: str, *, defenders: list[dict] | None = None
         if not defenders:
             n = s.d6(f"knights holding {castle}")
             defenders = [draw_knight(s, f"a defender of {castle}") for _ in range(n)]
-    s.note(f"{pk['name']} storms {castle} {why}: {len(defenders)} knight(s) defend it.")
+    n = len(defenders)
+    s.note(f"{pk['name']} storms {castle} {why}: {n} {plural(s, n, 'knight')} "
+           f"{plural(s, n, 'defends', 'defend', old='defend')} it.")
     foes = [knight_foe(s, d) for d in defenders]
     result = fight(s, foes, attacker="pk", on_defeat="none", tags=("knights", "castle"))
     if result.won:
@@ -1957,7 +1961,8 @@ def scourge(s: Session) -> None:
     pk = s.pk
     most = s.d6("the most scourging allowed")
     options = [str(n) for n in range(0, most + 1)]
-    q = Question("scourge", f"Scourge yourself: up to {most} poisoned wound(s), 3 VP each.",
+    q = Question("scourge", f"Scourge yourself: up to {most} "
+                 f"{plural(s, most, 'poisoned wound')}, 3 VP each.",
                  options, "1")
     n = int(s.ask(q))
     n = min(n, max(0, kn.wl(pk) - 1))
@@ -1966,7 +1971,7 @@ def scourge(s: Session) -> None:
         s.gain_vp(-12, "refusing a penance")
         return
     kn.poison(pk, n)
-    s.note(f"{pk['name']} scourges himself: {n} poisoned wound(s).")
+    s.note(f"{pk['name']} scourges himself: {n} {plural(s, n, 'poisoned wound')}.")
     s.gain_vp(3 * n, "the penance of scourging")
 
 

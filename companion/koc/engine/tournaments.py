@@ -49,6 +49,7 @@ import math
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 CAMELOT = "Camelot Castle"
 CAMELOT_TOWN = "Camelot Town"
@@ -309,7 +310,8 @@ class Lists:
             winner, loser = (a, b) if left(fa) > left(fb) else (b, a)
         wf, lf = (fa, fb) if winner is a else (fb, fa)
         inflicted = dealt["a"] if winner is a else dealt["b"]
-        how = (f"{dealt['a']} wound(s) to {dealt['b']}" if self.short
+        how = (f"{dealt['a']} {plural(self.s, dealt['a'], 'wound')} to {dealt['b']}"
+               if self.short
                else f"{loser['name']} is beaten")
         note_all(self.s, f"{self.label}, joust {self.jousts}: {winner['name']} wins ({how}).")
         self.award(winner, loser, lf, inflicted)

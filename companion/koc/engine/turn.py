@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 
 def player_turn(s: Session) -> None:
@@ -210,7 +211,9 @@ def healing_phase(s: Session) -> None:
     knaves.end_of_turn(s)               # captives arriving, a Knave's service reviewed
     if pk["wounds"]:
         s.note(f"{pk['name']}'s wounds heal; WL back to {kn.wl(pk)}"
-               + (f" ({pk['poison']} poisoned wound(s) remain)." if pk["poison"] else "."))
+               + (f" ({pk['poison']} {plural(s, pk['poison'], 'poisoned wound')} "
+                  f"{plural(s, pk['poison'], 'remains', 'remain', old='remain')})."
+                  if pk["poison"] else "."))
     pk["wounds"] = 0
     pk["on_foot"] = False
     for extra in pk["men_at_arms"] + pk["comrades"]:

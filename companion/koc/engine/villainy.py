@@ -44,6 +44,7 @@ from __future__ import annotations
 from companion.koc.engine import knight as kn
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+from companion.koc.engine.words import plural
 
 CAMELOT = "Camelot Castle"
 CARBONEK = "Carbonek"
@@ -418,7 +419,7 @@ def hire_guards(s: Session, castle: str) -> None:
     for g in hired:
         g["wounds"] = 0
     rec(s.pk)["holds"][castle]["guards"].extend(hired)
-    s.note(f"The loot of {castle} hires {len(hired)} guard(s): "
+    s.note(f"The loot of {castle} hires {len(hired)} {plural(s, len(hired), 'guard')}: "
            f"{', '.join(g['name'] for g in hired) or 'nobody fit to be found'}.")
 
 
@@ -546,7 +547,9 @@ def counter_storm(s: Session) -> None:
     cards = draw_some(s, n, "an Arthurian storming Camelot", lambda c: c.arthurian)
     if not cards:
         return              # no Arthurian knight left to send
-    s.announce(f"{len(cards)} Arthurian knight(s) storm Camelot against {pk['name']}: "
+    n = len(cards)
+    s.announce(f"{n} Arthurian {plural(s, n, 'knight')} "
+               f"{plural(s, n, 'storms', 'storm', old='storm')} Camelot against {pk['name']}: "
                + ", ".join(c["name"] for c in cards) + ".")
     hold = rec(pk)["holds"][CAMELOT]
     keep = [g for g in hold["guards"] if g.get("kind") != "pk"]
@@ -600,7 +603,8 @@ def loot(s: Session, area: str) -> bool:
     roll = s.d6(f"knights defending {area}")
     n = max(0, roll - 3)
     s.note(f"{pk['name']} sets about looting {area}: {roll} - 3 -> "
-           + (f"{n} knight(s) come to defend it." if n else "nobody comes to defend it."))
+           + (f"{n} {plural(s, n, 'knight')} {plural(s, n, 'comes', 'come', old='come')} to "
+              "defend it." if n else "nobody comes to defend it."))
     if n:
         cards = [res.draw_knight(s, f"a defender of {area}") for _ in range(n)]
         result = fight(s, [npk(c) for c in cards], attacker="pk", tags=("knights", "shrine"))
@@ -636,11 +640,12 @@ def knave_meets_brigands(m, n: int, out) -> bool:
     s, pk = m.s, m.pk
     if not is_knave(pk) or pk["mad"] or pk["animal"]:
         return False
-    q = Question("lead_brigands", f"{pk['name']} meets a band of {n} brigand(s). Try to lead "
+    q = Question("lead_brigands", f"{pk['name']} meets a band of {n} {plural(s, n, 'brigand')}. "
+                 "Try to lead "
                  "them (a Luck Test)?", ["yes", "no"], "yes", values={"count": n})
     if s.ask(q) != "yes":
         return False
-    if not s.luck_test(f"lead {n} brigand(s)"):
+    if not s.luck_test(f"lead {n} {plural(s, n, 'brigand')}"):
         s.note("The brigands will have none of him.")
         return False
     r = rec(pk)
@@ -652,8 +657,8 @@ def knave_meets_brigands(m, n: int, out) -> bool:
                      "wounds": 0, "mounted": False, "chit": [chit["name"], chit["wl"]]})
     r["brigands"].extend(band)
     out.attitude = "friendly"
-    s.note(f"{n} brigand(s) (WL {', '.join(str(b['wl']) for b in band)}) take {pk['name']} as "
-           "their leader.")
+    s.note(f"{n} {plural(s, n, 'brigand')} (WL {', '.join(str(b['wl']) for b in band)}) "
+           f"{plural(s, n, 'takes', 'take', old='take')} {pk['name']} as their leader.")
     mount(s)
     return True
 
@@ -666,7 +671,9 @@ def disband(s: Session, why: str) -> None:
     for b in r["brigands"]:
         if b.get("chit") in out:
             out.remove(b["chit"])
-    s.note(f"{s.pk['name']}'s {len(r['brigands'])} brigand(s) leave him ({why}).")
+    n = len(r["brigands"])
+    s.note(f"{s.pk['name']}'s {n} {plural(s, n, 'brigand')} "
+           f"{plural(s, n, 'leaves', 'leave', old='leave')} him ({why}).")
     r["brigands"] = []
     r.pop("brigands_out", None)
 
@@ -753,7 +760,8 @@ def fight_first(s: Session, foes: list[dict]) -> list[dict]:
             not getattr(s, "storming", False):
         kinds = [f["kind"] for f in foes]
         tag = "knights" if kinds.count("knight") > 1 else kinds[0]
-        q = Question("brigands_fight", f"Send your {len(r['brigands'])} brigand(s) in first?",
+        n = len(r["brigands"])
+        q = Question("brigands_fight", f"Send your {n} {plural(s, n, 'brigand')} in first?",
                      ["yes", "no"], "yes",
                      tags=(tag,) if tag in ("knights", "knight", "king", "monster", "animal",
                                             "pk") else ())
@@ -1139,7 +1147,7 @@ def journal_lines(pk: dict) -> list[str]:
         out.append(f"holds {castle} (taken in game turn {h.get('since')}; guards: "
                    + (", ".join(g["name"] for g in h.get("guards", [])) or "none") + ")")
     if r.get("brigands"):
-        out.append(f"leads {len(r['brigands'])} brigand(s), "
+        out.append(f"leads {len(r['brigands'])} {plural(None, len(r['brigands']), 'brigand')}, "
                    f"{sum(1 for b in r['brigands'] if b.get('mounted'))} mounted"
                    + (f", waiting outside {r['brigands_out']['castle']}"
                       if r.get("brigands_out") else ""))

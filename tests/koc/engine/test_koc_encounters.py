@@ -131,9 +131,29 @@ def test_e09_brigands_attack_and_pay_their_wl(table):
     t, s = setup(table, "Powys", D[6] + [2] + KILL2 + KILL2,
                  extra=draws(brigand=["Brigand 3", "Brigand 5"]))
     E.terrain_encounter(s, "Powys")
-    assert t.saw("2 brigand(s) fall upon Anna")
+    assert t.saw("2 brigands fall upon Anna")
     assert s.pk["cp"] == 108
     assert not t.unused_dice
+
+
+def test_e09_brigands_before_edition_2_in_the_old_words(table):
+    """A game begun before rules edition 2 keeps the words its history recorded: the noted
+    event, the question asked and the Luck Test's purpose (companion/koc/engine/words.py)."""
+    t, s = setup(table, "Powys", D[6] + [2] + KILL2 + KILL2,
+                 extra=draws(brigand=["Brigand 3", "Brigand 5"]))
+    t.state["edition"] = 1
+    E.terrain_encounter(s, "Powys")
+    assert t.saw("2 brigand(s) fall upon Anna") and not t.saw("2 brigands")
+    assert s.pk["cp"] == 108
+    for edition, words in ((1, "a band of 2 brigand(s)"), (2, "a band of 2 brigands")):
+        t, s = setup(table, "Powys", D[6] + [2] + [6], orders="on encounter: avoid\n")
+        t.state["edition"] = edition
+        asked, ask = [], s.ask
+        s.ask = lambda q: asked.append(q.prompt) or ask(q)
+        E.terrain_encounter(s, "Powys")
+        assert asked[0].startswith(f"Anna meets {words} (")
+        assert t.saw(f"Luck test (avoid {words}): rolled 6") and t.saw(f"Anna avoids {words};")
+        assert t.chance.outcomes[-1].purpose == f"luck test: avoid {words}"
 
 
 def test_e10_brigands_rob(table):
@@ -334,8 +354,8 @@ def test_e24_knights_revealed_after_the_choice_with_arthurian_count(table):
                  orders="on encounter knights arthurian_count<1: attack\n"
                         "on encounter knights arthurian: avoid")
     E.terrain_encounter(s, "Powys")
-    assert t.saw("Anna sees 3 knight(s), 1 of them in Camelot's colours.")
-    assert t.saw("Anna avoids 3 knight(s)")
+    assert t.saw("Anna sees 3 knights, 1 of them in Camelot's colours.")
+    assert t.saw("Anna avoids 3 knights")
     assert not t.saw("Sir Kay")
     assert [(d["kind"], d["answer"], d["source"]) for d in t.ctx.decisions] == [
         ("encounter", "avoid", "standing")]
@@ -771,7 +791,7 @@ def test_e64_dwarf_calls_a_king(table):
 def test_e65_dwarf_calls_brigands(table):
     """Dwarf reaction 4: six brigands attack."""
     t, s = dwarf(table, 4, KILL2 * 6, extra=draws(brigand=["Brigand 1"] * 6))
-    assert t.saw("6 brigand(s) fall upon Anna") and s.pk["cp"] == 106
+    assert t.saw("6 brigands fall upon Anna") and s.pk["cp"] == 106
 
 
 def test_e66_dwarf_trick_message_aid_adventure(table):
@@ -979,7 +999,7 @@ def test_e83_wood_nymph(table):
 def test_e84_forest_monster_animal_brigands_mad(table):
     """Forest 2-5 Monster, 6-7 Animal, 10 Brigands (1-6), 11 Mad Knight."""
     for dice, seen in ((D[4] + KILL3, "Lion is slain"), (D[6] + D[9], "tells of an adventure"),
-                       (D[10] + [1] + KILL2, "1 brigand(s) fall upon Anna"),
+                       (D[10] + [1] + KILL2, "1 brigand falls upon Anna"),
                        (D[11] + KILL2, "The mad knight is Sir Belleus")):
         t, s = setup(table, "Bedgebury Forest", dice, extra=draws(
             monster=["Lion 5"], animal=["Wolf 5"], brigand=["Brigand 1"]) + KNIGHTS)
@@ -1680,7 +1700,7 @@ def test_e137_mad_pk_encounters(table):
     mad = "mad = {since = 0, tests = 0}"
     t, s = setup(table, "Powys", D[6] + [2], anna=mad)
     E.terrain_encounter(s, "Powys")
-    assert t.saw("keep well away from the madman") and not t.saw("brigand(s) fall")
+    assert t.saw("keep well away from the madman") and not t.saw("upon Anna")
     t, s = setup(table, "Powys", D[10] + D[7], anna=mad)
     E.terrain_encounter(s, "Powys")
     assert s.pk["mad"] is None and t.saw("Hermit reactions")

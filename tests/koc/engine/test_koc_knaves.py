@@ -631,7 +631,7 @@ def test_kn38_the_fateful_encounter(table):
     t.state["decks"]["knights"]["draw"][:0] = ["Sir Belleus", "Sir Hemison"]
     pk["at"] = {"area": task["dest"], "where": "area"}
     tasks.arrive(s, task)
-    assert t.saw("The prophecy is fulfilled: 2 knight(s) fall upon Anna.")
+    assert t.saw("The prophecy is fulfilled: 2 knights fall upon Anna.")
     assert not pk["slain"] and pk["knave"]["curses"] == []
     assert t.unused_dice == []
 

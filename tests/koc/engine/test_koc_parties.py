@@ -419,7 +419,7 @@ def test_p19_pk_challenge_accepted(table):
               orders={"Anna": "challenge Bert", "Bert": "on pk_challenge: yes\nstay"})
     game_turn(t)
     assert t.saw("Anna finds Bert.") and t.saw("Bert accepts Anna's challenge.")
-    assert t.saw("Challenge: Anna inflicted 5 wound(s) and took 2: Anna wins.")
+    assert t.saw("Challenge: Anna inflicted 5 wounds and took 2: Anna wins.")
     assert t.saw("Anna gains 5 CP (wounds inflicted in the challenge with Bert)")
     assert t.saw("Anna gains 6 VP (winning the challenge with Bert)")
     assert t.saw("Bert gains 6 CP (the lesson of a lost challenge)")

@@ -207,14 +207,14 @@ def test_t06_short_tournaments(table):
     t = table(pos(cp=100, vp=20, at="Camelot Castle", where="inside"), dice=dice,
               options={"rules": ("short_tournaments",)})
     champion = T.hold(t.session(), "The test", "Camelot Castle", ["Anna"], [card("Sir Kay")])
-    assert champion["name"] == "Anna" and t.saw("Anna wins (5 wound(s) to 3)")
+    assert champion["name"] == "Anna" and t.saw("Anna wins (5 wounds to 3)")
     rec = t.knight()
     assert rec["cp"] == 105 and rec["vp"] == 26 and t.unused_dice == []
     # lost on wounds: the lesson of defeat (6 CP) as usual
     t = table(pos(cp=100, vp=20, at="Camelot Castle", where="inside"),
               dice=[2, 2, 2, 3, 3, 3] * 3, options={"rules": ("short_tournaments",)})
     champion = T.hold(t.session(), "The test", "Camelot Castle", ["Anna"], [card("Sir Kay")])
-    assert champion["name"] == "Sir Kay" and t.saw("Sir Kay wins (0 wound(s) to 9)")
+    assert champion["name"] == "Sir Kay" and t.saw("Sir Kay wins (0 wounds to 9)")
     assert t.knight()["cp"] == 106
 
 

@@ -148,7 +148,7 @@ def test_kv06_counter_storm_on_a_failed_luck_test(table):
     s = t.session()
     t.state["koc"]["turn"] = 2
     vil.start_of_turn(s)
-    assert t.saw("2 Arthurian knight(s) storm Camelot against Anna: Sir Lavaine, Sir Baudwin.")
+    assert t.saw("2 Arthurian knights storm Camelot against Anna: Sir Lavaine, Sir Baudwin.")
     assert t.saw("Anna loses Camelot Castle (stormed back by Arthurian knights)")
     assert r["holds"] == {} and "camelot" not in r
     assert "Sir Dalan" in t.state["decks"]["knights"]["discard"]
@@ -197,7 +197,7 @@ def test_kv09_a_castle_stormed_back_is_lost_and_its_prisoners_freed(table):
                       "since": 1, "gear": {}, "last": None, "jailor_player": "Anna"}
     bert = t.session("Bert")
     assert rs.storm_castle(bert, "Vagon") is True
-    assert t.saw("Bert storms Vagon to free its prisoners: 1 knight(s) defend it.")
+    assert t.saw("Bert storms Vagon to free its prisoners: 1 knight defends it.")
     assert t.knight()["knave"]["holds"] == {}
     assert cora["prison"] is None
     assert t.saw("Anna loses Vagon (stormed by Bert)")
@@ -272,7 +272,7 @@ def test_kv14_a_shrines_defenders_must_be_beaten(table):
     """d6-3 (5: two knights) defend the shrine; beaten by them, he loots nothing."""
     t = knave(table, [5, *BEAT3, *YIELDS, *BEAT3, *YIELDS], "loot shrine\n", at="Canterbury")
     vil.at_shrine(t.session(), "Canterbury")
-    assert t.saw("2 knight(s) come to defend it.")
+    assert t.saw("2 knights come to defend it.")
     assert t.knight()["knave"]["acts"] == {"loot_shrine": 1}
     t2 = knave(table, [4] + [1, 1, 1, 6, 6, 6] * 9, "loot shrine\n", at="Canterbury", cp=40)
     vil.at_shrine(t2.session(), "Canterbury")
@@ -564,7 +564,7 @@ def test_kv32_the_knaves_journal_shows_castles_brigands_and_ships(table):
     r["fleet"] = [{"kind": "ship", "name": "Cog", "wl": 10, "pirate": True}]
     assert vil.journal_lines(t.knight()) == [
         "holds Vagon (taken in game turn 1; guards: Sir Dalan)",
-        "leads 1 brigand(s), 1 mounted", "pirate fleet: Cog (crew 10)"]
+        "leads 1 brigand, 1 mounted", "pirate fleet: Cog (crew 10)"]
 
 
 def test_kv33_a_king_imprisoned_in_the_storm_leaves_his_deck(table):
