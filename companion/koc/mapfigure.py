@@ -9,12 +9,17 @@ reach next. ``map_flowable`` draws it in the PDF (reportlab, imported when calle
 ``map_svg`` for the web view (found by companion/render/report_html.py); ``map_text`` is the
 text form.
 
+``closeup_data(data)`` cuts from that data the close-up of a player's report: the poster at its
+own size around his knight, legible on a phone, with labels at its edges for the areas he can
+reach beyond it (``closeup_flowable``, ``closeup_svg``, ``closeup_text``).
+
 The geometry needs reportlab to measure the names, so it is built once per process and kept in
 the cache of built data (companion/engine/cache.py) beside the world: ``companion show`` of a
 KoC game then reads it without loading reportlab or the fonts.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -84,9 +89,15 @@ def _cached_geometry(world) -> dict[str, Any]:
 
 
 def _build_geometry(world) -> dict[str, Any]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     from companion.koc import poster
+    from companion.render.fonts import SANS_BOLD
 
     layout = poster.poster_layout(world)
+
+    def em(name: str) -> float:            # a name's width in ems of the bold font
+        return round(stringWidth(name, SANS_BOLD, 100.0) / 100.0, 2)
 
     def r(value: float) -> float:
         return round(float(value), 1)
@@ -98,9 +109,9 @@ def _build_geometry(world) -> dict[str, Any]:
                       "w": r(node.w), "h": r(node.h), "shape": node.shape, "fill": node.fill,
                       "stroke": node.stroke, "ink": names[0].colour,
                       "lines": [lb.text for lb in names], "pt": names[0].size,
-                      "line": node.line_pt})
+                      "line": node.line_pt, "em": em(name)})
     seas = [{"name": band.name, "path": [[r(x), r(y)] for x, y in band.path],
-             "width": r(band.width)} for band in layout.bands.values()]
+             "width": r(band.width), "em": em(band.name)} for band in layout.bands.values()]
     links: dict[str, list[list[float]]] = {"land": [], "river": [], "ship": []}
     for link in layout.links:
         links[link.kind].append([r(link.start[0]), r(link.start[1]),
@@ -184,8 +195,10 @@ def map_text(data: dict[str, Any]) -> str:
 
 def _tokens(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every counter to draw with its centre (poster mm): the knights' counters and the
-    Merlin/Morgan counter, in a row along the top edge of their area (two rows past four)."""
-    where = {a["name"]: (a["x"], a["y"] + a["h"] / 2 + RADIUS * 0.45) for a in data["areas"]}
+    Merlin/Morgan counter, in a row along the top edge of their area (two rows past four); in
+    the close-up (``lift``) in a row just above it, clear of the area's name."""
+    up = RADIUS + 2.0 if data.get("lift") else RADIUS * 0.45
+    where = {a["name"]: (a["x"], a["y"] + a["h"] / 2 + up) for a in data["areas"]}
     for sea in data["seas"]:
         path = sea["path"]
         where[sea["name"]] = tuple(path[len(path) // 2])
@@ -278,6 +291,14 @@ def _castle_marks(data: dict[str, Any]) -> list[tuple[float, float, list[str]]]:
     return out
 
 
+def _sea_label(sea: dict[str, Any]):
+    """Where a sea's name stands: the middle of its course on the whole map; in the close-up
+    the point of its course nearest the window's centre ("at"; None: not in the window)."""
+    if "at" in sea:
+        return sea["at"]
+    return sea["path"][len(sea["path"]) // 2]
+
+
 def _checked(colour: str) -> str:
     return colour if re.fullmatch(r"#[0-9a-fA-F]{6}", str(colour or "")) else "#777777"
 
@@ -359,8 +380,26 @@ def _replay(c, data, part: str, draw) -> None:
 
 
 def _draw(c, data, colour, sans, bold) -> None:
+    _draw_map(c, data, colour, bold, replay=True)
+    _legend_pdf(c, data, colour, sans, bold)
+
+
+def _layer(c, data, part: str, draw, replay: bool) -> None:
+    """One layer of the map (``part``: 'ground' or 'areas'): replayed from the operators
+    recorded once per geometry, or drawn afresh in a state of its own."""
+    if replay:
+        _replay(c, data, part, draw)
+    else:
+        c.saveState()
+        draw(c)
+        c.restoreState()
+
+
+def _draw_map(c, data, colour, bold, replay: bool) -> None:
+    """The map without its legend; ``replay``: the ground and the areas from the operators
+    recorded once per geometry (the whole map; the close-up's parts differ by report)."""
     reach = set(data["reach"])
-    _replay(c, data, "ground", lambda pen: _draw_ground(pen, data, colour))
+    _layer(c, data, "ground", lambda pen: _draw_ground(pen, data, colour), replay)
     for a in data["areas"]:                 # the next steps: an orange ring under the area
         if a["name"] in reach:
             x0, y0 = a["x"] - a["w"] / 2, a["y"] - a["h"] / 2
@@ -370,7 +409,7 @@ def _draw(c, data, colour, sans, bold) -> None:
                             stroke=0, fill=1)
             else:
                 c.rect(x0 - 1.6, y0 - 1.6, a["w"] + 3.2, a["h"] + 3.2, stroke=0, fill=1)
-    _replay(c, data, "areas", lambda pen: _draw_areas(pen, data, colour))
+    _layer(c, data, "areas", lambda pen: _draw_areas(pen, data, colour), replay)
     _draw_names(c, data, colour, bold)
     for sea in data["seas"]:
         if sea["name"] in reach:
@@ -387,7 +426,6 @@ def _draw(c, data, colour, sans, bold) -> None:
         _castle_pdf(c, x, y, colour)
     for token in _tokens(data):
         _counter_pdf(c, token, token["cx"], token["cy"], colour, bold)
-    _legend_pdf(c, data, colour, sans, bold)
 
 
 def _draw_ground(c, data, colour) -> None:
@@ -455,7 +493,9 @@ def _draw_names(c, data, colour, bold) -> None:
     t.setFont(bold, size)
     t.setFillColor(colour(data["style"]["sea_text"]))
     for sea in data["seas"]:
-        x, y = sea["path"][len(sea["path"]) // 2]
+        if _sea_label(sea) is None:
+            continue
+        x, y = _sea_label(sea)
         name = sea["name"].upper()
         t.setTextOrigin(x - stringWidth(name, bold, size) / 2, y - 1.3)
         t.textOut(name)
@@ -588,7 +628,9 @@ def _svg_ground(data) -> str:
     out.append(f'<g fill="{st["sea_text"]}" font-size="{f(10 * PT_MM)}" font-weight="bold" '
                f'text-anchor="middle">')
     for sea in data["seas"]:
-        x, y = sea["path"][len(sea["path"]) // 2]
+        if _sea_label(sea) is None:
+            continue
+        x, y = _sea_label(sea)
         out.append(f'<text x="{f(x)}" y="{Y(y - 1.3)}">{escape(sea["name"].upper())}</text>')
     out.append("</g>")
     styles = {"land": (st["land"], "0.55", ""), "river": (st["river"], "0.65", ""),
@@ -645,6 +687,24 @@ def map_svg(data: dict[str, Any]) -> str:
 
     f = _f
     map_w, map_h = data["size"]
+    mine = [c for c in data["counters"] if c["mine"]]
+    label = "Map of the Knights of Camelot with the knights' counters" + (
+        f"; your knight {mine[0]['knight']} is ringed in gold" if mine else "")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {f(map_w)} {f(map_h)}" '
+           f'role="img" aria-label="{escape(label)}" class="koc-map" '
+           f'font-family="DejaVu Sans, sans-serif">',
+           f'<title>{escape(label)}</title>', *_svg_map(data, cached=True),
+           _legend_svg(data, f, map_h, escape), "</svg>"]
+    return "".join(out)
+
+
+def _svg_map(data: dict[str, Any], cached: bool) -> list[str]:
+    """The map's shapes, names, outlines and counters (no legend), in poster millimetres with
+    y downward; ``cached``: the ground and the areas built once per geometry (the whole map)."""
+    from html import escape
+
+    f = _f
+    map_h = data["size"][1]
 
     def X(x: float) -> str:
         return f(x)
@@ -652,13 +712,7 @@ def map_svg(data: dict[str, Any]) -> str:
     def Y(y: float) -> str:
         return f(map_h - y)
 
-    mine = [c for c in data["counters"] if c["mine"]]
-    label = "Map of the Knights of Camelot with the knights' counters" + (
-        f"; your knight {mine[0]['knight']} is ringed in gold" if mine else "")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {f(map_w)} {f(map_h)}" '
-           f'role="img" aria-label="{escape(label)}" class="koc-map" '
-           f'font-family="DejaVu Sans, sans-serif">',
-           f'<title>{escape(label)}</title>', _svg_part(data, "ground", _svg_ground)]
+    out = [_svg_part(data, "ground", _svg_ground) if cached else _svg_ground(data)]
     reach = set(data["reach"])
     for a in data["areas"]:                 # the next steps: an orange ring under the area
         if a["name"] in reach:
@@ -666,7 +720,7 @@ def map_svg(data: dict[str, Any]) -> str:
             out.append(f'<rect x="{X(x0 - 1.6)}" y="{Y(y1 + 1.6)}" width="{f(a["w"] + 3.2)}" '
                        f'height="{f(a["h"] + 3.2)}" rx="{f(_radius(a) + 1.6)}" '
                        f'fill="{REACH}"/>')
-    out.append(_svg_part(data, "areas", _svg_areas))
+    out.append(_svg_part(data, "areas", _svg_areas) if cached else _svg_areas(data))
     for sea in data["seas"]:
         if sea["name"] in reach:
             points = " ".join(f"{X(x)},{Y(y)}" for x, y in sea["path"])
@@ -676,9 +730,7 @@ def map_svg(data: dict[str, Any]) -> str:
         out.append(_castle_svg(X(x), Y(y), "; ".join(names), escape))
     for token in _tokens(data):
         out.append(_counter_svg(token, X(token["cx"]), Y(token["cy"]), escape))
-    out.append(_legend_svg(data, f, map_h, escape))
-    out.append("</svg>")
-    return "".join(out)
+    return out
 
 
 def _castle_svg(x: str, y: str, names: str, escape) -> str:
@@ -742,4 +794,538 @@ def _legend_svg(data, f, map_h, escape) -> str:
         out.append(f'<text x="{f(x0 + 6 + RADIUS * 2)}" y="{f(y)}" font-size="{f(size)}" '
                    f'fill="{INK}"{fit}>{escape(line["text"])}</text>')
     out.append("</g>")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- the close-up
+
+CLOSE_W = 96.0            # the close-up's window on the poster (mm). On a phone the figure is
+CLOSE_H = 96.0            # 330-370 CSS px wide: the smallest names (7.5 pt) come out at 9-10 px
+MARK_MM = 9 * PT_MM       # the text of a label at the window's edge (a neighbour beyond it)
+MARK_H = MARK_MM * 1.6    # such a label's height
+KEY_MM = 3.2              # the text of the close-up's key below the window
+KEY_X = 13.0              # where the key's text starts (its samples stand left of it)
+EDGE = 1.5                # the labels keep this far inside the frame, and this far apart
+HOME_MARGIN = MARK_H + 2 * EDGE    # the knight's area keeps clear of the labels at the edges
+STEP = 2.0                # the window is tried at positions this far apart
+ARROW = ((-1.6, -0.32), (0.15, -0.32), (0.15, -1.05), (1.65, 0.0), (0.15, 1.05),
+         (0.15, 0.32), (-1.6, 0.32))
+"""An arrow pointing east (mm, y upward), turned toward the neighbour beyond the edge."""
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south",
+           "south-east")
+
+
+def _closest_on_path(p, path) -> tuple[float, float]:
+    """The point of a sea's course nearest to ``p``."""
+    best, best_d = (path[0][0], path[0][1]), None
+    for a, b in zip(path, path[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d2 = dx * dx + dy * dy
+        t = 0.0 if d2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
+                                             / d2))
+        q = (a[0] + t * dx, a[1] + t * dy)
+        d = (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2
+        if best_d is None or d < best_d - 1e-9:
+            best, best_d = q, d
+    return best
+
+
+def _within(box, window, inset: float) -> bool:
+    return (box[0] >= window[0] + inset and box[1] >= window[1] + inset
+            and box[2] <= window[2] - inset and box[3] <= window[3] - inset)
+
+
+def _overlaps(box, window) -> bool:
+    return box[0] < window[2] and box[2] > window[0] and box[1] < window[3] and box[3] > window[1]
+
+
+def _union(a, b):
+    return b if a is None else [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                max(a[3], b[3])]
+
+
+def _starts(need_lo: float, need_hi: float, size: float, limit: float) -> list[float]:
+    """Where a window ``size`` long may start so that it holds [need_lo, need_hi] with the
+    margin and stays on the poster [0, limit]; the nearest such start when none does."""
+    lo = max(0.0, need_hi + HOME_MARGIN - size)
+    hi = min(limit - size, need_lo - HOME_MARGIN)
+    if lo > hi:
+        middle = (need_lo + need_hi - size) / 2
+        return [round(min(max(middle, 0.0), limit - size), 1)]
+    count = int((hi - lo) / STEP)
+    return sorted({round(lo + k * STEP, 1) for k in range(count + 1)} | {round(hi, 1)})
+
+
+def _compass(dx: float, dy: float) -> str:
+    return COMPASS[round(math.degrees(math.atan2(dy, dx)) / 45.0) % 8]
+
+
+def _pack(items: list[tuple[float, float, str]], lo: float, hi: float
+          ) -> tuple[dict[str, float], list[str]]:
+    """Labels along one edge: ``items`` (ideal centre, length, name) placed in order between
+    ``lo`` and ``hi``, EDGE apart, each as near its ideal place as the others allow; the
+    widest left out while they do not fit (returned apart, by name)."""
+    items = sorted(items, key=lambda item: (item[0], item[2]))
+    left_out: list[str] = []
+    while items and sum(i[1] for i in items) + EDGE * (len(items) - 1) > hi - lo:
+        widest = max(items, key=lambda item: (item[1], item[2]))
+        items.remove(widest)
+        left_out.append(widest[2])
+    if not items:
+        return {}, sorted(left_out)
+    pos = [min(max(centre - size / 2, lo), hi - size) for centre, size, _ in items]
+    for k in range(1, len(items)):
+        pos[k] = max(pos[k], pos[k - 1] + items[k - 1][1] + EDGE)
+    if pos[-1] + items[-1][1] > hi:
+        pos[-1] = hi - items[-1][1]
+    for k in range(len(items) - 2, -1, -1):
+        pos[k] = min(pos[k], pos[k + 1] - EDGE - items[k][1])
+    return {name: round(p, 1) for p, (_, _, name) in zip(pos, items)}, sorted(left_out)
+
+
+def _pack_around(items: list[tuple[float, float, str]], lo: float, hi: float,
+                 gap_lo: float, gap_hi: float) -> tuple[dict[str, float], list[str]]:
+    """:func:`_pack` on both sides of a gap (``gap_lo`` to ``gap_hi``: the knight's own
+    area): each label on the side of its ideal place, those without room there on the
+    other."""
+    middle = (gap_lo + gap_hi) / 2
+    below = [item for item in items if item[0] < middle]
+    above = [item for item in items if item[0] >= middle]
+    got_below, lost_below = _pack(below, lo, gap_lo) if gap_lo > lo else ({}, [i[2] for i in below])
+    got_above, lost_above = _pack(above, gap_hi, hi) if hi > gap_hi else ({}, [i[2] for i in above])
+    if lost_below and hi > gap_hi:
+        got_above, lost = _pack(above + [i for i in below if i[2] in lost_below], gap_hi, hi)
+        lost_below, lost_above = [], lost
+    elif lost_above and gap_lo > lo:
+        got_below, lost = _pack(below + [i for i in above if i[2] in lost_above], lo, gap_lo)
+        lost_above, lost_below = [], lost
+    return {**got_below, **got_above}, sorted(lost_below + lost_above)
+
+
+def closeup_data(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The close-up of the map around the viewer's own knight, from the whole map's data
+    (``map_data``: the viewer's view and the public geometry, nothing else): a window of
+    CLOSE_W x CLOSE_H poster millimetres holding his area, placed (in steps of STEP) to hold as
+    many of the areas he can reach next as it can, nearest his area among equals. What lies in
+    the window is drawn as on the whole map; each area he can reach beyond it gets a label at
+    the window's edge where the way to it leaves the window. None for a report without an own
+    knight on the map (the public's, the moderator's, a knight away at a foreign war)."""
+    own = next((c for c in data["counters"] if c["mine"]), None)
+    if not data.get("mine") or own is None or own["area"] is None:
+        return None
+    map_w, map_h = data["size"]
+    areas = {a["name"]: a for a in data["areas"]}
+    seas = {s["name"]: s for s in data["seas"]}
+    home = own["area"]
+    tokens = _tokens({**data, "lift": True})
+    extent: dict[str, list[float]] = {
+        name: [a["x"] - a["w"] / 2, a["y"] - a["h"] / 2, a["x"] + a["w"] / 2, a["y"] + a["h"] / 2]
+        for name, a in areas.items()}
+    for t in tokens:                       # an area's counters stand above its top edge
+        r = RADIUS * 1.15 + (1.8 if t["mine"] else 0.0)
+        extent[t["area"]] = _union(extent.get(t["area"]),
+                                   [t["cx"] - r, t["cy"] - r, t["cx"] + r, t["cy"] + r])
+    mine = next(t for t in tokens if t["mine"])
+    origin = (areas[home]["x"], areas[home]["y"]) if home in areas else (mine["cx"], mine["cy"])
+    near = [n for n in data["reach"] if n != home]
+
+    def holds(name: str, window) -> bool:
+        if name in areas:
+            return _within(extent[name], window, 0.5)
+        cx, cy = (window[0] + window[2]) / 2, (window[1] + window[3]) / 2
+        x, y = _closest_on_path((cx, cy), seas[name]["path"])
+        return _within([x, y, x, y], window, 8.0)
+
+    hx0, hy0, hx1, hy1 = extent[home]
+    xs = _starts(hx0, hx1, CLOSE_W, map_w)
+    ys = _starts(hy0, hy1, CLOSE_H, map_h)
+    # which of the areas next to his each start holds, as bits (the window's x and y apart)
+    land = [n for n in near if n in areas]
+    x_bits = {x0: sum(1 << k for k, n in enumerate(land) if extent[n][0] >= x0 + 0.5
+                      and extent[n][2] <= round(x0 + CLOSE_W, 1) - 0.5) for x0 in xs}
+    y_bits = {y0: sum(1 << k for k, n in enumerate(land) if extent[n][1] >= y0 + 0.5
+                      and extent[n][3] <= round(y0 + CLOSE_H, 1) - 0.5) for y0 in ys}
+    by_sea = [n for n in near if n not in areas]
+    best = None
+    for x0 in xs:
+        for y0 in ys:
+            held = bin(x_bits[x0] & y_bits[y0]).count("1")
+            if by_sea:
+                window = [x0, y0, round(x0 + CLOSE_W, 1), round(y0 + CLOSE_H, 1)]
+                held += sum(holds(n, window) for n in by_sea)
+            off = ((x0 + CLOSE_W / 2 - origin[0]) ** 2 + (y0 + CLOSE_H / 2 - origin[1]) ** 2)
+            key = (-held, round(off, 3), x0, y0)
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    x0, y0 = best[2], best[3]
+    window = [x0, y0, round(x0 + CLOSE_W, 1), round(y0 + CLOSE_H, 1)]
+    x1, y1 = window[2], window[3]
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    inside = [n for n in near if holds(n, window)]
+    beyond = [n for n in near if n not in inside]
+    codes: dict[str, list[str]] = {}
+    for c in data["counters"]:
+        if c["area"]:
+            codes.setdefault(c["area"], []).append(c["code"])
+    if data["merlin"]:
+        codes.setdefault(data["merlin"], []).append("M")
+
+    # the labels of the areas beyond the window, at the edge the way to each leaves it by
+    sides: dict[str, list[tuple[float, float, str]]] = {}
+    marks: dict[str, dict[str, Any]] = {}
+    for name in beyond:
+        if name in areas:
+            target = (areas[name]["x"], areas[name]["y"])
+        else:
+            target = _closest_on_path(origin, seas[name]["path"])
+        dx, dy = target[0] - origin[0], target[1] - origin[1]
+        sx = ((x1 if dx > 0 else x0) - origin[0]) / dx if dx else float("inf")
+        sy = ((y1 if dy > 0 else y0) - origin[1]) / dy if dy else float("inf")
+        side = ("right" if dx > 0 else "left") if sx < sy else ("top" if dy > 0 else "bottom")
+        s = min(sx, sy)
+        ex, ey = origin[0] + dx * s, origin[1] + dy * s
+        text = name + (f" ({', '.join(codes[name])})" if codes.get(name) else "")
+        width = round(MARK_H + (areas.get(name) or seas[name])["em"] * MARK_MM
+                      + (len(text) - len(name)) * 0.7 * MARK_MM + 2.0, 1)
+        marks[name] = {"name": name, "text": text, "side": side, "width": width,
+                       "toward": _compass(dx, dy),
+                       "angle": round(math.degrees(math.atan2(dy, dx)), 1)}
+        along = ex if side in ("top", "bottom") else ey
+        sides.setdefault(side, []).append((along, width if side in ("top", "bottom")
+                                           else MARK_H, name))
+    left_out: list[str] = []
+    placed: dict[str, float] = {}
+    for side in ("top", "bottom"):
+        got, lost = _pack(sides.get(side, []), x0 + EDGE, x1 - EDGE)
+        placed.update(got)
+        for name in lost:                  # no room on that edge: to the nearer side's end
+            along = next(a for a, _, n in sides[side] if n == name)
+            other = "left" if along < (x0 + x1) / 2 else "right"
+            marks[name]["side"] = other
+            sides.setdefault(other, []).append((y1 if side == "top" else y0, MARK_H, name))
+    lo = y0 + EDGE + (MARK_H + EDGE if any(m["side"] == "bottom" and m["name"] in placed
+                                           for m in marks.values()) else 0.0)
+    hi = y1 - EDGE - (MARK_H + EDGE if any(m["side"] == "top" and m["name"] in placed
+                                           for m in marks.values()) else 0.0)
+    for side in ("left", "right"):        # labels that would cover his area go round it
+        items = sides.get(side, [])
+        reach_in = max((marks[n]["width"] for _, _, n in items), default=0.0) + EDGE * 2
+        if (hx0 < x0 + reach_in) if side == "left" else (hx1 > x1 - reach_in):
+            got, lost = _pack_around(items, lo, hi, hy0 - EDGE, hy1 + EDGE)
+        else:
+            got, lost = _pack(items, lo, hi)
+        placed.update(got)
+        left_out += lost
+    edge_marks = []
+    for name in beyond:
+        if name not in placed:
+            continue
+        m = marks[name]
+        at, w = placed[name], m["width"]
+        box = {"top": [at, y1 - EDGE - MARK_H, at + w, y1 - EDGE],
+               "bottom": [at, y0 + EDGE, at + w, y0 + EDGE + MARK_H],
+               "left": [x0 + EDGE, at, x0 + EDGE + w, at + MARK_H],
+               "right": [x1 - EDGE - w, at, x1 - EDGE, at + MARK_H]}[m["side"]]
+        edge_marks.append(dict(m, box=[round(v, 1) for v in box]))
+
+    shown = {a for a in areas if _overlaps(extent[a], window)}
+    shown_seas = []
+    for sea in data["seas"]:
+        half = sea["width"] / 2
+        px, py = [p[0] for p in sea["path"]], [p[1] for p in sea["path"]]
+        if not _overlaps([min(px) - half, min(py) - half, max(px) + half, max(py) + half],
+                         window):
+            continue
+        x, y = _closest_on_path(centre, sea["path"])
+        half_name = sea["em"] * 1.2 * 10 * PT_MM / 2 + 1.0      # in capitals: wider
+        if _within([x, y, x, y], window, 6.0) and half_name * 2 < x1 - x0:
+            x = min(max(x, x0 + half_name), x1 - half_name)
+            at = [round(x, 1), round(y, 1)]
+        else:
+            at = None
+        if at is None and not any(_overlaps([min(a[0], b[0]) - half, min(a[1], b[1]) - half,
+                                             max(a[0], b[0]) + half, max(a[1], b[1]) + half],
+                                            window) for a, b in zip(sea["path"],
+                                                                    sea["path"][1:])):
+            continue
+        shown_seas.append({**sea, "at": at})
+    there = shown | {s["name"] for s in shown_seas} | set(placed)
+    links = {kind: [seg for seg in segs if _overlaps(
+        [min(seg[0], seg[2]), min(seg[1], seg[3]), max(seg[0], seg[2]), max(seg[1], seg[3])],
+        window)] for kind, segs in data["links"].items()}
+    boxes = {k: b for k, b in data["boxes"].items() if k == "faerie box" and _overlaps(b, window)}
+    return {"size": data["size"], "style": data["style"], "turn": data["turn"],
+            "viewer": data["viewer"], "mine": True, "lift": True, "home": home, "window": window,
+            "areas": [a for a in data["areas"] if a["name"] in shown],
+            "seas": shown_seas, "links": links, "boxes": boxes,
+            "counters": [c for c in data["counters"] if c["area"] in there],
+            "merlin": data["merlin"] if data["merlin"] in there else None,
+            "castles": [pair for pair in data["castles"] if pair[1] in shown],
+            "reach": list(data["reach"]), "inside": inside, "marks": edge_marks,
+            "left_out": [n for n in beyond if n in set(left_out)]}
+
+
+def closeup_text(data: dict[str, Any]) -> str:
+    """The close-up's text form: which areas it shows (the counters are listed with the whole
+    map, the ways out in "Around you")."""
+    lines = [f"Close-up of the map around {data['home']}, where your knight is."]
+    if data["inside"]:
+        lines.append("  Next to it, in the close-up: " + ", ".join(data["inside"]) + ".")
+    if data["marks"] or data["left_out"]:
+        lines.append("  Next to it, beyond its edges: " + ", ".join(
+            [f"{m['name']} ({m['toward']})" for m in data["marks"]] + data["left_out"]) + ".")
+    return "\n".join(lines)
+
+
+def _key_rows(data: dict[str, Any]) -> tuple[float, list[tuple[float, dict[str, Any]]]]:
+    """The close-up's key below the window: its height and lines, each with how far below the
+    key's top edge its (first) baseline lies."""
+    size = KEY_MM
+    down = size * 1.7
+    rows: list[tuple[float, dict[str, Any]]] = [
+        (down, {"sample": "heading", "text": f"Around {data['home']}, game turn {data['turn']}"})]
+    down += size * 0.6
+    for c in data["counters"]:
+        down += size * 2.75
+        rows.append((down - size * 1.1, {
+            "sample": "counter", "token": dict(c, merlin=False),
+            "text": _short(c["knight"]) + (" (you)" if c["mine"] else ""),
+            "more": _short(c["place"], 40)}))
+    if data["merlin"]:
+        down += size * 2.75
+        rows.append((down - size * 1.1, {
+            "sample": "counter", "text": "Merlin/Morgan", "more": f"in {data['merlin']}",
+            "token": {"code": "M", "merlin": True, "mine": False, "knave": False,
+                      "arthurian": False, "knight": "Merlin/Morgan", "player": "",
+                      "place": data["merlin"]}}))
+    down += size * 2.2
+    rows.append((down, {"sample": "reach", "text": "where you can go next"}))
+    if data["marks"]:
+        down += size * 2.2
+        rows.append((down, {"sample": "mark", "text": "the way to it leaves the close-up"}))
+    if data["left_out"]:
+        words = ("also next to you: " + ", ".join(data["left_out"])).split(" ")
+        line = ""
+        for word in words:                  # DejaVu Sans: about 0.6 em a letter
+            if line and len(line) + 1 + len(word) > int((CLOSE_W - 6) / (size * 0.62)):
+                down += size * 1.5
+                rows.append((down, {"sample": "text", "text": line}))
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        down += size * 1.5
+        rows.append((down, {"sample": "text", "text": line}))
+    return down + size * 1.2, rows
+
+
+def closeup_flowable(data: dict[str, Any], width: float):
+    """A platypus flowable: the close-up at the poster's own size (narrower if the page is),
+    the window above its key."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Flowable
+
+    from companion.render.fonts import SANS, SANS_BOLD, register_fonts
+    from companion.render.printkit.colours import rgb
+
+    register_fonts(SANS, SANS_BOLD)
+    x0, y0, x1, y1 = data["window"]
+    w, h = x1 - x0, y1 - y0
+    key_h, rows = _key_rows(data)
+    scale = min(mm, width / w)
+
+    def colour(value: str):
+        return rgb(_checked(value))
+
+    class CloseUp(Flowable):
+        def wrap(self, avail_width, avail_height):
+            return width, (h + key_h) * scale
+
+        def draw(self):
+            c = self.canv
+            c.saveState()
+            c.translate((width - w * scale) / 2, 0)
+            c.scale(scale, scale)
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(0, key_h, w, h)
+            c.clipPath(clip, stroke=0, fill=0)
+            c.translate(-x0, key_h - y0)
+            _draw_map(c, data, colour, SANS_BOLD, replay=False)
+            c.restoreState()
+            c.setStrokeColorRGB(*colour("#6e6e6e"))
+            c.setLineWidth(0.5)
+            c.rect(0, key_h, w, h, stroke=1, fill=0)
+            c.saveState()
+            c.translate(-x0, key_h - y0)
+            for mark in data["marks"]:
+                _mark_pdf(c, mark, colour, SANS_BOLD)
+            c.restoreState()
+            _key_pdf(c, rows, key_h, w, colour, SANS, SANS_BOLD)
+            c.restoreState()
+
+    return CloseUp()
+
+
+def _mark_pdf(c, mark, colour, bold) -> None:
+    bx0, by0, bx1, by1 = mark["box"]
+    c.setFillColorRGB(*colour(PAPER))
+    c.setStrokeColorRGB(*colour(REACH))
+    c.setLineWidth(0.5)
+    c.roundRect(bx0, by0, bx1 - bx0, by1 - by0, 1.0, stroke=1, fill=1)
+    right = mark["side"] == "right"
+    ax = bx1 - MARK_H / 2 if right else bx0 + MARK_H / 2
+    ay = (by0 + by1) / 2
+    c.saveState()
+    c.translate(ax, ay)
+    c.rotate(mark["angle"])
+    c.setFillColorRGB(*colour(REACH))
+    p = c.beginPath()
+    p.moveTo(*ARROW[0])
+    for point in ARROW[1:]:
+        p.lineTo(*point)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+    c.setFillColorRGB(*colour(INK))
+    c.setFont(bold, MARK_MM)
+    x = bx0 + 1.0 if right else bx0 + MARK_H
+    c.drawString(x, ay - MARK_MM * 0.36, mark["text"])
+
+
+def _key_pdf(c, rows, key_h, w, colour, sans, bold) -> None:
+    size = KEY_MM
+    c.setFillColorRGB(*colour(PAPER))
+    c.setStrokeColorRGB(*colour("#6e6e6e"))
+    c.setLineWidth(0.5)
+    c.rect(0, 0, w, key_h, stroke=1, fill=1)
+    for down, line in rows:
+        y = key_h - down
+        x = KEY_X
+        if line["sample"] == "heading":
+            c.setFillColorRGB(*colour(INK))
+            c.setFont(bold, size)
+            c.drawString(3.0, y, line["text"])
+            continue
+        if line["sample"] == "counter":
+            c.saveState()
+            c.translate(6.5, y - size * 0.35)
+            c.scale(0.62, 0.62)
+            _counter_pdf(c, line["token"], 0, 0, colour, bold)
+            c.restoreState()
+            c.setFillColorRGB(*colour(INK))
+            c.setFont(bold, size)
+            c.drawString(x, y + size * 0.2, line["text"])
+            c.setFont(sans, size)
+            c.drawString(x, y - size * 1.05, line["more"])
+            continue
+        if line["sample"] == "reach":
+            c.setFillColorRGB(*colour(REACH))
+            c.roundRect(2.0, y - 1.9, 9.0, 4.6, 1.2, stroke=0, fill=1)
+            c.setFillColorRGB(*colour(PAPER))
+            c.rect(3.4, y - 0.5, 6.2, 1.8, stroke=0, fill=1)
+        elif line["sample"] == "mark":
+            c.setFillColorRGB(*colour(PAPER))
+            c.setStrokeColorRGB(*colour(REACH))
+            c.roundRect(2.0, y - 1.9, 9.0, 4.6, 1.0, stroke=1, fill=1)
+            c.setFillColorRGB(*colour(REACH))
+            p = c.beginPath()
+            p.moveTo(6.5 + ARROW[0][0], y + 0.4 + ARROW[0][1])
+            for ax, ay in ARROW[1:]:
+                p.lineTo(6.5 + ax, y + 0.4 + ay)
+            p.close()
+            c.drawPath(p, stroke=0, fill=1)
+        else:
+            x = 3.0
+        c.setFillColorRGB(*colour(INK))
+        c.setFont(sans, size)
+        c.drawString(x, y, line["text"])
+
+
+def closeup_svg(data: dict[str, Any]) -> str:
+    """The close-up as SVG (the twin of :func:`closeup_flowable`): its viewBox is the window
+    in poster millimetres (y downward, as the whole map's), the key below it; what lies
+    beyond the window is cut off by the viewBox above and beside it and covered by the key
+    below it. Presentation attributes only, every text escaped here."""
+    from html import escape
+
+    f = _f
+    map_h = data["size"][1]
+    x0, y0, x1, y1 = data["window"]
+    w, h = x1 - x0, y1 - y0
+    key_h, rows = _key_rows(data)
+    top = map_h - y1                       # the window's top edge, y downward
+    label = (f"Close-up of the map around {data['home']}, where your knight is (ringed in "
+             "gold), with the areas he can reach next outlined in orange")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{f(x0)} {f(top)} {f(w)} '
+           f'{f(h + key_h)}" role="img" aria-label="{escape(label)}" class="koc-closeup" '
+           f'font-family="DejaVu Sans, sans-serif">', f'<title>{escape(label)}</title>',
+           *_svg_map(data, cached=False),
+           f'<rect x="{f(x0)}" y="{f(top)}" width="{f(w)}" height="{f(h)}" fill="none" '
+           f'stroke="#6e6e6e" stroke-width="0.5"/>']
+    for mark in data["marks"]:
+        out.append(_mark_svg(mark, map_h, escape))
+    out.append(f'<g class="key" transform="translate({f(x0)} {f(top + h)})">')
+    out.append(_key_svg(rows, key_h, w, escape))
+    out.append("</g></svg>")
+    return "".join(out)
+
+
+def _mark_svg(mark, map_h: float, escape) -> str:
+    f = _f
+    bx0, by0, bx1, by1 = mark["box"]
+    right = mark["side"] == "right"
+    ax = bx1 - MARK_H / 2 if right else bx0 + MARK_H / 2
+    ay = map_h - (by0 + by1) / 2
+    x = bx0 + 1.0 if right else bx0 + MARK_H
+    title = f"{mark['name']}: you can go there; it lies to the {mark['toward']}"
+    return (f'<g class="edge"><rect x="{f(bx0)}" y="{f(map_h - by1)}" width="{f(bx1 - bx0)}" '
+            f'height="{f(by1 - by0)}" rx="1" fill="{PAPER}" stroke="{REACH}" '
+            f'stroke-width="0.5"/><path d="{_arrow_d()}" fill="{REACH}" '
+            f'transform="translate({f(ax)} {f(ay)}) rotate({f(-mark["angle"])})"/>'
+            f'<text x="{f(x)}" y="{f(ay + MARK_MM * 0.36)}" font-size="{MARK_MM:.2f}" '
+            f'font-weight="bold" fill="{INK}">{escape(mark["text"])}</text>'
+            f'<title>{escape(title)}</title></g>')
+
+
+def _arrow_d() -> str:
+    """ARROW as an SVG path (y downward)."""
+    return "M" + "L".join(f"{_f(x)} {_f(-y)}" for x, y in ARROW) + "Z"
+
+
+def _key_svg(rows, key_h: float, w: float, escape) -> str:
+    f = _f
+    size = KEY_MM
+    out = [f'<rect x="0" y="0" width="{f(w)}" height="{f(key_h)}" fill="{PAPER}" '
+           f'stroke="#6e6e6e" stroke-width="0.5"/>']
+    for down, line in rows:
+        y = down
+        x = KEY_X
+        if line["sample"] == "heading":
+            out.append(f'<text x="3" y="{f(y)}" font-size="{f(size)}" font-weight="bold" '
+                       f'fill="{INK}">{escape(line["text"])}</text>')
+            continue
+        if line["sample"] == "counter":
+            token = line["token"]
+            out.append(f'<g transform="translate(6.5 {f(y + size * 0.35)}) '
+                       f'scale(0.62)">' + _counter_svg(token, "0", "0", escape) + "</g>")
+            out.append(f'<text x="{f(x)}" y="{f(y - size * 0.2)}" font-size="{f(size)}" '
+                       f'font-weight="bold" fill="{INK}">{escape(line["text"])}</text>'
+                       f'<text x="{f(x)}" y="{f(y + size * 1.05)}" font-size="{f(size)}" '
+                       f'fill="{INK}">{escape(line["more"])}</text>')
+            continue
+        if line["sample"] == "reach":
+            out.append(f'<rect x="2" y="{f(y - 2.7)}" width="9" height="4.6" rx="1.2" '
+                       f'fill="{REACH}"/><rect x="3.4" y="{f(y - 1.3)}" width="6.2" '
+                       f'height="1.8" fill="{PAPER}"/>')
+        elif line["sample"] == "mark":
+            out.append(f'<rect x="2" y="{f(y - 2.7)}" width="9" height="4.6" rx="1" '
+                       f'fill="{PAPER}" stroke="{REACH}" stroke-width="0.5"/><path '
+                       f'd="{_arrow_d()}" fill="{REACH}" '
+                       f'transform="translate(6.5 {f(y - 0.4)})"/>')
+        else:
+            x = 3.0
+        out.append(f'<text x="{f(x)}" y="{f(y)}" font-size="{f(size)}" fill="{INK}">'
+                   f'{escape(line["text"])}</text>')
     return "".join(out)

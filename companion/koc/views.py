@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.koc.engine import knight as kn
+from companion.koc.engine.words import plural
 from companion.koc.journal import sheet_record
 from companion.render import document as d
 
@@ -61,7 +62,8 @@ def journal(rec: dict) -> dict[str, Any]:
         "enemies": list(rec["enemies"]), "oaths": [o.replace("_", " ") for o in rec["oaths"]],
         "enchantments": [e["key"].replace("_", " ") for e in rec["enchantments"]],
         "enchantress": rec["enchantress"], "mad": bool(rec["mad"]), "animal": rec["animal"],
-        "immobile": [f"{h['why']} ({h['turns']} turn(s))" for h in rec["immobile"]],
+        "immobile": [f"{h['why']} ({h['turns']} {plural(None, h['turns'], 'turn')})"
+                     for h in rec["immobile"]],
         "lost": rec["lost"], "prison": rec["prison"],
         "guard": rec.get("guard", {}).get("castle") if rec.get("guard") else None,
         "tasks": [{"kind": t["kind"].replace("_", " "), "dest": t.get("dest"), "why": t["why"],
@@ -302,6 +304,9 @@ def report(kind, v: dict) -> dict:
         won = "; ".join(f"{w['player']} won{' as a Knave' if w['side'] == 'knave' else ''}"
                         for w in v["result"]["winners"]) or "nobody won"
         header.append(["Result", won + (" (the game is over)" if v["over"] else "")])
+    from companion.koc.mapfigure import closeup_data, closeup_text, map_data, map_text
+
+    figure = map_data(kind.world, v)        # built from this view only (koc/mapfigure.py)
     sections = []
     if v.get("result"):
         sections.append(result_section(v["result"], v["over"]))
@@ -324,8 +329,9 @@ def report(kind, v: dict) -> dict:
         j = v["journal"]
         rows = [["Chivalry Points", str(j["cp"])], ["Virtue Points", str(j["vp"])],
                 ["Virtue Level", str(j["vl"])],
-                ["Wound Level", str(j["wl"]) + (f" ({j['poison']} poisoned wound(s); WL held at "
-                                                f"{j['held_wl']})" if j["poison"] else "")],
+                ["Wound Level", str(j["wl"]) + (
+                    f" ({j['poison']} {plural(None, j['poison'], 'poisoned wound')}; WL held at "
+                    f"{j['held_wl']})" if j["poison"] else "")],
                 ["Where", j["place"]],
                 ["Equipment", ", ".join(j["gear"]) or "none"],
                 ["Magic", ", ".join(j["items"]) or "-"],
@@ -371,10 +377,13 @@ def report(kind, v: dict) -> dict:
                                       d.table(["Task", "To", "Why", "State"], tasks,
                                               [1.1, 1.3, 2.6, 1.6])))
         n = v["neighbours"]
-        sections.append(d.section("Around you", d.table(
-            ["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
-                               ["across rivers", ", ".join(n["river"]) or "-"],
-                               ["by ship", ", ".join(n["ship"]) or "-"]], [1, 5])))
+        near = d.table(["Way", "Areas"], [["on land", ", ".join(n["land"]) or "-"],
+                                          ["across rivers", ", ".join(n["river"]) or "-"],
+                                          ["by ship", ", ".join(n["ship"]) or "-"]], [1, 5])
+        # the close-up of the map around his knight, before the whole map (for a phone)
+        closeup = closeup_data(figure)
+        sections.append(d.section("Around you", near, closeup and d.figure(
+            "companion.koc.mapfigure:closeup_flowable", closeup, closeup_text(closeup))))
     counters = [[c["knight"] + (" (Arthurian)" if c["arthurian"] else "")
                  + (" (a Knave)" if c.get("knave") else ""),
                  c["place"] + (f"; {c['party']}" if c["party"] else "")]
@@ -385,9 +394,6 @@ def report(kind, v: dict) -> dict:
     if v["castles"]:
         blocks.append(d.para("Castles placed on the map: " + ", ".join(
             f"{name} ({area})" for name, area in v["castles"].items()) + "."))
-    from companion.koc.mapfigure import map_data, map_text
-
-    figure = map_data(kind.world, v)        # built from this view only (koc/mapfigure.py)
     blocks.append(d.figure("companion.koc.mapfigure:map_flowable", figure, map_text(figure)))
     sections.append(d.section("The map", *blocks))
     if v.get("tournaments"):

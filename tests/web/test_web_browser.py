@@ -249,3 +249,48 @@ def test_long_names_and_reasons_fit_a_phone(browser, tmp_path, monkeypatch, pass
         context.close()
     assert all(width <= 390 for width in widths.values()), widths
     store.close()
+
+
+def test_a_koc_player_reads_the_closeup_of_his_area_on_a_phone(browser, tmp_path, monkeypatch):
+    """Knights of Camelot on a phone (390 CSS pixels, no zooming): the close-up of the map
+    around his knight comes before the whole map, and his area's name in it, every other name
+    in it and its key are at least 9 pixels high (on the whole map the same name is a few
+    pixels: too small to read without pinching)."""
+    from companion.koc.kind import KIND
+    from companion.koc.mapfigure import geometry
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    service.new_game(store, "koc", "k", ["Anna", "Bert"], seed="3", base_url=base)
+    game, turn = store.game("k"), store.turn("k")
+    home = turn.state["knights"]["Anna"]["at"]["area"]
+    lines = next(a["lines"] for a in geometry(KIND.world)["areas"] if a["name"] == home)
+    measure = """([selector, wanted]) => [...document.querySelectorAll(selector)]
+        .filter(t => wanted === null || t.textContent === wanted)
+        .map(t => [t.textContent, t.getBoundingClientRect().height])"""
+    with running(store.path, None, WebConfig(), port=port):
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        page.goto(service.link(game, turn.number, "Anna", turn.hash))
+        assert page.locator("svg.koc-closeup").count() == 1
+        order = page.evaluate("""() => {
+            const [a, b] = [document.querySelector('svg.koc-closeup'),
+                            document.querySelector('svg.koc-map')];
+            return !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+        }""")
+        assert order, "the close-up comes before the whole map"
+        page.locator("svg.koc-closeup").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts() / "phone-koc-closeup.png"))
+        for line in lines:
+            [(_, close)] = page.evaluate(measure, ["svg.koc-closeup text", line])
+            [(_, whole)] = page.evaluate(measure, ["svg.koc-map > text", line])
+            assert close >= 9.0, (line, close)
+            assert whole < close / 2, (line, whole, close)
+        for text, height in page.evaluate(measure, ["svg.koc-closeup text", None]):
+            assert height >= 9.0, (text, height)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 391
+        context.close()
+    store.close()
