@@ -61,7 +61,8 @@ def _limit(value: str, players: Sequence[str]) -> int:
 
 
 class FluxxKind(GameKind):
-    edition = 1     # 1: "the Keeper"/"the Goals ... are" agree with how many
+    edition = 2     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
+    # name means the one card before the player it fits ('grail': The Holy Grail in hand)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -126,7 +127,8 @@ class FluxxKind(GameKind):
         for cards in g["table"].values():
             seen += cards
         names = frozenset(self.deck[c].name for c in seen)
-        return grammar.parse_orders(self.deck, state["players"], text, filename, names)
+        return grammar.parse_orders(self.deck, state["players"], text, filename, names,
+                                    before_you=edition(state) >= 2)
 
     def check_orders(self, state: dict, player: str, orders: FluxxOrders, filename: str) -> None:
         errors: list[OrderError] = []

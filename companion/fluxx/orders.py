@@ -94,10 +94,14 @@ class FluxxOrders:
 
 
 class Parser:
-    def __init__(self, deck: Deck, players: list[str], prefer: frozenset[str] = frozenset()):
+    def __init__(self, deck: Deck, players: list[str], prefer: frozenset[str] = frozenset(),
+                 before_you: bool = False):
         self.deck = deck
         self.players = players
         self.prefer = prefer    # the cards before the player: a short name means one of these
+        # rules edition 2: a name read as a card not before the player, but also matching one
+        # card that is (on a later word), means that one ('grail' with The Holy Grail in hand)
+        self.before_you = before_you
         self.playable = [c for c in deck.cards]
         self.free_cards = [c for c in deck.cards if c.free]
 
@@ -164,10 +168,15 @@ class Parser:
                                suggestion=suggestion)
 
     def _match_card(self, text: str, types: tuple[str, ...]):
-        found, candidates = quick_match(norm(text), self.deck.name_table(types))
+        table = self.deck.name_table(types)
+        found, candidates = quick_match(norm(text), table)
         mine = [name for name in candidates if name in self.prefer]
         if len(mine) == 1:      # 'hand limit' with only Hand Limit 2 in hand
-            return quick_match(norm(mine[0]), self.deck.name_table(types))
+            return quick_match(norm(mine[0]), table)
+        if self.before_you and found is not None and found.name not in self.prefer:
+            mine = [c for c in table.all_hits(norm(text)) if c.name in self.prefer]
+            if len(mine) == 1:
+                return mine[0], ()
         return found, tuple(mine) or candidates
 
     def _wrong_type(self, text: str, types: tuple[str, ...], what: str) -> str | None:
@@ -378,6 +387,18 @@ class NameIndex:
         self.sorted = [sorted((key, n) for n, (key, _) in enumerate(table))
                        for table in (self.pairs, self.suffixes)]
 
+    def all_hits(self, query: str) -> list:
+        """Every item a query could mean: its exact name, or a name or later word it begins."""
+        found: list = []
+        for table, ordered in zip((self.pairs, self.suffixes), self.sorted):
+            at = bisect.bisect_left(ordered, (query,))
+            while at < len(ordered) and ordered[at][0].startswith(query):
+                item = table[ordered[at][1]][1]
+                if item not in found:
+                    found.append(item)
+                at += 1
+        return found
+
     def match(self, query: str):
         if not query:
             return None, ()
@@ -402,9 +423,11 @@ class NameIndex:
 
 
 def parse_orders(deck: Deck, players: list[str], text: str, filename: str,
-                 prefer: frozenset[str] = frozenset()) -> FluxxOrders:
-    """``prefer``: the names of the cards before the player (his hand and the table)."""
-    orders, errors = Parser(deck, players, prefer).parse(text)
+                 prefer: frozenset[str] = frozenset(), before_you: bool = False) -> FluxxOrders:
+    """``prefer``: the names of the cards before the player (his hand and the table);
+    ``before_you`` (rules edition 2): a short name that means a card not before him but also
+    one that is, means the one before him."""
+    orders, errors = Parser(deck, players, prefer, before_you).parse(text)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders

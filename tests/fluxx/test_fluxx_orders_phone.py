@@ -64,3 +64,37 @@ def test_what_stays_refused_says_what_was_meant(text, where, needle):
     out = refused(text)
     assert where in out, out
     assert needle in out, out
+
+
+def test_a_short_name_means_the_card_before_the_player_from_edition_2():
+    """'play grail' begins Grail-Shaped Beacon's name, but with The Holy Grail in hand (and no
+    Beacon before him) a player means the Grail: from rules edition 2 it is read so. Games of
+    edition 1 read their stored orders as before; with both cards before him the name's
+    beginning still wins, as before."""
+    hand = frozenset({"The Holy Grail"})
+
+    def meant(prefer, before_you):
+        orders = parse_orders(DECK, PLAYERS, "play grail", "o.txt", prefer, before_you)
+        return [line_text(DECK, e) for e in orders.lines]
+
+    assert meant(hand, True) == ["play The Holy Grail"]
+    assert meant(hand, False) == ["play Grail-Shaped Beacon"]
+    assert meant(hand | {"Grail-Shaped Beacon"}, True) == ["play Grail-Shaped Beacon"]
+    assert meant(frozenset(), True) == ["play Grail-Shaped Beacon"]
+    kind = get_kind("fluxx")
+    from companion.engine.chance import Chance, seed_key
+
+    state = kind.create(PLAYERS, {"missing": "default", "others": "default", "first": "Anna"},
+                        Chance(seed_key("g"), 0))
+    grail = next(c.id for c in DECK.cards if c.name == "The Holy Grail")
+    beacon = next(c.id for c in DECK.cards if c.name == "Grail-Shaped Beacon")
+    hand_ids = state["game"]["hands"]["Anna"]
+    for where in [state["game"]["hands"][p] for p in PLAYERS] + [state["game"]["deck"]]:
+        for card in (grail, beacon):
+            if card in where:
+                where.remove(card)
+    hand_ids.append(grail)
+    for edition, name in ((2, "The Holy Grail"), (1, "Grail-Shaped Beacon")):
+        state["edition"] = edition
+        orders = kind.parse_orders(state, "Anna", "play grail", "o.txt")
+        assert [line_text(DECK, e) for e in orders.lines] == [f"play {name}"]
