@@ -292,10 +292,17 @@ class OrdersResult:
 
 
 def is_withdrawal(text: str) -> bool:
-    from companion.engine.orders import order_lines
+    """A text of the one line 'withdraw' (as a phone may leave it too: 'Withdraw.', 'withdraw
+    please')."""
+    from companion.engine.orders import forgiving, order_lines
 
     lines = order_lines(text)
-    return len(lines) == 1 and fold(lines[0].raw.split("#", 1)[0]) == WITHDRAW
+    if len(lines) != 1:
+        return False
+    if fold(lines[0].raw.split("#", 1)[0]) == WITHDRAW:
+        return True
+    second = forgiving(lines[0])
+    return second is not None and [t.key for t in second.tokens] == [WITHDRAW]
 
 
 def check_orders(store: Store, game_id: str, player_typed: str, text: str,

@@ -716,6 +716,11 @@ def test_empty_order_files_are_refused_and_withdraw_is_explicit(cli):
     db.close()
     result = no_traceback(cli("orders", "submit", "g1", "Anna", "-", input="withdraw\n"))
     assert result.code == 1 and "no pending orders to withdraw" in result.err
+    # as a phone leaves it: a full stop, 'please'; a word more is not a withdrawal
+    from companion.service import is_withdrawal
+
+    assert all(is_withdrawal(t) for t in ("Withdraw.", "withdraw please", "Please, withdraw!"))
+    assert not any(is_withdrawal(t) for t in ("withdraw now", "withdraw\ndraw", "draw."))
 
 
 
