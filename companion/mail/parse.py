@@ -353,7 +353,8 @@ def courtesies(text: str, reads_as_order=lambda number, line: False) -> list[Cou
     """The greeting and sign-off lines of an order text, each from the fixed lists above and
     nothing else: a greeting is the first line that is not blank, a comment or quoted, when it
     is a whole greeting; a sign-off is the last such line when it is a whole sign-off, or the
-    one before it when the last is a name under it. A line ``reads_as_order(number, text)``
+    one before it when the last is a name under it, and one more whole sign-off line may
+    stand above it ("Thanks!" over "Cheers, Anna"). A line ``reads_as_order(number, text)``
     (the game reads it as the start of an order) is never one. Deterministic: the same text
     gives the same lines."""
     from companion.engine.orders import order_lines
@@ -369,12 +370,16 @@ def courtesies(text: str, reads_as_order=lambda number, line: False) -> list[Cou
     if lines and fits(GREETING, lines[0]):
         found.append(Courtesy(lines[0][0], "greeting", lines[0][1]))
     rest = lines[len(found):]
+    end: list[Courtesy] = []
     if len(rest) >= 2 and fits(SIGN_OFF, rest[-2]) and fits(NAME, rest[-1]):
-        found += [Courtesy(rest[-2][0], "sign-off", rest[-2][1]),
-                  Courtesy(rest[-1][0], "name", rest[-1][1])]
+        end = [Courtesy(rest[-2][0], "sign-off", rest[-2][1]),
+               Courtesy(rest[-1][0], "name", rest[-1][1])]
     elif rest and fits(SIGN_OFF, rest[-1]):
-        found.append(Courtesy(rest[-1][0], "sign-off", rest[-1][1]))
-    return found
+        end = [Courtesy(rest[-1][0], "sign-off", rest[-1][1])]
+    if end and len(rest) > len(end) and fits(SIGN_OFF, rest[-len(end) - 1]):
+        above = rest[-len(end) - 1]             # "Thanks!" above "Cheers, Anna"
+        end.insert(0, Courtesy(above[0], "sign-off", above[1]))
+    return found + end
 
 
 def without_courtesies(text: str, reads_as_order=lambda number, line: False

@@ -247,6 +247,9 @@ def test_a_player_with_a_wrong_code_is_told_how_to_fix_it_without_learning_other
      [(1, "greeting"), (3, "sign-off"), (4, "name")]),
     ("> Hi judge,\n# hello\nHey there!\nassign 1\n", [(3, "greeting")]),
     ("Hi,\nwithdraw\nThanks!\n", [(1, "greeting"), (3, "sign-off")]),
+    ("assign 1\nThanks!\nCheers, Anna\n", [(2, "sign-off"), (3, "sign-off")]),
+    ("assign 1\nThanks again!\nBest,\nAnna\n", [(2, "sign-off"), (3, "sign-off"), (4, "name")]),
+    ("assign 1\nThanks\nThanks\nCheers, Anna\n", [(3, "sign-off"), (4, "sign-off")]),  # two
     # not greetings or sign-offs from the lists: left for the game, which says where
     ("Hi judge, here are my orders:\nassign 1\n", []),
     ("Greetings from sunny Spain, judge!\nassign 1\n", []),
