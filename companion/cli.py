@@ -20,6 +20,7 @@ from typing import List, Optional
 import typer
 
 from companion.cli_coercion import install as install_plain_coercion
+from companion.engine.words import counted, numbered
 from companion.errors import CompanionError
 
 HELP = {"help_option_names": ["-h", "--help"]}
@@ -660,15 +661,15 @@ def rewind(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 
     store = open_store()
     if not yes:
-        gone = ", ".join(map(str, service.rewind_span(store, game_id, to)))
-        typer.echo(f"game {game_id}: this would take back turn(s) {gone} and make the orders "
+        gone = numbered("turn", service.rewind_span(store, game_id, to))
+        typer.echo(f"game {game_id}: this would take back {gone} and make the orders "
                    f"used in turn {to + 1} pending again; nothing is deleted (they are kept in "
                    "the store). Players who saw those reports know what happened in them.",
                    err=True)
         typer.echo(f"add --yes to do it: companion rewind {game_id} {to} --yes", err=True)
         raise typer.Exit(1)
     done = service.rewind(store, game_id, to, SETTINGS.output, reason)
-    echo(f"game {game_id}: turn(s) {', '.join(map(str, done.numbers))} taken back; turn {to} "
+    echo(f"game {game_id}: {numbered('turn', done.numbers)} taken back; turn {to} "
          "is the latest again")
     echo("orders pending for turn " + str(to + 1) + ": " + (", ".join(done.pending) or "none"))
     if done.moved:
@@ -878,7 +879,7 @@ def verify_chance(data: dict, path: Path | None, reports: List[Path], json_out: 
          f"supplied by the moderator" + (f" (turn{'s' if len(verdict.moderator_turns) > 1 else ''} "
                                           f"{turns})" if turns else ""))
     if reports:
-        echo(f"checked against the hashes printed in {len(reports)} report(s)")
+        echo(f"checked against the hashes printed in {counted(len(reports), 'report')}")
     if not verdict.ok:
         for problem in verdict.problems:
             typer.echo(f"problem: {problem}", err=True)
@@ -988,7 +989,7 @@ def data_check(kind: str = typer.Argument(..., help="game kind id"),
     if errors:
         for error in errors:
             typer.echo(error.render(), err=True)
-        typer.echo(f"{len(errors)} error(s) in {folder}", err=True)
+        typer.echo(f"{counted(len(errors), 'error')} in {folder}", err=True)
         raise typer.Exit(1)
     echo(f"{folder}: the data is valid")
 

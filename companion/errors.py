@@ -62,7 +62,7 @@ class DataErrors(CompanionError):
     """Several data errors found in one pass; all are reported together."""
 
     def __init__(self, errors: list[DataError]):
-        super().__init__(f"{len(errors)} error(s) in data")
+        super().__init__(f"{len(errors)} {'error' if len(errors) == 1 else 'errors'} in data")
         self.errors = errors
 
     def render(self) -> str:

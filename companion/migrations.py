@@ -8,6 +8,7 @@ from pathlib import Path
 
 from companion.engine.canon import GENESIS_HASH, canonical_json, state_hash
 from companion.engine.identity import new_token
+from companion.engine.words import counted
 
 
 def rebuild_submissions(db: sqlite3.Connection, statuses: tuple[str, ...]) -> None:
@@ -83,7 +84,8 @@ def migrate_1_to_2(db: sqlite3.Connection, path: Path) -> list[str]:
 
     notes.append(f"the store {path} was upgraded from schema 1 to 2")
     if players:
-        notes.append(f"{len(players)} player(s) in {len(games)} game(s) got new secret tokens "
+        notes.append(f"{counted(len(players), 'player')} in {counted(len(games), 'game')} got "
+                     "new secret tokens "
                      "drawn at random (they were derived from the seed before): links printed "
                      "in earlier reports no longer open private views; run 'companion report "
                      "GAME_ID' and send each player their new report")

@@ -41,7 +41,7 @@ def two_turns(cli) -> str:
 def test_a_turn_taken_back_is_kept_its_orders_pending_and_it_runs_again(cli):
     before = two_turns(cli)
     out = cli.ok("rewind", "g", "1", "--yes", "--reason", "Bert's orders were in spam").out
-    assert "turn(s) 2 taken back; turn 1 is the latest again" in out
+    assert "turn 2 taken back; turn 1 is the latest again" in out
     assert "orders pending for turn 2: Anna, Bert" in out
     assert rows(cli, "SELECT MAX(number) FROM turns") == [(1,)]
     assert rows(cli, "SELECT number, hash, reason FROM rewound_turns") == [
@@ -74,7 +74,7 @@ def test_bad_rewinds_are_refused_and_change_nothing(cli):
     two_turns(cli)
     store = cli.store.read_bytes()
     asked = cli("rewind", "g", "0")
-    assert asked.code == 1 and "would take back turn(s) 1, 2" in asked.err
+    assert asked.code == 1 and "would take back turns 1, 2" in asked.err
     assert "add --yes" in asked.err
     for to, words in (("2", "turn 2 is its latest"), ("7", "not one of them")):
         bad = cli("rewind", "g", to, "--yes")

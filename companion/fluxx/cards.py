@@ -32,6 +32,7 @@ from typing import Any
 from companion.engine.datafiles import DataFile
 from companion.engine.names import fold, slugify
 from companion.engine.record import record
+from companion.engine.words import counted
 from companion.errors import DataError, DataErrors
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -679,12 +680,8 @@ def clauses_of(card: Card) -> tuple[str, ...]:
 
 
 # -- printed texts --------------------------------------------------------------------------------
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _cards(n: int) -> str:
-    return _plural(n, "card")
+    return counted(n, "card")
 
 
 def _alternatives(names: list[str]) -> str:
@@ -839,7 +836,7 @@ def rule_text(card: Card, deck: Deck) -> str:
                     "the end of your turn; everyone else discards down at once whenever they "
                     "hold more.")
         if key == "keeper_limit":
-            return (f"Nobody may have more than {_plural(value, 'Keeper')} in front of them "
+            return (f"Nobody may have more than {counted(value, 'Keeper')} in front of them "
                     "(Creepers do not count). You discard the extra ones at the end of your turn; "
                     "everyone else at once.")
         if key == "goals":
@@ -855,8 +852,8 @@ def rule_text(card: Card, deck: Deck) -> str:
                     "starting with the turn after this one.")
     if card.bonus is not None:
         b = card.bonus
-        gain = (f"draw {_plural(b['draw'], 'extra card')}" if "draw" in b else
-                f"play {_plural(b['play'], 'extra card')} this turn")
+        gain = (f"draw {counted(b['draw'], 'extra card')}" if "draw" in b else
+                f"play {counted(b['play'], 'extra card')} this turn")
         if b["when"] == "empty_hand":
             return (f"If you start your turn with no cards in hand, first draw "
                     f"{_cards(b['draw'])}, then make your usual draw. Only the very start of a "

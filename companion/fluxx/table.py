@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.words import counted
 from companion.render import cardtable
 
 FONTS = cardtable.FONTS
@@ -27,10 +28,6 @@ def _card(c: dict[str, Any], sub: str | None = None) -> dict[str, Any]:
     title = f"{c['name']} ({c['type']})" + (f": {c['text']}" if c.get("text") else "")
     return {"name": c["name"], "sub": kind if sub is None else sub, "tone": _tone(c["type"]),
             "title": title}
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _rules_note(v: dict[str, Any]) -> str:
@@ -61,12 +58,12 @@ def table_data(v: dict[str, Any]) -> dict[str, Any]:
             {"label": "Goals" if len(v["goals"]) > 1 else "Goal",
              "cards": [_card(g, "") for g in v["goals"]], "empty": "no Goal yet"},
             {"label": "Draw pile",
-             "cards": [{"name": _plural(piles["deck"], "card"), "tone": "back",
-                        "title": f"draw pile: {_plural(piles['deck'], 'card')}, face down"}]
+             "cards": [{"name": counted(piles["deck"], "card"), "tone": "back",
+                        "title": f"draw pile: {counted(piles['deck'], 'card')}, face down"}]
              if piles["deck"] else [], "empty": "empty"},
             {"label": f"Discard pile ({piles['discard']})",
              "cards": [{"name": piles["discard_top"][0], "sub": "on top", "tone": "grey",
-                        "title": f"discard pile: {_plural(piles['discard'], 'card')}, "
+                        "title": f"discard pile: {counted(piles['discard'], 'card')}, "
                                  f"{piles['discard_top'][0]} on top"}]
              if piles["discard_top"] else [], "empty": "empty"},
         ],
@@ -87,9 +84,9 @@ def table_data(v: dict[str, Any]) -> dict[str, Any]:
             "title": p + (f" ({', '.join(marks)})" if marks else ""),
             "style": "you" if p == viewer else "plain",
             "groups": [
-                {"label": "Hand", "cards": [{"name": _plural(row["hand"], "card"),
+                {"label": "Hand", "cards": [{"name": counted(row["hand"], "card"),
                                              "tone": "back",
-                                             "title": f"{p}: {_plural(row['hand'], 'card')} "
+                                             "title": f"{p}: {counted(row['hand'], 'card')} "
                                                       "in hand"}] if row["hand"] else [],
                  "empty": "no cards"},
                 {"label": f"Keepers ({len(row['keepers'])})",

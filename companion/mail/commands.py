@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from companion.cli import SETTINGS, as_json, echo, handles_errors, open_store
+from companion.engine.words import counted
 from companion.errors import CompanionError
 
 app = typer.Typer(help="Play by email: read orders from a mailbox, answer them, run turns when "
@@ -47,7 +48,7 @@ def fetch(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
 
     settings = load_config(config, warn=True)
     count = fetch_mail(open_store(), settings, progress)
-    echo(f"{count} new message(s) stored; 'companion mail run' answers them")
+    echo(f"{counted(count, 'new message')} stored; 'companion mail run' answers them")
 
 
 @app.command()
@@ -96,8 +97,9 @@ def run(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE",
 
 
 def summary(result) -> None:
-    progress(f"pass done: {result.fetched} message(s) received, {result.processed} answered, "
-             f"{len(result.turns)} turn(s) run, {result.sent} mail(s) sent"
+    progress(f"pass done: {counted(result.fetched, 'message')} received, {result.processed} "
+             f"answered, {counted(len(result.turns), 'turn')} run, "
+             f"{counted(result.sent, 'mail')} sent"
              + (f", {result.failed} failed (tried again next run)" if result.failed else ""))
 
 
@@ -227,7 +229,7 @@ def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
                                                         else ""), err=True)
 
     def not_tried(part: str, section: str) -> None:
-        typer.echo(f"{part}: not tried: fix the error(s) in [{section}] above first", err=True)
+        typer.echo(f"{part}: not tried: fix what is wrong in [{section}] above first", err=True)
 
     if found.broken("mailbox"):
         not_tried("mailbox", "mailbox")
@@ -250,9 +252,9 @@ def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
              f"{settings.outbox}")
     if settings.moderator and not found.broken("mail"):
         echo(f"moderator: {settings.moderator} (commands by mail need the secret)")
-    counts = [f"{len(found.errors)} error(s)"] if found.errors else []
-    counts += [f"{failures} server(s) failed"] if failures else []
-    counts += [f"{len(found.warnings)} warning(s)"] if found.warnings else []
+    counts = [counted(len(found.errors), "error")] if found.errors else []
+    counts += [f"{counted(failures, 'server')} failed"] if failures else []
+    counts += [counted(len(found.warnings), "warning")] if found.warnings else []
     if found.errors or failures:
         typer.echo(f"{', '.join(counts)}; nothing was changed", err=True)
         raise typer.Exit(1)
@@ -272,8 +274,9 @@ def demo(kind: str = typer.Argument("gral", help="game kind id (see 'companion g
 
     target = folder or SETTINGS.output / "mail-demo"
     played, files = run_demo(kind, target, turns, progress)
-    echo(f"{played} turn(s) played by mail; {files} messages in {target / 'outbox'} (open them "
-         f"with any mail program); the store is {target / 'demo.sqlite3'}")
+    echo(f"{counted(played, 'turn')} played by mail; {counted(files, 'message')} in "
+         f"{target / 'outbox'} (open them with any mail program); the store is "
+         f"{target / 'demo.sqlite3'}")
 
 
 def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: Optional[str],

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Iterator
 
+from companion.engine.words import counted
 from companion.errors import CompanionError
 
 
@@ -32,7 +33,7 @@ class MaildirSource:
         """What ``companion mail check`` says of the Maildir; nothing is created or moved."""
         if not self.path.exists():
             return "does not exist yet (the first 'companion mail run' makes it)"
-        return f"ok, {len(self.waiting())} new message(s)"
+        return f"ok, {counted(len(self.waiting()), 'new message')}"
 
     def messages(self) -> Iterator[tuple[str, bytes]]:
         """Messages in new/ and cur/ without the Seen or Trashed flag, oldest first; the key is
@@ -147,7 +148,7 @@ class ImapSource:
                 pass
         if status != "OK":
             raise CompanionError(f"{self.describe()}: the search failed ({_text(data)})")
-        return f"ok, {len((data[0] or b'').split())} new message(s)"
+        return f"ok, {counted(len((data[0] or b'').split()), 'new message')}"
 
     def messages(self) -> Iterator[tuple[str, bytes]]:
         import imaplib

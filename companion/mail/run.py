@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.engine.words import counted, numbered, word_for
 from companion.errors import CompanionError, StoreError
 from companion.mail import deadlines, outbox
 from companion.mail.identity import Sender, identify, mail_code, masked
@@ -381,7 +382,7 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
                                        reads_as_order(kind, latest.state, player.name))
     aside = "".join(f"  {c.said(f' of your {name}')}\n" for c in ignored)
     aside = f"\nNot read as orders (a greeting or a sign-off):\n{aside}" if aside else ""
-    noted = f"; ignored {len(ignored)} greeting/sign-off line(s)" if ignored else ""
+    noted = f"; ignored {counted(len(ignored), 'greeting/sign-off line')}" if ignored else ""
     try:
         result = service.check_orders(store, game.id, player.name, text, name)
         replaced = player.name in store.pending(game.id)
@@ -561,11 +562,11 @@ def rewind_command(store, db, output: Path, game, latest: int, args: list[str],
                              f"{latest - 1})")
     to = int(args[1])
     if len(args) < 3 or args[2].lower() != "yes":
-        gone = ", ".join(map(str, service.rewind_span(store, game.id, to)))
-        return (f"{game.id}: 'rewind {game.id} {to} yes' takes back turn(s) {gone} (nothing "
+        gone = numbered("turn", service.rewind_span(store, game.id, to))
+        return (f"{game.id}: 'rewind {game.id} {to} yes' takes back {gone} (nothing "
                 "is deleted); nothing done yet")
     done = service.rewind(store, game.id, to, output, f"by mail ({message_id})", db=db)
-    return (f"{game.id}: turn(s) {', '.join(map(str, done.numbers))} taken back; orders "
+    return (f"{game.id}: {numbered('turn', done.numbers)} taken back; orders "
             f"pending for turn {to + 1}: {', '.join(done.pending) or 'none'}; the game is held "
             f"('release {game.id}' when the orders are right)")
 
@@ -758,18 +759,19 @@ def announce_rewinds(store, config, game, log, schedule) -> None:
                           f"sent {mine['submitted_at']}) stand; send new ones to replace them"
                           if mine["text"] is not None else
                           f"no orders of yours for turn {latest + 1} are in; send them")
-                turns = ", ".join(map(str, sorted({n for _, n, _ in taken})))
+                turns = numbered("turn", sorted({n for _, n, _ in taken}))
                 them = "it" if len(seen) == 1 else "them"
                 if outbox.queue(db, config, f"rewound:{game.id}:{taken[0][0]}:{player.slug}",
-                                player.email, f"[{game.id}] turn(s) {turns} taken back",
-                                f"Game {game.id}: the moderator took back turn(s) {turns} "
-                                f"({when}); the report(s) you were sent for {them} no longer "
+                                player.email, f"[{game.id}] {turns} taken back",
+                                f"Game {game.id}: the moderator took back {turns} "
+                                f"({when}); the {word_for(len(seen), 'report')} you were sent "
+                                f"for {them} no longer "
                                 f"stand. The game stands at turn {latest} again: "
                                 f"{orders} (with your code in the subject; 'pending' after "
                                 "the code shows what is in). "
                                 f"{runs}\n",
                                 game_id=game.id, player=player.name):
-                    log(f"game {game.id}: {player.name} told of turn(s) {turns} taken back")
+                    log(f"game {game.id}: {player.name} told of {turns} taken back")
 
 
 def when_it_runs(schedule, deadline) -> str:

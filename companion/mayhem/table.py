@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.words import counted
 from companion.render import cardtable
 
 FONTS = cardtable.FONTS
@@ -33,10 +34,6 @@ def _card(c: dict[str, Any], sub: str | None = None) -> dict[str, Any]:
             "tone": TONE.get(c["colour"], "grey"),
             "title": f"{c['name']} ({c['label']}; points in play/set/hand {p['play']}/"
                      f"{p['set']}/{p['hand']}): {text}"}
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def table_data(v: dict[str, Any]) -> dict[str, Any]:
@@ -60,8 +57,8 @@ def table_data(v: dict[str, Any]) -> dict[str, Any]:
         "style": "plain",
         "groups": [
             {"label": "Draw deck",
-             "cards": [{"name": _plural(v["deck_count"], "card"), "tone": "back",
-                        "title": f"draw deck: {_plural(v['deck_count'], 'card')}, face down"}]
+             "cards": [{"name": counted(v["deck_count"], "card"), "tone": "back",
+                        "title": f"draw deck: {counted(v['deck_count'], 'card')}, face down"}]
              if v["deck_count"] else [], "empty": "empty"},
             {"label": f"Barracks ({len(v['barracks'])})",
              "cards": [_card(c) for c in v["barracks"]], "empty": "empty"},
@@ -90,8 +87,8 @@ def table_data(v: dict[str, Any]) -> dict[str, Any]:
                         "title": f"{ch['face']}: {ch['action']}"}] if ch else [],
              "empty": "not chosen yet"},
             {"label": "Hand",
-             "cards": [{"name": _plural(t["hand_count"], "card"), "tone": "back",
-                        "title": f"{p}: {_plural(t['hand_count'], 'card')} in hand"}]
+             "cards": [{"name": counted(t["hand_count"], "card"), "tone": "back",
+                        "title": f"{p}: {counted(t['hand_count'], 'card')} in hand"}]
              if t["hand_count"] else [], "empty": "no cards"},
             {"label": f"Territory ({len(t['play'])}/{limits['play']})",
              "cards": [_card(c) for c in t["play"]], "empty": "empty"},

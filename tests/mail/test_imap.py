@@ -39,7 +39,7 @@ def test_a_message_fetched_twice_from_imap_is_processed_once(world, dovecot, smt
 def test_mail_check_says_what_fails_with_imap(world, dovecot, smtp_server):
     imap_world(world, dovecot, smtp_server)
     out = world.cli.ok("mail", "check").out
-    assert "mailbox: IMAP players@127.0.0.1" in out and "ok, 0 new message(s)" in out
+    assert "mailbox: IMAP players@127.0.0.1" in out and "ok, 0 new messages" in out
     assert "smtp: SMTP server 127.0.0.1" in out
     dovecot.password_file.write_text("wrong\n")
     result = world.cli("mail", "check")

@@ -71,8 +71,8 @@ def test_back_offset(text, value):
     assert parse_back_offset(text) == value
 
 
-@pytest.mark.parametrize("text,needle", [("0.5", "has 1 number(s), expected 2"), ("", "is empty"),
-                                         ("1,2,3", "has 3 number(s)"), ("a,1", "X 'a' is not"),
+@pytest.mark.parametrize("text,needle", [("0.5", "has 1 number, expected 2"), ("", "is empty"),
+                                         ("1,2,3", "has 3 numbers"), ("a,1", "X 'a' is not"),
                                          ("1,b", "Y 'b' is not"), ("30,0", "more than 20 mm")])
 def test_bad_back_offset(text, needle):
     with pytest.raises(UsageError) as err:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.game import edition
+from companion.engine.words import word_for
 
 PROPER_PLURALS = 2
 """The rules edition from which a text says "1 guard", "2 guards" (before: "guard(s)")."""
@@ -30,9 +31,7 @@ def plural(where: Any, n: int, word: str, words: str | None = None, *,
     a message): always the proper word."""
     if where is not None and _edition(where) < PROPER_PLURALS:
         return f"{word}(s)" if old is None else old
-    if n == 1:
-        return word
-    return word + "s" if words is None else words
+    return word_for(n, word, words)
 
 
 def _edition(where: Any) -> int:

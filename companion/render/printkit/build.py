@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from companion.engine.words import counted
 from companion.errors import UsageError
 from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, content_area,
                                               layout_items, tile_board)
@@ -156,11 +157,6 @@ def _backs_for(part_two_sided: bool, options: PrintOptions) -> tuple[str, str]:
         return "fold", ("both sides carry information, so with --backs none they are printed "
                         "side by side to fold and glue.")
     return options.backs, ""
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """'1 card', '3 cards' ('1 sheet', '2 sheets')."""
-    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
 
 
 def _and(items: list[str]) -> str:
@@ -665,18 +661,18 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
     for pp in plans:
         part = pp.part
         what = {
-            "cards": lambda: (f"{plural(pp.part.total, 'card')}, "
-                              f"{plural(len(pp.sheets.sheets), 'sheet')} of "
+            "cards": lambda: (f"{counted(pp.part.total, 'card')}, "
+                              f"{counted(len(pp.sheets.sheets), 'sheet')} of "
                               f"{pp.sheets.per_sheet}"),
-            "chits": lambda: (f"{plural(pp.sheets.count, 'chit')}, "
-                              f"{plural(len(pp.sheets.sheets), 'sheet')}"),
-            "standees": lambda: plural(pp.sheets.count, "standee"),
+            "chits": lambda: (f"{counted(pp.sheets.count, 'chit')}, "
+                              f"{counted(len(pp.sheets.sheets), 'sheet')}"),
+            "standees": lambda: counted(pp.sheets.count, "standee"),
             # every page the board takes: its tiles and the assembly overview
             "board": lambda: (f"{pp.part.width_mm:g} x {pp.part.height_mm:g} mm on "
-                              f"{plural(len(pp.pages), 'page')}"
+                              f"{counted(len(pp.pages), 'page')}"
                               + (" with the assembly overview"
                                  if len(pp.pages) > len(pp.board.tiles) else "")),
-        }.get(part.kind, lambda: plural(len(pp.pages), "page"))()
+        }.get(part.kind, lambda: counted(len(pp.pages), "page"))()
         rows.append([part.title, what, str(starts.get(id(part), ""))])
     duplex = options.backs in ("duplex-long", "duplex-short")
     # decks printed without their backs (--backs none): the cover says so, and how to get them

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
+from companion.engine.words import counted
 from companion.errors import UsageError
 from companion.render.printkit.units import A4, CARD_SIZES, PAPERS, CardSize, Paper
 
@@ -148,7 +149,7 @@ def parse_back_offset(text: str) -> tuple[float, float]:
             "measure them)")
     parts = [p for p in re.split(r"\s*[,;]\s*|\s+", body.strip()) if p != ""] if body.strip() else []
     if len(parts) != 2:
-        what = "is empty" if not parts else f"has {len(parts)} number(s), expected 2"
+        what = "is empty" if not parts else f"has {counted(len(parts), 'number')}, expected 2"
         raise UsageError(f"--back-offset '{raw}' {what}", hint=hint)
     values = []
     for name, part in zip("XY", parts):
