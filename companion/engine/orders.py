@@ -15,7 +15,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import field
-from typing import Collection, Iterable, Sequence
+from typing import Any, Callable, Collection, Iterable, Sequence
 
 from companion.engine.names import Match, fold, match_name
 from companion.engine.record import record
@@ -249,6 +249,25 @@ def forgiving(line: Line) -> Line | None:
     if not tokens or (raw == line.raw and tokens == line.tokens):
         return None
     return Line(line.number, raw, tokens)
+
+
+def read_line(line: Line, read: Callable[[Line], Any]) -> tuple[Any, Line]:
+    """``read(line)``, and when it refuses the line as typed, ``read`` of its :func:`forgiving`
+    reading: (what ``read`` gave, the line it read). A line accepted as typed is never read
+    the second way, so it keeps its meaning; when both fail, the second reading's error is
+    raised for the line as typed (the columns are the same). ``read`` must change nothing
+    when it raises."""
+    try:
+        return read(line), line
+    except OrderError:
+        second = forgiving(line)
+        if second is None:
+            raise
+    try:
+        return read(second), second
+    except OrderError as again:
+        again.line = line
+        raise
 
 
 def next_order_hint(tokens: Sequence[Token], at: int, keywords: Collection[str]) -> str | None:

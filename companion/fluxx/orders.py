@@ -29,7 +29,7 @@ from typing import Any
 from companion.engine.names import match_name
 from companion.engine.orders import (
     Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, Token,
-    UnknownNameError, AmbiguousNameError, forgiving, next_order_hint, order_lines, unknown_keyword,
+    UnknownNameError, AmbiguousNameError, next_order_hint, order_lines, read_line, unknown_keyword,
 )
 from companion.engine.record import record
 from companion.fluxx.cards import ALL_CLAUSES, Card, Deck, norm
@@ -193,23 +193,11 @@ class Parser:
         orders = FluxxOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
-            try:
-                entry = self.entry(line)
+            try:        # refused as typed, read as a phone leaves it ('Ask.', curly quotes)
+                entry, line = read_line(line, self.entry)
             except OrderError as err:
-                # the line as a phone or a casual writer leaves it ('Ask.', a sung line in
-                # curly quotes, 'please'): read again only when refused as typed, so that a
-                # line once accepted keeps its meaning
-                second = forgiving(line)
-                if second is None:
-                    errors.append(err)
-                    continue
-                try:
-                    entry = self.entry(second)
-                except OrderError as again:
-                    again.line = line       # shown as typed; the columns are the same
-                    errors.append(again)
-                    continue
-                line = second
+                errors.append(err)
+                continue
             orders.add(entry, line)
         return orders, errors
 

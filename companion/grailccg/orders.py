@@ -59,7 +59,7 @@ from typing import Any
 from companion.engine.names import fold, match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrderSyntaxError,
-    UnknownNameError, forgiving, next_order_hint, order_lines, unknown_keyword,
+    UnknownNameError, next_order_hint, order_lines, read_line, unknown_keyword,
 )
 from companion.grailccg import england as E
 
@@ -272,23 +272,11 @@ class Parser:
         orders = GrailOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
-            try:
-                entry = self.parse_line(line)
+            try:        # refused as typed, read as a phone leaves it ('Play Bors.', 'please')
+                entry, line = read_line(line, self.parse_line)
             except OrderError as error:
-                # the line as a phone or a casual writer leaves it ('Play Bors.', curly
-                # quotes, 'please'): read again only when refused as typed, so that a line
-                # once accepted keeps its meaning
-                second = forgiving(line)
-                if second is None:
-                    errors.append(error)
-                    continue
-                try:
-                    entry = self.parse_line(second)
-                except OrderError as again:
-                    again.line = line       # shown as typed; the columns are the same
-                    errors.append(again)
-                    continue
-                line = second
+                errors.append(error)
+                continue
             orders.add(entry, line)
         return orders, errors
 

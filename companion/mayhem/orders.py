@@ -45,7 +45,7 @@ from typing import Any
 from companion.engine.names import match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
-    OrderSyntaxError, UnknownNameError, forgiving, next_order_hint, order_lines, resolve_name,
+    OrderSyntaxError, UnknownNameError, next_order_hint, order_lines, read_line, resolve_name,
     span_text, unknown_keyword,
 )
 from companion.engine.record import record
@@ -176,23 +176,10 @@ class Parser:
         errors: list[OrderError] = []
         for line in order_lines(text):
             orders.all_lines.append(line)
-            try:
-                self.line(line, orders)
+            try:        # refused as typed, read as a phone leaves it ('Draw.', 'please')
+                _, orders.all_lines[-1] = read_line(line, lambda x: self.line(x, orders))
             except OrderError as err:
-                # the line as a phone or a casual writer leaves it ('Draw.', curly quotes,
-                # 'please'): read again only when refused as typed, so that a line once
-                # accepted keeps its meaning (a refused line changed nothing in ``orders``)
-                second = forgiving(line)
-                if second is None:
-                    errors.append(err)
-                    continue
-                try:
-                    self.line(second, orders)
-                except OrderError as again:
-                    again.line = line       # shown as typed; the columns are the same
-                    errors.append(again)
-                    continue
-                orders.all_lines[-1] = second
+                errors.append(err)
         return orders, errors
 
     def line(self, line: Line, orders: MayhemOrders) -> None:
