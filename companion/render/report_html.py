@@ -27,6 +27,7 @@ def environment():
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.ChainableUndefined)
     env.globals["figure_svg"] = figure_svg
+    env.globals["figure_fit"] = figure_fit
     env.filters["anchor"] = anchor
     return env
 
@@ -63,6 +64,37 @@ def figure_svg(block: dict[str, Any]):
     if function is None:
         return None
     return Markup(function(block.get("data", {})))
+
+
+FIT_LABEL_PX = 16
+"""A figure is drawn no wider than makes its typical label (the median font size of its
+texts) this many CSS pixels high: on a wide screen a figure made to be read on a phone (a
+close-up) is not blown up to the column's full width."""
+FIT_REM = (24, 38, 2)
+"""The widths a figure may be capped at (rem: from, to, step; the classes ``fit-24`` ...
+``fit-38`` of app.css). Never below 24rem, wider than a phone's column, so a phone never sees a
+cap; a figure whose cap would be above the last step keeps the column's width."""
+
+
+def figure_fit(svg) -> str:
+    """The class capping a figure's width on a wide screen (``fit-30``), or "" for none: from
+    its viewBox width and the median ``font-size`` of its texts (the width at which that label
+    is FIT_LABEL_PX high, rounded down to a step)."""
+    import re
+    from statistics import median
+
+    if not svg:
+        return ""
+    box = re.search(r'<svg\b[^>]*\bviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)', str(svg))
+    sizes = [float(x) for x in re.findall(r'\bfont-size="([\d.]+)"', str(svg))]
+    sizes = [x for x in sizes if x > 0]
+    if not box or not sizes:
+        return ""
+    rem = float(box.group(1)) * FIT_LABEL_PX / median(sizes) / 16
+    low, high, step = FIT_REM
+    if rem >= high + step:
+        return ""
+    return f"fit-{max(low, int((rem - low) // step) * step + low)}"
 
 
 def render_html(doc: dict[str, Any], page: dict[str, Any] | None = None) -> str:

@@ -52,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from companion import service
 from companion.engine.game import PUBLIC
 from companion.engine.numbers import is_digits
+from companion.engine.words import counted, numbered
 from companion.errors import CompanionError
 from companion.registry import get_kind, info
 from companion.render.report_html import render_html, render_page
@@ -363,7 +364,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                 wait = web.limiter.retry_after(client)
                 answer = page("message.html.j2", request, 429, heading="Too many attempts",
                               text="Too many wrong links or passwords from your address. "
-                                   f"Wait {-(-wait // 60)} minute(s) and try again.")
+                                   f"Wait {counted(-(-wait // 60), 'minute')} and try again.")
                 answer.headers["retry-after"] = str(wait)
                 return answer
             try:
@@ -763,8 +764,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         to = int(typed)
         gone = service.rewind_span(store, game_id, to)
         if form.get("confirm") != "yes":
-            raise CompanionError(f"tick the box to take back turn(s) "
-                                 f"{', '.join(map(str, gone))}; nothing was done")
+            raise CompanionError(f"tick the box to take back {numbered('turn', gone)}; "
+                                 "nothing was done")
         reason = " ".join(form.get("reason", "").split())[:REASON_CHARS]
         done = service.rewind(store, game_id, to, web.output, reason,
                               expect_latest=int(form["expect"]))
@@ -773,7 +774,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             lines.append(f"Their reports moved to {done.moved[0].parent}.")
         lines.append("Play by email is on hold: release it below when the orders are right."
                      if done.held else f"Add or change orders, then run turn {to + 1} again.")
-        return {"outcome": f"Turn(s) {', '.join(map(str, done.numbers))} taken back; turn {to} "
+        return {"outcome": f"{numbered('Turn', done.numbers)} taken back; turn {to} "
                            "is the latest again.", "outcome_class": "ok",
                 "outcome_lines": lines}
 
@@ -954,7 +955,10 @@ def located(exc: CompanionError, text: str) -> dict[str, Any]:
             marks[e["line"]] = " " * (e["column"] - 1) + "^" * e["length"]
     bad = {e["line"] for e in errors}
     listing = []
-    for n, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "" and len(lines) not in bad:
+        lines.pop()                 # the end of the last line, not a line of its own
+    for n, line in enumerate(lines, 1):
         listing.append({"number": str(n), "text": line, "bad": n in bad})
         if n in marks:
             listing.append({"number": "", "text": marks[n], "bad": True})

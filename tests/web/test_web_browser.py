@@ -135,7 +135,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         assert "tick the box" in mod.inner_text("#result") and store.turn("g").number == 1
         mod.check("form.rewind input[name=confirm]")
         mod.click("form.rewind button")
-        assert "Turn(s) 1 taken back" in mod.inner_text("#result")
+        assert "Turn 1 taken back" in mod.inner_text("#result")
         assert "Bert's orders came late" in mod.inner_text("ul.rewound")
         mod.screenshot(path=str(shots / "07-moderator-took-back.png"), full_page=True)
         assert store.turn("g").number == 0 and len(store.pending("g")) == 3
@@ -155,7 +155,10 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
 def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, kind_id):
     """Each game's report page, order form and the moderator's pages, a few turns into a game
     with awkward player names, fit a phone's width (390 CSS pixels): nothing to scroll
-    sideways but a wide table or figure inside its own scrolling box."""
+    sideways but a wide table or figure inside its own scrolling box; text outside the
+    figures is at least 12 pixels, and every link or control standing alone (the bar's, the
+    contents', the turns', buttons, folds, boxes to tick) at least 40 pixels high for a
+    finger."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     shots = artifacts()
     port = free_port()
@@ -177,6 +180,24 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
         }
         return [document.documentElement.scrollWidth, wide.slice(0, 5)];
     }"""
+    fingers = """() => {
+        const bad = [];
+        for (const e of document.querySelectorAll('body *')) {
+            const r = e.getBoundingClientRect();
+            if (!r.height || e.closest('svg')) continue;
+            const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+            if (own && parseFloat(getComputedStyle(e).fontSize) < 12) {
+                bad.push('small ' + e.tagName + ' ' + e.textContent.trim().slice(0, 20));
+            }
+            if (e.matches('.bar a, .bar button, .toc a, ol.turns a, footer a, td a, button, '
+                          + 'summary, select, textarea, input[type=text], label.check')
+                    && r.height < 40) {
+                bad.push('tap ' + e.tagName + ' ' + Math.round(r.height) + ' '
+                         + e.textContent.trim().slice(0, 20));
+            }
+        }
+        return bad.slice(0, 5);
+    }"""
     with running(store.path, None, WebConfig(moderator_password_hash=password_hash),
                  port=port):
         context = browser.new_context(**PHONE)
@@ -188,6 +209,7 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             width, wide = page.evaluate(overflow)
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
+            assert page.evaluate(fingers) == [], name
         page.goto(base + "/moderator")
         page.fill("#password", PASSWORD)
         page.click("button[type=submit]")
@@ -196,6 +218,7 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             width, wide = page.evaluate(overflow)
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
+            assert page.evaluate(fingers) == [], name
         context.close()
     store.close()
 
@@ -255,7 +278,9 @@ def test_a_koc_player_reads_the_closeup_of_his_area_on_a_phone(browser, tmp_path
     """Knights of Camelot on a phone (390 CSS pixels, no zooming): the close-up of the map
     around his knight comes before the whole map, and his area's name in it, every other name
     in it and its key are at least 9 pixels high (on the whole map the same name is a few
-    pixels: too small to read without pinching)."""
+    pixels: too small to read without pinching). In a desktop's window the close-up is not
+    blown up to the column's width (its cap, 30rem, from its labels: report_html.figure_fit),
+    and the whole map is."""
     from companion.koc.kind import KIND
     from companion.koc.mapfigure import geometry
 
@@ -292,5 +317,11 @@ def test_a_koc_player_reads_the_closeup_of_his_area_on_a_phone(browser, tmp_path
         for text, height in page.evaluate(measure, ["svg.koc-closeup text", None]):
             assert height >= 9.0, (text, height)
         assert page.evaluate("document.documentElement.scrollWidth") <= 391
+        page.set_viewport_size({"width": 1280, "height": 900})
+        sizes = page.evaluate("""() => ['svg.koc-closeup', 'svg.koc-map'].map(
+            s => document.querySelector(s).getBoundingClientRect().width)""")
+        assert sizes == [30 * 16, 40 * 16], sizes
+        page.locator("svg.koc-closeup").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts() / "desktop-koc-closeup.png"))
         context.close()
     store.close()

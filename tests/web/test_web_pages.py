@@ -8,7 +8,7 @@ import re
 from companion import service
 from companion.render.report_html import render_html
 from companion.render.report_pdf import render_pdf
-from tests.web.conftest import PASSWORD, csrf_of, links, login
+from tests.web.conftest import PASSWORD, ROOT, csrf_of, links, login
 
 
 def test_every_viewer_gets_their_own_report(gral_store, make_client):
@@ -28,6 +28,9 @@ def test_every_viewer_gets_their_own_report(gral_store, make_client):
         assert f"{game.id}/0/" in page.text and "report.pdf" in page.text
     anna = client.get(links(gral_store, "g")["Anna"]).text
     assert "Your influence sheet" in anna and "/orders?h=" in anna
+    # what a player sees first is what is asked of him; the turn hash is in the footer
+    assert anna.index('class="notice orders-state"') < anna.index("<h1>")
+    assert anna.index("<footer>") < anna.index("This page shows the stored state")
     assert "<svg" in anna and 'class="gral-board"' in anna       # the board as SVG
     public = client.get(links(gral_store, "g")["public"]).text
     assert "Your influence sheet" not in public and "/orders?h=" not in public
@@ -64,6 +67,39 @@ def test_the_html_renderer_renders_every_block_type():
     assert "<script" not in html and "style=" not in html
 
 
+def test_a_figure_made_for_a_phone_is_capped_on_a_wide_screen():
+    """figure_fit: a figure whose labels would pass body text at the column's full width (a
+    close-up: a few units across, labels of 3) gets a cap; a dense map or a board does not; a
+    cap never comes below a phone's column (24rem)."""
+    from companion.render.report_html import figure_fit
+
+    def svg(width, *sizes):
+        texts = "".join(f'<text font-size="{s}">x</text>' for s in sizes)
+        return f'<svg viewBox="10 20 {width} 140" class="x">{texts}</svg>'
+
+    assert figure_fit(svg(96, 3.2, 3.2, 6.3)) == "fit-30"      # 96 * 16 / 3.2 px = 30rem
+    assert figure_fit(svg(560, 2.8, 2.6)) == ""                 # a whole map: labels small
+    assert figure_fit(svg(500, 12, 7.7, 12)) == ""              # a board
+    assert figure_fit(svg(40, 8)) == "fit-24"                   # never below a phone's column
+    assert figure_fit(svg(96)) == "" and figure_fit(None) == ""  # no text, no figure
+    app_css = (ROOT / "templates" / "web" / "static" / "app.css").read_text()
+    for rem in range(24, 40, 2):
+        assert f".svg.fit-{rem} svg {{ max-width: {rem}rem; }}" in app_css
+
+
+def test_a_short_list_of_legal_lines_is_open_on_the_order_page():
+    """A few legal order lines are shown at once under the form; a long list stays folded."""
+    from companion.render.report_html import render_page
+
+    def page(count):
+        return render_page("orders.html.j2", title="T", game_id="g", turn=1, player="Anna",
+                           can_submit=True, legal=[f"move {n}" for n in range(count)],
+                           max_chars=10, text="", csrf="c")
+
+    assert '<details class="options" open>' in page(4)
+    assert '<details class="options">' in page(30)
+
+
 def test_orders_checked_at_line_and_column_then_submitted_as_the_cli_does(gral_store,
                                                                           make_client):
     client = make_client(gral_store.path)
@@ -76,6 +112,11 @@ def test_orders_checked_at_line_and_column_then_submitted_as_the_cli_does(gral_s
     checked = client.post(form_path, data={"csrf": csrf, "orders": bad, "action": "check"})
     assert checked.status_code == 422
     assert re.search(r"line 2, column \d+", checked.text), checked.text
+    # the listing has the two lines typed (no empty third for the final newline), and the
+    # text box is tied to the errors for a screen reader
+    listing = re.search(r'<pre class="listing">(.*?)</pre>', checked.text, re.S).group(1)
+    assert re.findall(r'class="ln">\s*(\d+)<', listing) == ["1", "2"], listing
+    assert 'aria-describedby="errors" aria-invalid="true"' in checked.text
     assert gral_store.pending("g") == {}
     submitted = client.post(form_path, data={"csrf": csrf, "orders": bad, "action": "submit"})
     assert submitted.status_code == 422 and gral_store.pending("g") == {}
@@ -193,7 +234,7 @@ def test_the_moderator_takes_back_a_turn_on_the_page_and_releases_the_hold(
     assert gral_store.turn("g").hash == before and gral_store.pending("g") == {}
 
     done = rewind(expect="1", to="0", confirm="yes", reason="Cora's   orders came\nlate")
-    assert done.status_code == 200 and "Turn(s) 1 taken back" in done.text
+    assert done.status_code == 200 and "Turn 1 taken back" in done.text
     assert gral_store.turn("g").number == 0 and sorted(gral_store.pending("g")) == [
         "Anna", "Bert", "Cora"]
     assert "Turns taken back" in done.text and "Cora&#39;s orders came late" in done.text

@@ -277,7 +277,7 @@ def test_a_blocked_client_is_told_when_to_come_back(gral_store, make_client):
     blocked = client.get("/moderator")
     assert blocked.status_code == 429
     assert 1 <= int(blocked.headers["retry-after"]) <= 600
-    assert "Wait 10 minute(s)" in blocked.text
+    assert "Wait 10 minutes" in blocked.text
 
 
 def test_the_sign_in_page_names_the_config_file_not_its_folder(gral_store, tmp_path):
