@@ -74,7 +74,7 @@ def code() -> list:
     package = Path(__file__).resolve().parent.parent
     return [*world_module.CODE, package / "koc" / "poster.py", Path(__file__).resolve(),
             package / "render" / "__init__.py", package / "render" / "fonts.py",
-            package / "resources.py",
+            package / "resources.py", package / "engine" / "words.py",
             *sorted((package / "render" / "printkit").glob("*.py"))]
 
 
