@@ -939,7 +939,7 @@ def default_deck() -> Deck:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "cards.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
-        _HERE.parent / "engine" / "record.py",
+        _HERE.parent / "engine" / "record.py", _HERE.parent / "engine" / "words.py",
         _HERE.parent / "errors.py")
 """The sources a cached deck depends on besides its data files (tests/test_cache.py checks
 that every module of the package that loading imports is here)."""
