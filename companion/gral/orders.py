@@ -19,6 +19,10 @@ Names match ignoring case and accents; an unambiguous prefix is enough ("alb", "
 no prefix matches may be written with words shortened by a dot ("S. Juan", "Rennes-le-Ch.",
 "A. Castellano"; see ``abbreviated``); a field's short form on the text board is accepted too.
 
+A line refused as typed is read once more as a phone leaves it (``second_reading``: 'Pass.',
+curly quotes, 'please', 'uncover' for 'blow', 'with the grail', 'insist 3 points', 'assign 9 and
+1', 'Eichstaett'); a line accepted as typed never changes its meaning that way.
+
 From rules edition 2 an ``object`` line whose conditions can never hold together ("with grail
 without grail", "by Anna except by Anna", "object Alberto blowing Alberto") is refused; games
 of earlier editions keep reading such a line as before (the later condition wins), so that
@@ -33,13 +37,19 @@ from typing import Any, Sequence
 from companion.engine.names import fold, match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
-    OrderSyntaxError, Token, UnknownNameError, order_lines, resolve_name, span_text,
+    OrderSyntaxError, Token, UnknownNameError, forgiving, order_lines, resolve_name, span_text,
     unknown_keyword,
 )
 from companion.engine.record import record
 
 KEYWORDS = ("move", "blow", "assign", "pass", "object")
 GRAIL_CLAUSES = {"with": "with", "leaving": "leave", "dropping": "drop"}
+SYNONYMS = {"uncover": "blow", "expose": "blow"}
+"""Words a player may write for an order's keyword ('uncover Yusuf by Mansur'); read only in
+the second reading of a refused line."""
+GRAIL_WORDS = ("with", "without", "leaving", "dropping", "taking")
+POINTS = ("points", "point", "pts", "pt")
+JOINERS = (",", ";", "and", "then", "or")
 
 
 @record
@@ -146,6 +156,75 @@ def abbreviated(typed: str, forms: dict[str, str], known: Sequence[str]) -> list
     return []
 
 
+def second_reading(line: Line) -> Line | None:
+    """A refused line read again as a phone or a casual writer leaves it: ``forgiving`` (curly
+    quotes, end punctuation, 'please'), then 'uncover'/'expose' for 'blow', 'the' left out of
+    'with the grail' (and 'without', 'leaving', 'dropping', 'taking'), 'points' after a number
+    ('insist 3 points', 'up to 2 points'), and 'and' between two units ('assign 9 and 1 to
+    ...'). None when that changes nothing. Only for a line refused as typed."""
+    base = forgiving(line) or line
+    tokens = list(base.tokens)
+    if tokens and tokens[0].kind == "word" and tokens[0].key in SYNONYMS:
+        first = tokens[0]
+        tokens[0] = Token(SYNONYMS[first.key], first.col, "word", width=first.end - first.col)
+    out: list[Token] = []
+    for i, token in enumerate(tokens):
+        before = out[-1] if out else None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.kind == "word" and token.key == "the" and before is not None and \
+                before.key in GRAIL_WORDS and after is not None and after.key == "grail":
+            continue
+        if token.kind == "word" and token.key in POINTS and before is not None and \
+                (before.kind == "number" or before.key == "all"):
+            continue
+        if token.kind == "word" and token.key == "and" and tokens[0].key == "assign" and \
+                before is not None and before.kind == "number" and after is not None and \
+                after.kind == "number":
+            out.append(Token("+", token.col, "punct", width=token.end - token.col))
+            continue
+        out.append(token)
+    if base is line and out == line.tokens:
+        return None
+    return Line(line.number, base.raw, out)
+
+
+def joined_hint(tokens: Sequence[Token], col: int | None) -> str | None:
+    """A suggestion for a refused line that joins a second order on ('move A to B, move C to
+    D', '... or move ...', 'move ..., blow X', 'assign 9 to A and 1 to B'), found at the token
+    where the line was refused."""
+    at = next((i for i, t in enumerate(tokens) if t.col == col), None)
+    if at is None:
+        return None
+    while at > 0 and tokens[at - 1].kind in ("word", "punct") and tokens[at - 1].key in JOINERS:
+        at -= 1
+    j = at
+    while j < len(tokens) and tokens[j].kind in ("word", "punct") and tokens[j].key in JOINERS:
+        j += 1
+    if j == at or j >= len(tokens):
+        return None
+    head, nxt = tokens[0].key, tokens[j]
+    if nxt.kind == "word" and nxt.key == "blow" and head == "move":
+        return ("to blow a cover as part of the move, join it with 'and': 'move <initiate> to "
+                "<field> and blow <initiate>'")
+    if nxt.kind == "word" and (nxt.key in KEYWORDS or nxt.key in SYNONYMS):
+        return (f"one order per line: put '{nxt.text} ...' on a line of its own (move and "
+                "blow lines are alternatives, tried in the order written)")
+    if head == "assign" and nxt.kind == "number":
+        return ("one initiate per 'assign' line: put the units for the next initiate on a line "
+                "of their own ('assign <units> to <initiate>')")
+    if head in ("move", "blow") and tokens[at].key != "and":
+        return ("one order per line: write each move in full on a line of its own ('move "
+                "<initiate> to <field>'; the lines are alternatives, tried in the order written)")
+    return None
+
+
+def _umlauts(typed: str) -> str:
+    """A name with the German way of writing an umlaut without one ('Eichstaett') written as
+    its folded form ('Eichstatt', as 'Eichstätt' folds); tried only for a name nothing else
+    matches."""
+    return re.sub(r"([aou])e", r"\1", fold(typed))
+
+
 GRAIL_CLASH = ("the active initiate cannot both hold the grail after the action and not hold "
                "it")
 GRAIL_HINT = ("keep one of them; to object whether or not the grail goes along, leave both "
@@ -181,6 +260,10 @@ class Parser:
             found = abbreviated(typed, forms, known) if forms else []
             if len(found) == 1:
                 return found[0]
+            if not found:
+                spelled = _umlauts(typed)
+                if spelled != typed and match_name(spelled, known, suggest=False).ok:
+                    return match_name(spelled, known, suggest=False).name
             if found:
                 col = span[0].col
                 raise AmbiguousNameError(
@@ -222,42 +305,71 @@ class Parser:
     def insist(self, cur: Cursor) -> int | str:
         if cur.accept("all"):
             return "all"
-        return cur.number("how many points to reveal at most")
+        return self.most(cur, "how many points to reveal at most")
+
+    @staticmethod
+    def most(cur: Cursor, what: str) -> int:
+        """A number of points (after 'insist' or 'up to'; 'all' was tried first)."""
+        token = cur.peek()
+        if token is None or token.kind != "number":
+            raise cur.syntax(f"expected {what} (a whole number, or 'all')", token)
+        return cur.number(what)
 
     def parse(self, text: str) -> tuple[GralOrders, list[OrderError]]:
         orders = GralOrders()
         errors: list[OrderError] = []
         for line in order_lines(text):
             orders.lines.append(line)
-            cur = Cursor(line)
-            head = cur.next()
             try:
-                if head.kind != "word" or head.key not in KEYWORDS:
-                    raise unknown_keyword(line, head, KEYWORDS)
-                if head.key == "move":
-                    orders.moves.append(self.move(cur))
-                elif head.key == "blow":
-                    orders.moves.append(self.blow(cur))
-                elif head.key == "assign":
-                    if cur.accept("nothing"):
-                        cur.finish()
-                        orders.passed = orders.passed or line
-                    else:
-                        orders.assigns.append(self.assign(cur))
-                elif head.key == "pass":
-                    cur.finish()
-                    if orders.passed is not None:
-                        raise OrderSyntaxError("'pass' is given twice", line, head.col, 4)
-                    orders.passed = line
-                else:
-                    objection = self.objection(cur)
-                    if orders.standing is None:
-                        orders.standing = []
-                    if objection is not None:
-                        orders.standing.append(objection)
+                self.line(line, orders)
             except OrderError as err:
+                # the line as a phone or a casual writer leaves it ('Pass.', curly quotes,
+                # 'please', 'uncover', 'with the grail', 'insist 3 points'): read again only
+                # when refused as typed, so that a line once accepted keeps its meaning (a
+                # refused line changed nothing in ``orders``)
+                second = second_reading(line)
+                if second is not None:
+                    try:
+                        self.line(second, orders)
+                    except OrderError as again:
+                        if (again.col or 0) > (err.col or 0):     # it read further: say why
+                            again.line = line   # shown as typed; the columns are the same
+                            err = again
+                    else:
+                        orders.lines[-1] = second
+                        continue
+                if err.suggestion is None and err.line is line:
+                    err.suggestion = joined_hint(line.tokens, err.col)
                 errors.append(err)
         return orders, errors
+
+    def line(self, line: Line, orders: GralOrders) -> None:
+        """Parse one order line into ``orders``; a line that raises adds nothing."""
+        cur = Cursor(line)
+        head = cur.next()
+        if head.kind != "word" or head.key not in KEYWORDS:
+            raise unknown_keyword(line, head, KEYWORDS)
+        if head.key == "move":
+            orders.moves.append(self.move(cur))
+        elif head.key == "blow":
+            orders.moves.append(self.blow(cur))
+        elif head.key == "assign":
+            if cur.accept("nothing"):
+                cur.finish()
+                orders.passed = orders.passed or line
+            else:
+                orders.assigns.append(self.assign(cur))
+        elif head.key == "pass":
+            cur.finish()
+            if orders.passed is not None:
+                raise OrderSyntaxError("'pass' is given twice", line, head.col, 4)
+            orders.passed = line
+        else:
+            objection = self.objection(cur)
+            if orders.standing is None:
+                orders.standing = []
+            if objection is not None:
+                orders.standing.append(objection)
 
     def move(self, cur: Cursor) -> Move:
         initiate = self.initiate(cur, ("to",))
@@ -367,7 +479,8 @@ class Parser:
                 ob.ending = True
             elif cur.accept("up"):
                 cur.expect("to", "after 'up'")
-                ob.limit = "all" if cur.accept("all") else cur.number("the most you will reveal")
+                ob.limit = "all" if cur.accept("all") else self.most(cur,
+                                                                     "the most you will reveal")
                 cur.finish()
                 return ob
             else:

@@ -157,10 +157,21 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
             where = {"area": where["area"], "where": "area"}
         elif do in ("stay", "enter"):
             ended = True
+        elif do == "seek" and loose(step["target"]) is not None and not any(
+                (t.get("find") or {}).get("what", "").lower().startswith(
+                    step["target"].lower()) for t in pk["tasks"]):
+            errors.append(_err(step["line"], line, f"'seek {step['target']}' seeks nothing "
+                               "known by that name", f"write 'seek {loose(step['target'])}'"))
         elif do == "confront" and step["target"] == player:
             errors.append(_err(step["line"], line, f"a knight cannot {step['how']} himself",
                                "name another player's knight who stands where you are"))
     for item in orders.requests:
+        meant = loose_whom(world, item["of"])
+        if meant is not None:
+            errors.append(_err(item["line"], item.get("src"),
+                               f"'of {item['of']}' names nobody the request could be made of",
+                               f"write 'of {meant}'"))
+            continue
         if item["request"] in ("castle",) and item["of"] not in (None, "lord"):
             errors.append(_err(item["line"], item.get("src"),
                                "a castle is requested of one's Lord only"))
@@ -178,6 +189,7 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                                    "leave to see the Holy Grail is asked of the King of its "
                                    "castle (in the Campaign, leave to seek it of King Arthur)",
                                    "request grail of king"))
+    errors += unread_errors(orders)
     errors += adventure_order_errors(state, player, orders) + prayer_errors(state, player, orders)
     from companion.koc.engine import knaves
 
@@ -195,6 +207,78 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 errors.append(_err(a["src"].number, a["src"], *problem))
     if errors:
         raise OrdersRejected(errors, filename)
+
+
+NOT_ORDERS = ("please", "pls", "plz", "thanks", "thank", "you", "thx", "ty", "cheers")
+"""Words after an order that ask nothing ('pray for Bert to heal, please')."""
+
+
+def unread_errors(orders) -> list:
+    """Text after an order that the grammar leaves unread ('on fate: robs, avoid', 'request
+    adventure, request dwarf', 'seek Merlin (in the forest)'): read as it always was, so a
+    stored order replays alike, but refused when sent, as it would be lost. Punctuation and
+    'please' or 'thanks' there are no order and pass."""
+    from companion.engine.orders import OrderSyntaxError, next_order_hint
+    from companion.koc.orders import KEYWORDS, SYNONYMS
+
+    errors = []
+    for line, token in getattr(orders, "unread", []):
+        at = line.tokens.index(token)
+        rest = line.tokens[at:]
+        if all(t.kind == "punct" or t.key.strip(".!?,;") in NOT_ORDERS + ("",) for t in rest):
+            continue
+        if token.text == "(":
+            hint = "a note for yourself goes after '#', which starts a comment"
+        else:
+            hint = next_order_hint(line.tokens, at, KEYWORDS + tuple(SYNONYMS) + ("ask",)) or (
+                "one order (or answer) per line: put what follows on a line of its own")
+        end = rest[-1].end
+        errors.append(OrderSyntaxError(
+            f"text after the order would not be read: '{line.text[token.col - 1:end - 1]}'",
+            line, token.col, end - token.col, suggestion=hint))
+    return errors
+
+
+def loose(typed: str) -> str | None:
+    """A free text of an order (whom a request is made of, whom to seek, what a prayer asks)
+    as a player meant it when he ended it with a full stop or 'please', or began it with 'my'
+    or 'the' ('of lord.', 'of my lord', 'seek Merlin please'); None when there is nothing to
+    take off. The parser keeps such a text as written (a line accepted before keeps its
+    meaning), and as written it names nobody: the check refuses it and says what to write."""
+    from companion.engine.orders import END_PUNCTUATION, PLEASE
+
+    words = typed.split()
+    while words:
+        last = words[-1].rstrip(END_PUNCTUATION)
+        if last.lower() in PLEASE or not last:
+            words.pop()
+        elif last != words[-1]:
+            words[-1] = last
+        else:
+            break
+    while len(words) > 1 and words[0].lower() in ("my", "the", "your", "his", "her", "our"):
+        words.pop(0)
+    meant = " ".join(words)
+    return meant if meant and meant != " ".join(typed.split()) else None
+
+
+def loose_whom(world, whom: str | None) -> str | None:
+    """What 'of <whom>' of a request meant ('lord' for 'lord.' or 'my lord'), when as written
+    it names no one: no kind of person and no person of the game (a King, a knight, a Lady)
+    whose name holds it."""
+    from companion.engine.names import fold
+    from companion.koc.orders import PERSONS
+
+    meant = loose(whom) if whom else None
+    if meant is None:
+        return None
+    typed = fold(whom)
+    if typed in PERSONS or any(typed in fold(p.name) for group in (world.kings, world.knights,
+                                                                   world.ladies)
+                               for p in group):
+        return None
+    first = meant.split()[0].lower()
+    return meant.lower() if first in PERSONS else meant
 
 
 def prayer_errors(state: dict, player: str, orders) -> list:
@@ -215,7 +299,10 @@ def prayer_errors(state: dict, player: str, orders) -> list:
                                "keep the prayer that matters most"))
             continue
         if item.get("to") and fold(item["to"]).strip() not in EFFECTS:
+            meant = loose(item["to"])
             errors.append(_err(item["line"], src, f"a prayer cannot ask to '{item['to']}'",
+                               f"write 'to {meant}'" if meant is not None and
+                               fold(meant).strip() in EFFECTS else
                                "to heal, to lift (an enchantment), to cure madness; or leave "
                                "out 'to ...' and the prayer asks what is needed"))
         kind, found = prayer_target(state, player, item["for"])

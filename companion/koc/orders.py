@@ -71,16 +71,22 @@ Answers to the questions the turn may raise (see the question catalogue)::
     on none                                                           forget all 'on' lines
 
 Example: ``on encounter monster: avoid``, ``on yield wl_left<=2: yes``, ``on fate: robs``.
+
+A line refused as typed is read once more as a phone leaves it (``second_reading``: 'Stay.',
+curly quotes, 'please', 'ride to', 'move to', 'board ship', 'ask the lord for an adventure');
+a line accepted as typed never changes its meaning that way. Text the grammar always left
+unread after a seek, a request, a prayer or an answer is noted in ``KocOrders.unread`` and
+refused by the checks when sent (checks.py).
 """
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from companion.engine.orders import (
-    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, order_lines,
-    resolve_name, span_text, unknown_keyword,
+    Cursor, IllegalOrderError, Line, OrderError, OrdersRejected, OrderSyntaxError, Token,
+    forgiving, next_order_hint, order_lines, resolve_name, span_text, unknown_keyword,
 )
 from companion.koc.engine.questions import CATALOGUE, answers_for, load_all
 from companion.koc.engine.session import Question, _CONDITION, line_matches, pick_option
@@ -94,6 +100,12 @@ REQUESTS = ("adventure", "appeal to jailor", "arthurs favour", "castle", "dwarf"
             "release from enchantress", "release from oath", "service", "token", "welcome")
 PERSONS = ("king", "arthur", "lord", "lady", "hermit", "knight", "dwarf", "castle owner",
            "comrade")
+SYNONYMS = {"ride": "go", "travel": "go", "head": "go", "walk": "go", "journey": "go",
+            "fight": "attack", "remain": "stay"}
+"""Words a player may write for an order's keyword ('ride to Camelot', 'fight Bert'); read only
+in the second reading of a refused line (``second_reading``)."""
+ARTICLES = ("a", "an", "the", "some")
+POSSESSIVES = ("my", "the", "your", "his", "her", "our")
 
 
 # what the acknowledgement says of a Knave's own orders (engine/knaves.py); the
@@ -119,6 +131,8 @@ class KocOrders:
     join_line: Any = None                                 # the lines, for error messages
     leave_line: Any = None
     standing: list[dict] | None = None                    # None: unchanged
+    unread: list = field(default_factory=list)            # (line, token): text after an
+    # order that its grammar leaves unread ('on fate: robs, avoid'); the checks refuse it
     lines: list = field(default_factory=list)             # every order line, as parsed
 
     def answer(self, q: Question) -> str | None:
@@ -156,15 +170,49 @@ class Parser:
         errors: list[OrderError] = []
         for line in order_lines(text):
             orders.lines.append(line)
-            cur = Cursor(line)
-            head = cur.next()
+            before = _snapshot(orders)
             try:
-                if head.kind != "word" or head.key not in KEYWORDS:
-                    raise unknown_keyword(line, head, KEYWORDS)
-                getattr(self, f"p_{head.key}")(cur, orders)
+                self.line(line, orders)
             except OrderError as err:
+                # the line as a phone or a casual writer leaves it ('Stay.', curly quotes,
+                # 'please', 'ride to', 'move to', 'board ship'): read again only when refused
+                # as typed, so that a line once accepted keeps its meaning; what the refused
+                # reading added to ``orders`` is taken out first
+                second = second_reading(line)
+                if second is not None:
+                    refused = _snapshot(orders)
+                    _restore(orders, before)
+                    try:
+                        self.line(second, orders)
+                    except OrderError as again:
+                        _restore(orders, refused)   # as the line typed left them
+                        if (again.col or 0) > (err.col or 0):   # it read further: say why
+                            again.line = line       # shown as typed; the columns are the same
+                            err = again
+                    else:
+                        orders.lines[-1] = second
+                        continue
+                if err.line is line:
+                    hint = joined_hint(line.tokens, err.col)
+                    if hint is not None:
+                        err.suggestion = hint
                 errors.append(err)
         return orders, errors
+
+    def line(self, line: Line, orders: KocOrders) -> None:
+        cur = Cursor(line)
+        head = cur.next()
+        if head.kind != "word" or head.key not in KEYWORDS:
+            raise unknown_keyword(line, head, KEYWORDS)
+        getattr(self, f"p_{head.key}")(cur, orders)
+
+    @staticmethod
+    def rest(cur: Cursor, orders: KocOrders) -> None:
+        """Note the text left after an order whose grammar has always left it unread (a seek,
+        a request without 'of', a prayer, an answer: 'on fate: robs, avoid'). Such a line was
+        accepted, so it still is, as before; the checks refuse it when the player sends it."""
+        if not cur.at_end():
+            orders.unread.append((cur.line, cur.peek()))
 
     # -- movement ------------------------------------------------------------------------------
     def p_move(self, cur: Cursor, orders: KocOrders) -> None:
@@ -214,6 +262,7 @@ class Parser:
     def p_seek(self, cur: Cursor, orders: KocOrders) -> None:
         span = self.span(cur, (), "whom or what to seek")
         orders.plan.append({"do": "seek", "target": span_text(span), "line": cur.line.number, "src": cur.line})
+        self.rest(cur, orders)
 
     def p_challenge(self, cur: Cursor, orders: KocOrders, how: str = "challenge") -> None:
         span = self.span(cur, ("for",), f"whom to {how} (a player's name)")
@@ -399,6 +448,7 @@ class Parser:
             cur.finish()
             person = pick_option(whom.split()[0], PERSONS)
             item["of"] = whom if person is None else whom.lower()
+        self.rest(cur, orders)
         orders.requests.append(item)
 
     def p_pray(self, cur: Cursor, orders: KocOrders) -> None:
@@ -407,6 +457,7 @@ class Parser:
         item = {"for": span_text(span), "to": None, "line": cur.line.number, "src": cur.line}
         if cur.accept("to"):
             item["to"] = span_text(self.span(cur, (), "what the prayer asks"))
+        self.rest(cur, orders)
         orders.prayers.append(item)
 
     # -- answers --------------------------------------------------------------------------------
@@ -417,12 +468,14 @@ class Parser:
             orders.standing.clear()
             return
         line = self.policy(cur)
+        self.rest(cur, orders)
         if orders.standing is None:
             orders.standing = []
         orders.standing.append(line)
 
     def p_answer(self, cur: Cursor, orders: KocOrders) -> None:
         orders.answers.append(self.policy(cur))
+        self.rest(cur, orders)
 
     def policy(self, cur: Cursor) -> dict:
         """<key> [<tag>...] [<cond>...] ':' <answer>, checked against the question catalogue."""
@@ -490,6 +543,151 @@ class Parser:
                                    span[0].col, span[-1].end - span[0].col, suggestion=hint)
         return {"tags": tags, "key": key, "answer": answer,
                 "text": f"on {key}{''.join(' ' + t for t in tags)}: {answer}"}
+
+
+def _snapshot(orders: KocOrders) -> dict[str, Any]:
+    """What ``orders`` holds (every field but ``lines``), to take back what a refused line
+    added."""
+    return {f.name: (list(v) if isinstance(v, list) else v)
+            for f in fields(orders) if f.name != "lines"
+            for v in (getattr(orders, f.name),)}
+
+
+def _restore(orders: KocOrders, snapshot: dict[str, Any]) -> None:
+    for name, value in snapshot.items():
+        setattr(orders, name, list(value) if isinstance(value, list) else value)
+
+
+def _word(token: Token | None, *keys: str) -> bool:
+    return token is not None and token.kind == "word" and token.key in keys
+
+
+def _as(token: Token, text: str, kind: str = "word") -> Token:
+    """``token`` read as ``text``, taking the columns it takes as typed."""
+    return Token(text, token.col, kind, width=token.end - token.col)
+
+
+def second_reading(line: Line) -> Line | None:
+    """A refused line read again as a phone or a casual writer leaves it: ``forgiving`` (curly
+    quotes, end punctuation, 'please'), then the words a player may use for an order:
+
+    * 'ride to', 'travel to', 'head to', 'walk to', 'journey to', 'go <area>' for 'go to';
+      'move to <area>' for 'go to <area>' (with a list, 'move to A, B': 'move A, B');
+    * 'and' or 'then' between the areas of 'move' ('move Cornwall and Tamar');
+    * 'sail to <area>', 'debark at|in|on <area>';
+    * 'stay here', 'stay put', 'remain'; 'board ship', 'board the ship'; 'fight <player>';
+    * an article after 'declare', 'attend', 'decline', 'storm', 'loot', 'lead', 'free',
+      'attack', 'share', 'abandon' ('attend the tournament', 'loot the shrine');
+    * 'leave the party', 'join Bert's party';
+    * 'request an adventure', 'request adventure from lord', 'of my lord', 'of the king';
+      'ask for <request> [of <person>]', 'ask <person> for <request>'.
+
+    None when that changes nothing. Used only for a line refused as typed, so that no line
+    accepted before is read differently."""
+    base = forgiving(line) or line
+    tokens = list(base.tokens)
+    if not tokens or tokens[0].kind != "word":
+        return None
+    if tokens[0].key in SYNONYMS:
+        tokens[0] = _as(tokens[0], SYNONYMS[tokens[0].key])
+    if tokens[0].key == "ask":
+        tokens = _asked(tokens)
+    head = tokens[0].key
+    rest = tokens[1:]
+    if head == "go":
+        if rest and not _word(rest[0], "to"):
+            rest.insert(0, Token("to", rest[0].col, "word", width=0))
+        rest = _without(rest, 1, POSSESSIVES)
+    elif head == "move":
+        rest = [_as(t, ",", "punct") if _word(t, "and", "then") or t.text == ";" else t
+                for t in rest]
+        rest = [t for i, t in enumerate(rest)     # ', and' / ', then' as one comma
+                if not (t.text == "," and i and rest[i - 1].text == ",")]
+        if _word(rest[0] if rest else None, "to"):
+            if any(t.text == "," for t in rest):
+                rest = rest[1:]
+            else:
+                tokens[0] = _as(tokens[0], "go")
+        rest = _without(rest, 1 if _word(rest[0] if rest else None, "to") else 0, ("the",))
+    elif head == "sail":
+        rest = [t for i, t in enumerate(rest) if not (_word(t, "to") and (
+            i == 0 or _word(rest[i - 1], "then")))]
+    elif head == "debark" and _word(rest[0] if rest else None, "at", "in", "on"):
+        rest = rest[1:]
+    elif head == "stay" and len(rest) == 1 and _word(rest[0], "here", "put"):
+        rest = []
+    elif head == "board" and rest and _word(rest[-1], "ship", "boat") and \
+            all(_word(t, *ARTICLES) for t in rest[:-1]):
+        rest = []
+    elif head == "leave":
+        rest = _without(rest, 0, POSSESSIVES)
+        if len(rest) == 2 and _word(rest[0], "guard") and _word(rest[1], "duty"):
+            rest = rest[:1]
+    elif head == "join" and len(rest) >= 2 and _word(rest[-1], "party"):
+        rest = rest[:-1]
+        who = rest[-1]
+        if who.kind == "word" and who.text.lower().endswith(("'s", "\u2019s")):
+            rest[-1] = Token(who.text[:-2], who.col, "word")
+    elif head == "request":
+        rest = _requested(rest)
+    elif head in ("declare", "attend", "decline", "storm", "loot", "lead", "free", "attack",
+                  "share", "abandon"):
+        rest = _without(rest, 0, ARTICLES)      # 'declare a tournament', 'loot the shrine'
+    out = [tokens[0]] + rest
+    if base is line and out == line.tokens:
+        return None
+    return Line(line.number, base.raw, out)
+
+
+def _without(tokens: list[Token], at: int, words: tuple[str, ...]) -> list[Token]:
+    """``tokens`` without a word of ``words`` at index ``at``, when more follows it."""
+    if at + 1 < len(tokens) and _word(tokens[at], *words):
+        return tokens[:at] + tokens[at + 1:]
+    return tokens
+
+
+def _requested(rest: list[Token]) -> list[Token]:
+    """The words of a request read again: an article before it left out ('an adventure'),
+    'from' for 'of' ('adventure from lord'; a request's own 'from', as in 'release from
+    oath', stays), and 'my' or 'the' after 'of' left out ('of my lord')."""
+    rest = _without(rest, 0, ARTICLES)
+    if not any(_word(t, "of") for t in rest):
+        for i in range(len(rest) - 1, 0, -1):
+            if _word(rest[i], "from") and pick_option(
+                    span_text(rest[:i]).replace("'", "").replace("-", " "), REQUESTS):
+                rest = rest[:i] + [_as(rest[i], "of")] + rest[i + 1:]
+                break
+    for i, token in enumerate(rest):
+        if _word(token, "of"):
+            return rest[:i + 1] + _without(rest[i + 1:], 0, POSSESSIVES)
+    return rest
+
+
+def _asked(tokens: list[Token]) -> list[Token]:
+    """'ask for <request> [of|from <person>]' and 'ask <person> for <request>' as 'request
+    <request> [of <person>]'."""
+    ask = tokens[0]
+    if _word(tokens[1] if len(tokens) > 1 else None, "for"):
+        return [_as(ask, "request")] + tokens[2:]
+    fors = [i for i, t in enumerate(tokens) if _word(t, "for")]
+    if len(tokens) < 4 or not fors or fors[0] < 2:
+        return tokens
+    i = fors[0]
+    return ([_as(ask, "request")] + tokens[i + 1:] + [_as(tokens[i], "of")] + tokens[1:i])
+
+
+def joined_hint(tokens: list[Token], col: int | None) -> str | None:
+    """'one order per line' when the line was refused where a second order is joined on
+    ('move Cornwall, stay', 'stay, request adventure of lord', 'move Tamar and seek X')."""
+    at = next((i for i, t in enumerate(tokens) if t.col == col), None)
+    if at is None:
+        return None
+    joiners = (",", ";", "and", "then")
+    while at > 0 and tokens[at - 1].key in joiners:
+        at -= 1
+    if not (at < len(tokens) and tokens[at].key in joiners):
+        return None
+    return next_order_hint(tokens, at, KEYWORDS + tuple(SYNONYMS) + ("ask",))
 
 
 def parse_orders(world, players: list[str], text: str, filename: str) -> KocOrders:

@@ -59,7 +59,8 @@ def test_object_none_clears_and_no_object_keeps():
     ("move Albrto to Chartres", "unknown name: no initiate called 'Albrto'"),
     ("move Albrto to Chartres", "did you mean 'Alberto Castellano'?"),
     ("move A to Chartres", "ambiguous name: 'A' could be any of: Alberto Castellano, Adam zu Weisenheim"),
-    ("move Alberto to Chart insist", "expected how many points to reveal at most (a whole number)"),
+    ("move Alberto to Chart insist", "expected how many points to reveal at most "
+     "(a whole number, or 'all')"),
     ("assign 5 Alberto", "expected 'to' after the units"),
     ("object Alberto up to", "expected the most you will reveal"),
     ("object Alberto", "expected 'up to <N>' or 'up to all'"),
