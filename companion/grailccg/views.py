@@ -842,32 +842,50 @@ def england_flowable(data: dict[str, Any], width: float):
     return Layout()
 
 
+SVG_WIDTH = 360
+"""The England/Avalon SVG's width in user units: about a phone's column in CSS pixels, so that
+its smallest text (SVG_SIZES) stays above 9 pixels there; it scales up on a larger screen."""
+SVG_SIZES = {"title": 12, "name": 10, "label": 11, "foes": 10, "note": 9.5}
+"""Font sizes of the SVG's texts in user units (bold: title, name, foes and the Round Table's
+holder, drawn at the size of "name")."""
+
+
 def england_svg(data: dict[str, Any]) -> str:
     """England and Avalon as SVG for the web view (the twin of :func:`england_flowable`, found
-    by companion/render/report_html.py): the shared Avalon on top, then each player's England
-    (as many as the data holds, two to a row), with the Round Table area under each. Built from
-    the figure data alone (what the viewer may see); every text is escaped here; no style
-    attribute, no script."""
-    from html import escape
+    by companion/render/report_html.py), laid out for a phone: one column SVG_WIDTH units wide,
+    the shared Avalon on top (four areas to a row), then each player's England under it (as
+    many as the data holds), with the Round Table area under each. Every text is at least
+    9.5 units (SVG_SIZES): a name too long for its area is wrapped (the card and the foes there
+    share three lines), then ends in an ellipsis, never shrunk (the area's ``title`` holds all
+    of it). Built
+    from the figure data alone (what the viewer may see); every text is escaped here; no style
+    attribute, no script; fixed number formatting (same data, same bytes)."""
+    from companion.render.cardtable import clip, esc, wrap
+    from companion.render.fonts import SANS, SANS_BOLD
 
     def colour(rgb) -> str:
         return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
 
-    def text(value: Any) -> str:
-        return escape(str(value), quote=True)
+    def num(value: float) -> str:
+        text = f"{value:.1f}"
+        return text[:-2] if text.endswith(".0") else text
 
-    def clip(value: str, width: int) -> str:
-        return value if len(value) <= width else value[:width - 1] + "\u2026"
-
+    size = SVG_SIZES
     ink, red, gold = colour(INK), colour(RED), colour(GOLD)
-    cw, ch, gap, pad = 96, 60, 24, 12
-    boards = list(data.get("boards") or [])
-    per_row = 2 if len(boards) > 1 else 1
+    width, pad, gap = SVG_WIDTH, 6, 16
     widest = max(len(row) for row in E.ROWS)
-    bw = cw * widest
-    width = pad * 2 + per_row * bw + (per_row - 1) * gap
+    cw = (width - 2 * pad) / widest
+    ch = 66
+    boards = list(data.get("boards") or [])
     avalon = list((data.get("avalon") or {}).items())
     out: list[str] = []
+
+    def say(x: float, y: float, value: str, kind: str, fill: str, anchor: str = "start",
+            bold: bool = False) -> None:
+        weight = ' font-weight="bold"' if bold else ""
+        middle = "" if anchor == "start" else f' text-anchor="{anchor}"'
+        out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size[kind])}"{weight}'
+                   f'{middle} fill="{fill}">{esc(value)}</text>')
 
     def cell(x: float, y: float, w: float, h: float, name: str, c: dict | None) -> None:
         state = (c or {}).get("state", "empty")
@@ -875,69 +893,76 @@ def england_svg(data: dict[str, Any]) -> str:
         label = str((c or {}).get("label") or "")
         foes = [str(f) for f in (c or {}).get("foes") or []]
         here = [str(p) for p in (c or {}).get("here") or []]
+        searched = bool((c or {}).get("searched"))
         tip = f"{name}: {label}"
         if foes:
             tip += "; waiting there: " + ", ".join(foes)
-        if (c or {}).get("searched"):
+        if searched:
             tip += "; searched"
         if here:
             tip += "; Round Table of " + ", ".join(here)
-        out.append(f'<g><title>{text(tip)}</title>')
-        out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{h - 4}" rx="5" '
-                   f'fill="{fill}" stroke="{ink}" stroke-width="1"/>')
-        out.append(f'<text x="{x + 7}" y="{y + 14}" font-size="10" font-weight="bold" '
-                   f'fill="{ink}">{text(name)}</text>')
-        if (c or {}).get("searched"):
-            out.append(f'<text x="{x + w - 7}" y="{y + 14}" font-size="9" text-anchor="end" '
-                       f'fill="{ink}">searched</text>')
-        chars = max(6, int((w - 10) / 6.2))
-        out.append(f'<text x="{x + w / 2}" y="{y + h / 2 + 4}" font-size="11" '
-                   f'text-anchor="middle" fill="{ink}">{text(clip(label, chars))}</text>')
-        if foes:
-            out.append(f'<text x="{x + w / 2}" y="{y + h - 9}" font-size="9" '
-                       f'font-weight="bold" text-anchor="middle" fill="{red}">'
-                       f'{text(clip("! " + ", ".join(foes), chars + 2))}</text>')
+        out.append(f'<g><title>{esc(tip)}</title>')
+        out.append(f'<rect x="{num(x + 2)}" y="{num(y + 2)}" width="{num(w - 4)}" '
+                   f'height="{num(h - 4)}" rx="5" fill="{fill}" stroke="{ink}" '
+                   f'stroke-width="1"/>')
         if here:
-            out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{w - 10}" height="{h - 10}" '
-                       f'rx="4" fill="none" stroke="{gold}" stroke-width="3"/>')
-            if not (c or {}).get("searched"):
-                out.append(f'<text x="{x + w - 7}" y="{y + 14}" font-size="9" '
-                           f'font-weight="bold" text-anchor="end" fill="{gold}">'
-                           f'{text(clip(", ".join(here), 14))}</text>')
+            out.append(f'<rect x="{num(x + 5)}" y="{num(y + 5)}" width="{num(w - 10)}" '
+                       f'height="{num(h - 10)}" rx="4" fill="none" stroke="{gold}" '
+                       f'stroke-width="3"/>')
+        say(x + 8, y + 15, name, "name", ink, bold=True)
+        room = w - 16 - len(name) * size["name"] * 0.68 - 4    # right of the area's name
+        if searched:
+            say(x + w - 8, y + 15, clip("searched", SANS, size["note"], room), "note", ink,
+                "end")
+        elif here:
+            say(x + w - 8, y + 15, clip(", ".join(here), SANS_BOLD, size["name"], room),
+                "name", gold, "end", bold=True)
+        if h < 50:                                              # the Round Table area
+            say(x + w / 2, y + h - 11, clip(label, SANS, size["label"], w - 14), "label", ink,
+                "middle")
+        else:                   # the card and the foes waiting there: three lines at most
+            lines = [(line, "label", ink, False)
+                     for line in wrap(label, SANS, size["label"], w - 14, 3 if not foes else 2)]
+            if foes:
+                lines += [(line, "foes", red, True)
+                          for line in wrap("! " + ", ".join(foes), SANS_BOLD, size["foes"],
+                                           w - 12, 3 - len(lines))]
+            for k, (line, kind, fill, bold) in enumerate(lines):
+                say(x + w / 2, y + 44.5 + (k - (len(lines) - 1) / 2) * 11.5, line, kind, fill,
+                    "middle", bold=bold)
         out.append("</g>")
 
-    y = pad
-    out.append(f'<text x="{width / 2}" y="{y + 12}" font-size="13" font-weight="bold" '
-               f'text-anchor="middle" fill="{ink}">Avalon (shared), search bonus '
-               f'+{text(data.get("search_bonus", 0))}</text>')
-    y += 20
-    aw = min(round(cw * 1.1), (width - 2 * pad) // max(1, len(avalon)))
-    ax = (width - aw * len(avalon)) // 2
-    for i, (name, c) in enumerate(avalon):
-        cell(ax + i * aw, y, aw, ch, name, c)
-    y += ch + 16
-    board_height = 20 + ch * len(E.ROWS) + 8 + 40
-    for b, board in enumerate(boards):
-        bx = pad + (b % per_row) * (bw + gap)
-        by = y + (b // per_row) * (board_height + gap)
-        title = f"{board.get('player', '')}'s England (from {board.get('builder', '')}'s cards)"
-        out.append(f'<text x="{bx + bw / 2}" y="{by + 12}" font-size="12" font-weight="bold" '
-                   f'text-anchor="middle" fill="{ink}">{text(clip(title, 52))}</text>')
-        ry = by + 20
+    def heading(y: float, value: str) -> float:
+        """A bold title across the figure (two lines at most); returns the y under it."""
+        for line in wrap(value, SANS_BOLD, size["title"], width - 2 * pad, 2):
+            say(width / 2, y + 12, line, "title", ink, "middle", bold=True)
+            y += 15
+        return y + 3
+
+    y = heading(pad, f"Avalon (shared), search bonus +{data.get('search_bonus', 0)}")
+    for start in range(0, len(avalon), widest):
+        row = avalon[start:start + widest]
+        rx = (width - cw * len(row)) / 2
+        for i, (name, c) in enumerate(row):
+            cell(rx + i * cw, y, cw, ch, name, c)
+        y += ch
+    for board in boards:
+        y = heading(y + gap, f"{board.get('player', '')}'s England (from "
+                             f"{board.get('builder', '')}'s cards)")
         areas = board.get("areas") or {}
         for row in reversed(E.ROWS):
-            rx = bx + (bw - cw * len(row)) / 2
+            rx = (width - cw * len(row)) / 2
             for i, name in enumerate(row):
-                cell(rx + i * cw, ry, cw, ch, name, areas.get(name))
-            ry += ch
+                cell(rx + i * cw, y, cw, ch, name, areas.get(name))
+            y += ch
         home = {"label": "Round Table area", "state": "open", "foes": [],
                 "here": [board.get("player", "")] if board.get("home") else [],
                 "searched": False}
-        cell(bx + (bw - cw * 2) / 2, ry + 8, cw * 2, 40, E.HOME, home)
-    rows = (len(boards) + per_row - 1) // per_row
-    height = y + rows * board_height + max(0, rows - 1) * gap + pad
+        cell((width - cw * 2) / 2, y + 6, cw * 2, 40, E.HOME, home)
+        y += 6 + 40
+    height = y + pad
     names = ", ".join(str(b.get("player", "")) for b in boards)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-            f'role="img" aria-label="{text("England and Avalon: the Englands of " + names)}" '
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(width)} {num(height)}" '
+            f'role="img" aria-label="{esc("England and Avalon: the Englands of " + names)}" '
             f'class="grailccg-england" font-family="DejaVu Sans, sans-serif">')
     return head + "".join(out) + "</svg>"

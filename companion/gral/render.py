@@ -239,12 +239,36 @@ def board_flowable(data: dict[str, Any], width: float):
     return Board()
 
 
+SVG_LABEL = 13
+"""The size of every text of the board's SVG (500 units wide for 5 columns), field names and
+pawns' codes alike: 9 CSS pixels or more on a phone."""
+SVG_PAWN = {True: 15.0, False: 12.5}
+"""A pawn's radius in the SVG: tall (True) or small; both hold a code of SVG_LABEL."""
+
+
 def board_svg(data: dict[str, Any]) -> str:
     """The board as SVG for the web view (the twin of :func:`board_flowable`, found by
     companion/render/report_html.py): fields, headquarters, initiates and the grail. Every text
-    is escaped here; colours come from the game's data and are checked as #rrggbb."""
+    is escaped here; colours come from the game's data and are checked as #rrggbb.
+
+    Every text, the field names and the initiates' codes on their pawns alike, is SVG_LABEL
+    units high, so that on a phone's column (about 360 CSS pixels for the board's 500 units)
+    it stays above 9 pixels; a name or code wider than its room is squeezed into it
+    (``textLength``), never made smaller. The codes are written after all the pawns, so a
+    crowded field's pawns may overlap but never hide a code."""
     import re
     from html import escape
+
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts(SANS_BOLD)
+
+    def squeezed(value: str, room: float) -> str:
+        """A textLength for a bold text wider than ``room`` (measured in DejaVu Sans Bold,
+        the font the page asks for), or nothing."""
+        if stringWidth(value, SANS_BOLD, SVG_LABEL) <= room:
+            return ""
+        return f' textLength="{room:.1f}" lengthAdjust="spacingAndGlyphs"'
 
     def colour(rgb) -> str:
         return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
@@ -266,16 +290,11 @@ def board_svg(data: dict[str, Any]) -> str:
             fill = colour(tint(hex_rgb(checked(orders[f["hq"]]["colour"])), 0.78))
         out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
                    f'stroke="{ink}" stroke-width="1.5"/>')
-        words, lines = str(f.get("short") or f["name"]).split(), []
-        for word in words:
-            if lines and len(lines[-1]) + 1 + len(word) <= 12:
-                lines[-1] += " " + word
-            else:
-                lines.append(word)
-        for k, line in enumerate(lines[:2]):
-            out.append(f'<text x="{x + cell / 2}" y="{y + 15 + k * 13}" font-size="12" '
-                       f'font-weight="bold" text-anchor="middle" fill="{ink}">'
-                       f'{escape(line)}</text>')
+        name = str(f.get("short") or f["name"])
+        for k, line in enumerate(name_lines(name, SANS_BOLD, SVG_LABEL, cell - 8)[:2]):
+            out.append(f'<text x="{x + cell / 2}" y="{y + 16 + k * 14}" font-size="{SVG_LABEL}" '
+                       f'font-weight="bold" text-anchor="middle" fill="{ink}"'
+                       f'{squeezed(line, cell - 8)}>{escape(line)}</text>')
         if f["hq"]:
             out.append(f'<title>{escape(f["name"])}: headquarters of '
                        f'{escape(f["hq"])}</title>')
@@ -285,16 +304,19 @@ def board_svg(data: dict[str, Any]) -> str:
         if p["field"]:
             by_field.setdefault(p["field"], []).append(p)
     grail = data["grail"]
+    codes: list[str] = []
     for field_name, pieces in by_field.items():
         f = positions[field_name]
         x, y = (int(f["column"]) - 1) * cell, (int(f["row"]) - 1) * cell
-        per_row = 4 if len(pieces) > 4 else max(2, len(pieces))
+        # under the field's name, two or three pawns to a row, four (overlapping) past six
+        per_row = 2 if len(pieces) <= 2 else 3 if len(pieces) <= 6 else 4
+        rows_used = (len(pieces) + per_row - 1) // per_row
         step = (cell - 8) / per_row
-        radius = min(step * 0.46, cell * 0.11)
+        spacing = min(31.0, 34 / max(1, rows_used - 1))
         for k, p in enumerate(pieces):
             cx = x + 4 + step * (k % per_row) + step / 2
-            cy = y + cell * 0.55 + (k // per_row) * (radius * 2.3)
-            r = radius if p["size"] == "tall" else radius * 0.78
+            cy = y + (57 if rows_used == 1 else 48 + (k // per_row) * spacing)
+            r = SVG_PAWN[p["size"] == "tall"]
             if grail["holder"] == p["initiate"]:
                 out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r + 3:.1f}" '
                            f'fill="{colour(GOLD)}"/>')
@@ -302,9 +324,12 @@ def board_svg(data: dict[str, Any]) -> str:
                        f'fill="{checked(orders[p["order"]]["colour"])}" stroke="#ffffff">'
                        f'<title>{escape(p["initiate"])} ({escape(p["order"])}, '
                        f'{escape(p["size"])})</title></circle>')
-            out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.35:.1f}" font-size="{r * 0.9:.1f}" '
-                       f'font-weight="bold" text-anchor="middle" fill="#ffffff">'
-                       f'{escape(p["code"])}</text>')
+            code = str(p["code"])
+            codes.append(f'<text x="{cx:.1f}" y="{cy + SVG_LABEL * 0.36:.1f}" '
+                         f'font-size="{SVG_LABEL}" font-weight="bold" text-anchor="middle" '
+                         f'fill="#ffffff"{squeezed(code, min(2 * r - 4, step - 2))}>'
+                         f'{escape(code)}</text>')
+    out += codes
     if grail["holder"] is None and grail.get("field") in positions:
         f = positions[grail["field"]]
         x, y = (int(f["column"]) - 1) * cell, (int(f["row"]) - 1) * cell

@@ -94,3 +94,50 @@ def test_generic_over_the_number_of_englands():
         assert sum(1 for t in titles if t and t.endswith("cards)")) == count
         height = float(root.get("viewBox").split()[3])
         assert height > 100 * ((count + 1) // 2)
+
+
+PHONE_COLUMN = 360
+"""CSS pixels a figure gets on a 390-pixel phone (the page's margins taken off)."""
+
+
+def _sizes(root) -> list[tuple[float, str]]:
+    return [(float(t.get("font-size")), t.text or "") for t in root.iter(SVG + "text")]
+
+
+def test_every_label_is_readable_on_a_phone_without_zooming():
+    """Laid out in one column about a phone's width: every text (titles, area names, cards,
+    foes, 'searched', the Round Table's holder) comes out at 9 CSS pixels or more at the
+    width of a phone's column, for two Englands and for six; a long card, foe or player name
+    is wrapped or cut to its area, never drawn smaller."""
+    state, _ = engine_game(4, max_turns=16)
+    data = copy.deepcopy(_figure(state, NAMES[0]))
+    long = "Bartholomew" + "x" * 29
+    data["boards"][0]["player"] = long
+    data["boards"][0]["areas"]["2a"] = {"label": "Knights Who Say Ni of the Castle Aaargh",
+                                        "state": "up", "foes": ["Black Knight", long],
+                                        "here": [long], "searched": False}
+    data["avalon"]["av2"] = {"label": "Bridge of Death", "state": "up", "foes": ["Tim"],
+                             "here": [NAMES[1]], "searched": True}
+    six = copy.deepcopy(data)
+    six["boards"] = [dict(copy.deepcopy(data["boards"][k % 2]), player=f"P{k}")
+                     for k in range(6)]
+    six["avalon"] = {f"av{k}": {"label": "unexplored", "state": "down", "foes": [],
+                                "here": [], "searched": False} for k in range(1, 8)}
+    for figure in (data, six):
+        svg = views.england_svg(figure)
+        assert svg == views.england_svg(copy.deepcopy(figure))          # same data, same bytes
+        root = ET.fromstring(svg)
+        width = float(root.get("viewBox").split()[2])
+        assert 300 <= width <= 400, width
+        sizes = _sizes(root)
+        small = [(s, t) for s, t in sizes if s * PHONE_COLUMN / width < 9]
+        assert sizes and not small, small
+        for t in root.iter(SVG + "text"):       # every text within the figure's width
+            x, anchor = float(t.get("x")), t.get("text-anchor", "start")
+            half = len(t.text or "") * float(t.get("font-size")) * 0.68 / 2
+            left, right = {"start": (x, x + 2 * half), "end": (x - 2 * half, x),
+                           "middle": (x - half, x + half)}[anchor]
+            assert 0 <= left and right <= width, (t.text, left, right)
+    texts = [t for _, t in _sizes(ET.fromstring(views.england_svg(data)))]
+    assert "searched" in texts and "Bridge of" in texts and "Death" in texts, texts
+    assert any(t.startswith("! Black") for t in texts), texts

@@ -26,6 +26,9 @@ CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 
+READABLE_FIGURES = {"gral": "svg.gral-board", "grailccg": "svg.grailccg-england"}
+"""The report figures drawn to be read on a phone as they are: every text 9 pixels or more."""
+
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason=f"Chromium is not installed at {CHROMIUM}: install the Debian package 'chromium' "
@@ -158,7 +161,9 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
     sideways but a wide table or figure inside its own scrolling box; text outside the
     figures is at least 12 pixels, and every link or control standing alone (the bar's, the
     contents', the turns', buttons, folds, boxes to tick) at least 40 pixels high for a
-    finger."""
+    finger. The figures of the games whose report figure is drawn for a phone (READABLE_FIGURES)
+    have every text at least 9 pixels high there, with no zooming: font size times the
+    figure's scale on the screen."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     shots = artifacts()
     port = free_port()
@@ -198,6 +203,14 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
         }
         return bad.slice(0, 5);
     }"""
+    figure_texts = """(selector) => {
+        const sizes = [];
+        for (const t of document.querySelectorAll(selector + ' text')) {
+            const px = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+            sizes.push([Math.round(px * 100) / 100, t.textContent]);
+        }
+        return sizes;
+    }"""
     with running(store.path, None, WebConfig(moderator_password_hash=password_hash),
                  port=port):
         context = browser.new_context(**PHONE)
@@ -210,6 +223,9 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
             assert page.evaluate(fingers) == [], name
+            if name == "report" and kind_id in READABLE_FIGURES:
+                sizes = page.evaluate(figure_texts, READABLE_FIGURES[kind_id])
+                assert sizes and min(sizes)[0] >= 9.0, min(sizes or [None])
         page.goto(base + "/moderator")
         page.fill("#password", PASSWORD)
         page.click("button[type=submit]")
