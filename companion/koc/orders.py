@@ -104,6 +104,8 @@ SYNONYMS = {"ride": "go", "travel": "go", "head": "go", "walk": "go", "journey":
             "fight": "attack", "remain": "stay"}
 """Words a player may write for an order's keyword ('ride to Camelot', 'fight Bert'); read only
 in the second reading of a refused line (``second_reading``)."""
+USAGE = {"go": "go to <area>", "attack": "attack <player>", "stay": "stay"}
+"""What an order a synonym stands for looks like, for the hint to a bare 'ride' or 'fight'."""
 ARTICLES = ("a", "an", "the", "some")
 POSSESSIVES = ("my", "the", "your", "his", "her", "our")
 
@@ -192,7 +194,10 @@ class Parser:
                     else:
                         orders.lines[-1] = second
                         continue
-                if err.line is line:
+                head = line.tokens[0] if line.tokens else None
+                if second is None and head is not None and head.key in SYNONYMS:
+                    err.suggestion = f"did you mean '{USAGE[SYNONYMS[head.key]]}'?"  # 'ride'
+                elif err.line is line:
                     hint = joined_hint(line.tokens, err.col)
                     if hint is not None:
                         err.suggestion = hint
@@ -589,6 +594,8 @@ def second_reading(line: Line) -> Line | None:
     if not tokens or tokens[0].kind != "word":
         return None
     if tokens[0].key in SYNONYMS:
+        if len(tokens) == 1 and SYNONYMS[tokens[0].key] != "stay":
+            return None     # a bare 'ride': its own refusal, not one about 'go'
         tokens[0] = _as(tokens[0], SYNONYMS[tokens[0].key])
     if tokens[0].key == "ask":
         tokens = _asked(tokens)

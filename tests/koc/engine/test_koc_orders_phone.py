@@ -164,3 +164,12 @@ def test_text_left_unread_after_an_order_is_refused_when_sent(text, col, unread,
 ])
 def test_what_names_someone_or_asks_nothing_more_passes(text):
     check(text)
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("ride", "did you mean 'go to <area>'?"), ("Travel please", "did you mean 'go to <area>'?"),
+    ("fight", "did you mean 'attack <player>'?"),
+])
+def test_a_bare_word_for_an_order_says_what_the_order_looks_like(text, hint):
+    [error] = refused(text).errors
+    assert error.message.startswith("unknown order") and error.suggestion == hint
