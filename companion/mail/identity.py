@@ -19,6 +19,8 @@ from dataclasses import dataclass
 CODE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z2-7]{5}-[A-Za-z2-7]{5}-[A-Za-z2-7]{5})"
                   r"(?![A-Za-z0-9])")
 MASK = "[code]"
+PLACEHOLDER = "XXXXX-XXXXX-XXXXX"
+"""How the code is shown in a text that names no code (never masked)."""
 
 
 def mail_code(game, player) -> str:
@@ -38,7 +40,7 @@ def codes_in(*texts: str) -> list[str]:
 def masked(text: str, moderator_secret: str | None = None) -> str:
     """A text with every mail code (and the moderator's secret) replaced by [code]: for the log,
     the review list and notices to the moderator."""
-    text = CODE.sub(MASK, text or "")
+    text = CODE.sub(lambda m: m.group(0) if m.group(0) == PLACEHOLDER else MASK, text or "")
     if moderator_secret:
         text = text.replace(moderator_secret, MASK)
     return text
@@ -53,6 +55,7 @@ class Sender:
     reason: str = ""                 # why it was refused, for the moderator (review list)
     command: str = ""                # what the subject (or first line) asks beside orders
     code_on_first_line: bool = False
+    code_quoted: bool = False        # the code was found only in the quoted text of a reply
     told: str = ""                   # what the sender is told (default: the reason)
 
     @property
@@ -111,6 +114,17 @@ def identify(store, parsed, config) -> Sender:
         if any(hmac.compare_digest(code, c) for c in codes):
             return Sender("player", game.id, p.name, p.email, command=command,
                           code_on_first_line=on_first)
+    if not codes and mine:
+        # a reply to a report (or to another mail companion sent this address) quotes the
+        # player's code: it counts when it is the code of exactly one seat registered at the
+        # sender's address; the address and the code are required as ever
+        quoted = codes_in(parsed.text)
+        seats = [(game, p) for game, p, code in mine
+                 if any(hmac.compare_digest(code, c) for c in quoted)]
+        if len(seats) == 1:
+            game, p = seats[0]
+            return Sender("player", game.id, p.name, p.email, command=command,
+                          code_quoted=True)
     if config.moderator and sender == config.moderator.lower():
         return Sender("refused", reason="a message from the moderator's address without the "
                                         "moderator's secret (or with a wrong one) in the "
@@ -146,7 +160,8 @@ def identify(store, parsed, config) -> Sender:
     if not codes:
         return Sender("refused", reason="the message carries no code: put the code from your "
                                         "last report (XXXXX-XXXXX-XXXXX) in the subject or on "
-                                        "the first line")
+                                        "the first line, or answer the mail of your latest "
+                                        "report with it quoted below your orders")
     told = (f"the code in this message is not the code of the player registered at {sender}: "
             "it may be mistyped, out of date (a new code comes with every new link the "
             "moderator issues), or another player's; use the code from the latest report "

@@ -31,6 +31,8 @@ class Parsed:
     auto: str | None = None          # why this is an automatic message (bounce, auto-reply)
     problems: list[str] = field(default_factory=list)
     in_reply_to: str | None = None
+    text: str = ""                   # the message's text as sent, quotes and all (a reply to a
+                                     # report quotes the player's code: identify() reads it)
 
 
 def message_key(raw: bytes, message_id: str | None) -> str:
@@ -125,6 +127,7 @@ def parse_message(raw: bytes) -> Parsed:
     source = attached if attached is not None else body
     result.from_attachment = attached
     result.first_line = next((line.strip() for line in body.splitlines() if line.strip()), "")
+    result.text = body
     result.body = clean_orders(source)
     return result
 

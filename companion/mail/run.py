@@ -321,10 +321,12 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     in_reply = parsed.message_id if not parsed.message_id.startswith("<sha256:") else None
 
     def reply(subject: str, body: str, *, to: str = reply_to, suffix: str = "") -> None:
+        if not suffix:      # their own code, so that answering this mail works (never to an
+            body = body.rstrip("\n") + "\n\n" + code_footer(game, player)   # old address)
         outbox.queue(db, config, key + suffix, to, f"[{game.id}] {subject}", body,
                      game_id=game.id, player=player.name, in_reply_to=in_reply)
 
-    deadline_line = "Deadline: " + deadlines.describe(schedule, latest.number) + "\n"
+    deadline_line = deadline_said(schedule, latest.number) + "\n"
     if command.startswith("address"):
         parts = command.split()
         new = parts[1] if len(parts) > 1 else parsed.sender
@@ -365,17 +367,27 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
                     + "".join(f"  | {line}\n" for line in mine["text"].rstrip("\n").split("\n"))
                     + "\nunderstood as:\n\n"
                     + "".join(f"  {line}\n" for line in mine["understood"]))
+        kind = get_kind(game.kind)
+        if kind.is_over(latest.state):
+            body += "The game is over; no orders are taken.\n"
+        elif player.name in kind.awaited(latest.state):
+            body += f"Turn {latest.number + 1} waits for your orders.\n"
+        else:
+            body += (f"Turn {latest.number + 1} does not wait for your orders: nothing is asked "
+                     "of you for it (your report says what you may send ahead).\n")
         reply("your pending orders", f"{head}\n{body}\n{deadline_line}")
         return "done", game.id, player.name, "pending orders sent"
     if command == "resend":
         queue_report_again(db, config, output, game, player, latest.number, schedule, key,
-                           reply_to, in_reply)
+                           reply_to, in_reply,
+                           over=get_kind(game.kind).is_over(latest.state))
         return "done", game.id, player.name, f"report of turn {latest.number} sent again"
     kind = get_kind(game.kind)
     if kind.is_over(latest.state):
         reply("the game is over", f"{head}\nGame {game.id} is over; no orders are taken.\n")
         return "done", game.id, player.name, "no orders taken: the game is over"
     name = "attachment" if parsed.from_attachment is not None else "message"
+    head += used_note(store, game, player.name, latest.number)
     # a greeting and a sign-off from the fixed lists become comments, named in the reply;
     # the text stored (and replayed) is this one, which every game reads as it always has
     text, ignored = without_courtesies(orders_text(parsed),
@@ -414,6 +426,45 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             "withdraws them.\n\n" + deadline_line)
     return "done", game.id, player.name, f"orders of {player.name} {verb} (submission " \
                                           f"{number}){noted}"
+
+
+def deadline_said(schedule, number: int, *, over: bool = False) -> str:
+    """The line a player's mail ends its head with: the deadline of the turn awaited and the
+    game's schedule, or that the game is over."""
+    if over:
+        return "The game is over: no more orders are taken."
+    text = deadlines.describe(schedule, number)
+    deadline = deadlines.deadline_for(schedule, number)
+    if text.startswith("deadline "):
+        text = text[len("deadline "):]
+        if deadline is not None and deadlines.now() >= deadline:
+            stamp = deadlines.format_time(deadline)
+            text = text.replace(stamp, stamp + " (passed)", 1)
+    elif text.startswith("no deadline"):
+        text = "none" + text[len("no deadline"):]
+    return "Deadline: " + text
+
+
+def code_footer(game, player) -> str:
+    """The last lines of every mail to a player's own address: their code, so that answering
+    the mail (which quotes it) reaches companion as that player."""
+    return (f"Your code for orders by mail: {mail_code(game, player)} (keep it to yourself; "
+            "answering this mail with it quoted works too)\n")
+
+
+def used_note(store, game, player: str, latest: int) -> str:
+    """A line for the head of the answer to orders that come after the turn their player's
+    earlier orders were carried out in (a correction sent too late): it ran already, and these
+    orders are for the next turn. '' otherwise."""
+    if player in store.pending(game.id):
+        return ""
+    mine = [s for s in store.submissions(game.id) if s.player == player]
+    used = [s for s in mine if s.status == "used"]
+    if not used or used[-1].used_in != latest or mine[-1].id != used[-1].id:
+        return ""
+    return (f"\nNote: your earlier orders (submission {used[-1].id}) were carried out when turn "
+            f"{latest} ran; its report was mailed to you. This message counts for turn "
+            f"{latest + 1}.")
 
 
 HELP_TEXT = """
@@ -546,8 +597,11 @@ def seat_command(store, db, config, output: Path, game, latest: int, schedule, v
     if not (report_folder(output, game, latest) / f"{player.slug}.txt").is_file():
         raise CompanionError(f"{game.id}: the report of {player.name} for turn {latest} is "
                              f"missing (companion report {game.id})")
+    from companion.registry import get_kind
+
     queue_report_again(db, config, output, game, player, latest, schedule,
-                       f"resend:{game.id}:{latest}:{player.slug}:{message_id}", player.email)
+                       f"resend:{game.id}:{latest}:{player.slug}:{message_id}", player.email,
+                       over=get_kind(game.kind).is_over(store.turn(game.id).state))
     return f"{game.id}: the report of turn {latest} goes to {player.name} at {player.email}"
 
 
@@ -632,6 +686,9 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
             with store.transaction() as db:
                 db.execute("INSERT OR REPLACE INTO companion_meta (key, value) VALUES (?,?)",
                            (said_key, prefix + exc.message))
+                if deadline is not None and deadlines.now() >= deadline:
+                    overdue(db, config, game, latest, deadline, awaited, pending, exc.message,
+                            log)
         return done
     if quiet:
         log(f"game {game_id}: running turn {latest.number + 1} ({reason})")
@@ -647,8 +704,45 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
     return done
 
 
-def report_parts(game, player, number: int, folder: Path, config, schedule
-                 ) -> tuple[str, list[tuple[str, bytes]]]:
+def overdue(db, config, game, latest, deadline, awaited, pending, why: str, log) -> None:
+    """The deadline has passed and the turn cannot run without the orders still missing (the
+    game's missing=wait): each player it waits for is told so, once per turn and deadline, with
+    their code; the moderator gets one notice naming them (another player never learns whose
+    orders are missing)."""
+    when = deadlines.format_time(deadline)
+    late = [p for p in game.players if p.name in awaited and p.name not in pending]
+    for player in late:
+        if not player.email:
+            continue
+        if outbox.queue(db, config, f"overdue:{game.id}:{latest.number}:{when}:{player.slug}",
+                        player.email, f"[{game.id}] deadline passed: the game waits for your "
+                        "orders",
+                        f"Game {game.id}, turn {latest.number}: the deadline {when} has passed "
+                        f"and no orders of yours for turn {latest.number + 1} are in. The game "
+                        "waits for them: nothing runs until they arrive or the moderator "
+                        "decides otherwise. Send them now with your code in the subject (or "
+                        "answer this mail); 'options' after the code lists the order lines "
+                        "open to you.\n\n" + code_footer(game, player),
+                        game_id=game.id, player=player.name):
+            log(f"game {game.id}: {player.name} told the deadline has passed")
+    if config.moderator:
+        told = [p.name for p in late if p.email]
+        outbox.queue(db, config, f"overdue-notice:{game.id}:{latest.number}:{when}",
+                     config.moderator,
+                     f"companion: game {game.id} waits for orders past its deadline",
+                     f"Game {game.id}, turn {latest.number}: the deadline {when} has passed "
+                     f"and the turn cannot run ({why}).\n"
+                     + (f"Told by mail that the game waits for them: {', '.join(told)}.\n"
+                        if told else "")
+                     + "\nWhat you can do (by mail with your secret, or on the command line): "
+                       f"wait; 'extend {game.id} 24h' (a new deadline); send orders for them "
+                       f"('companion orders submit {game.id} PLAYER FILE'); or give the seat "
+                       "to somebody else ('companion token', 'companion game address', "
+                       "'companion mail resend'; docs/mail.md, A player moves or leaves).\n")
+
+
+def report_parts(game, player, number: int, folder: Path, config, schedule, *,
+                 over: bool = False) -> tuple[str, list[tuple[str, bytes]]]:
     """A player's report mail: the text report as the body (with their code and the deadline
     above it), their PDF and their own extra files attached, and the files every player may
     have (a finished game's disclosures). Nothing of another player's."""
@@ -672,7 +766,7 @@ def report_parts(game, player, number: int, folder: Path, config, schedule
     head = (f"Game {game.id}, turn {number}: the report of {player.name}.\n"
             f"Your code for orders by mail: {code}\n"
             f"(put it in the subject of your orders; never share it)\n"
-            f"Deadline: {deadlines.describe(schedule, number)}\n"
+            f"{deadline_said(schedule, number, over=over)}\n"
             + "-" * 72 + "\n\n")
     return head + (text or "(the text report is missing; see the attached PDF)\n"), attachments
 
@@ -684,13 +778,14 @@ def report_folder(output: Path, game, number: int) -> Path:
 
 
 def queue_report_again(db, config, output: Path, game, player, number: int, schedule,
-                       key: str, to: str, in_reply_to: str | None = None) -> None:
+                       key: str, to: str, in_reply_to: str | None = None, *,
+                       over: bool = False) -> None:
     """Queue a player's report of turn ``number`` once more (``resend``, by the player or the
     moderator), to ``to``."""
     from companion import service
 
     folder = report_folder(output, game, number)
-    body, attachments = report_parts(game, player, number, folder, config, schedule)
+    body, attachments = report_parts(game, player, number, folder, config, schedule, over=over)
     outbox.queue(db, config, key, to, f"[{game.id}] turn {number} report for {player.name} "
                  "(again)", body, game_id=game.id, player=player.name, attachments=attachments,
                  in_reply_to=in_reply_to)
@@ -698,8 +793,10 @@ def queue_report_again(db, config, output: Path, game, player, number: int, sche
 
 def queue_reports(store, config, game, output: Path, log) -> None:
     from companion import service
+    from companion.registry import get_kind
 
-    latest = store.turn(game.id).number
+    last = store.turn(game.id)
+    latest, game_over = last.number, get_kind(game.kind).is_over(last.state)
     with store.transaction() as db:
         schedule = deadlines.ensure(db, game.id, latest, config)
         unpublished = set(store.unpublished(game.id))
@@ -714,11 +811,12 @@ def queue_reports(store, config, game, output: Path, log) -> None:
             # the turn's hash in the key: a turn taken back and run again is mailed anew
             (digest,) = db.execute("SELECT hash FROM turns WHERE game_id=? AND number=?",
                                    (game.id, number)).fetchone()
+            over = game_over and number == latest
             for player in game.players:
                 if not player.email:
                     continue
                 body, attachments = report_parts(game, player, number, folder, config,
-                                                 schedule)
+                                                 schedule, over=over)
                 if outbox.queue(db, config, f"report:{game.id}:{number}:{digest[:16]}:"
                                 f"{player.slug}",
                                 player.email, f"[{game.id}] turn {number} report for "
@@ -743,7 +841,10 @@ def announce_rewinds(store, config, game, log, schedule) -> None:
     events: dict[str, list[tuple[int, int, str]]] = {}
     for row_id, number, digest, when in rows:       # one rewind takes back one run of turns
         events.setdefault(when, []).append((row_id, number, digest))
+    from companion.registry import get_kind
+
     pending = {e["player"]: e for e in service.pending_orders(store, game.id)}
+    awaited = set(get_kind(game.kind).awaited(store.turn(game.id).state))
     runs = when_it_runs(schedule, deadlines.deadline_for(schedule, latest))
     with store.transaction() as db:
         for when, taken in events.items():
@@ -758,7 +859,9 @@ def announce_rewinds(store, config, game, log, schedule) -> None:
                 orders = (f"your orders for turn {latest + 1} (submission {mine['submission']}, "
                           f"sent {mine['submitted_at']}) stand; send new ones to replace them"
                           if mine["text"] is not None else
-                          f"no orders of yours for turn {latest + 1} are in; send them")
+                          f"no orders of yours for turn {latest + 1} are in; send them"
+                          if player.name in awaited else
+                          f"turn {latest + 1} does not wait for orders of yours")
                 turns = numbered("turn", sorted({n for _, n, _ in taken}))
                 them = "it" if len(seen) == 1 else "them"
                 if outbox.queue(db, config, f"rewound:{game.id}:{taken[0][0]}:{player.slug}",
@@ -766,7 +869,7 @@ def announce_rewinds(store, config, game, log, schedule) -> None:
                                 f"Game {game.id}: the moderator took back {turns} "
                                 f"({when}); the {word_for(len(seen), 'report')} you were sent "
                                 f"for {them} no longer "
-                                f"stand. The game stands at turn {latest} again: "
+                                f"{'stands' if len(seen) == 1 else 'stand'}. The game stands at turn {latest} again: "
                                 f"{orders} (with your code in the subject; 'pending' after "
                                 "the code shows what is in). "
                                 f"{runs}\n",
@@ -791,6 +894,10 @@ def remind(store, config, game, latest, schedule, awaited, pending, log) -> None
             schedule.reminded_turn >= latest.number or \
             deadlines.now() < deadline - dt.timedelta(seconds=schedule.remind_before):
         return
+    then = ("If none arrive by then, the game waits for them (nothing runs without them)."
+            if game.options.get("missing") == "wait" else
+            "If none arrive by then, the turn runs with your defaults (your report says what "
+            "they are).")
     with store.transaction() as db:
         for player in game.players:
             if player.name in awaited and player.name not in pending and player.email:
@@ -799,8 +906,10 @@ def remind(store, config, game, latest, schedule, awaited, pending, log) -> None
                              f"{deadlines.format_time(deadline)}",
                              f"Game {game.id}, turn {latest.number}: your orders are due by "
                              f"{deadlines.format_time(deadline)} and none have arrived yet.\n"
-                             "Send them with your code in the subject (see your latest "
-                             "report).\n", game_id=game.id, player=player.name)
+                             f"{then}\n"
+                             "Send them with your code in the subject (or answer this mail).\n"
+                             "\n" + code_footer(game, player),
+                             game_id=game.id, player=player.name)
                 log(f"game {game.id}: reminder for {player.name} queued")
         db.execute("UPDATE mail_games SET reminded_turn=? WHERE game_id=?",
                    (latest.number, game.id))

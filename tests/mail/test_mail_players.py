@@ -1,0 +1,183 @@
+"""Play by email as players and a moderator meet it over weeks: answering the report mail,
+a deadline passed while the game waits, reminders that say what happens, a correction sent
+after the turn ran, a rewind notice that asks only the players a turn waits for, the last
+report of a finished game. Maildir and outbox only (no server)."""
+from __future__ import annotations
+
+import json
+
+from companion.mail.identity import masked
+from tests.mail import corpus
+from tests.mail.conftest import body
+from tests.mail.helpers import new_game, rows
+
+ORDERS = corpus.ORDERS
+
+
+def quoting(mail, orders: str) -> str:
+    """A reply as a mail client writes it: the orders on top, the mail answered quoted
+    under an attribution line."""
+    return (orders + "\n\nOn Fri, 1 Jan 2027 at 10:00, The Judge <judge@example.org> wrote:\n"
+            + "".join(f"> {line}\n" for line in body(mail).splitlines()))
+
+
+def test_answering_the_report_mail_with_the_code_quoted_is_read_as_orders(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    report = world.to(who["Anna"])[-1]
+    world.send(who["Anna"], f"Re: {report['Subject']}", quoting(report, ORDERS))
+    world.run()
+    reply = world.to(who["Anna"])[-1]
+    assert "orders accepted" in reply["Subject"], body(reply)
+    assert "Mansur" in body(reply)
+    # the reply carries the code again, so answering it works as well
+    assert world.code(who["Anna"]) in body(reply)
+    world.send(who["Anna"], f"Re: {reply['Subject']}", quoting(reply, ORDERS))
+    world.run()
+    assert "replaced your earlier orders" in body(world.to(who["Anna"])[-1])
+    # another seat's report quoted (forwarded by Bert) is not Anna's code: refused as before,
+    # and Bert quoting Anna's report gets nothing either
+    world.send(who["Bert"], "Re: your report", quoting(report, ORDERS))
+    world.run()
+    refusal = world.to(who["Bert"])[-1]
+    assert refusal["Subject"].startswith("Not accepted"), refusal["Subject"]
+    assert world.code(who["Anna"]) not in body(refusal)
+    assert rows(world, "SELECT COUNT(*) FROM submissions WHERE player='Bert'") == [(0,)]
+    # the moderator's notice shows the placeholder of the hint, not '[code]'
+    notice = body(world.to("mod@example.org")[-1])
+    assert "XXXXX-XXXXX-XXXXX" in notice and "answer the mail of your latest report" in notice
+
+
+def test_a_quoted_code_counts_only_from_the_registered_address(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    report = world.to(who["Anna"])[-1]
+    world.send("anna@elsewhere.example.org", "Re: report", quoting(report, ORDERS))
+    world.run()
+    assert rows(world, "SELECT COUNT(*) FROM submissions") == [(0,)]
+    assert rows(world, "SELECT state FROM mail_in ORDER BY rowid DESC LIMIT 1") == [("refused",)]
+
+
+def test_a_deadline_passed_in_a_waiting_game_is_told_to_the_late_players_and_the_moderator(
+        world, monkeypatch):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"], options=("missing=wait",))
+    world.cli.ok("deadline", "g1", "+2h", "--remind", "1h")
+    world.run()
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(90 * 60))
+    world.run()
+    [reminder] = [m for m in world.to(who["Bert"]) if "reminder" in m["Subject"]]
+    assert "the game waits for them" in body(reminder)
+    assert world.code(who["Bert"]) in body(reminder)
+    assert world.code(who["Anna"]) not in body(reminder)
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(2 * 3600 + 1))
+    for _ in range(3):
+        world.run()
+    late = [m for m in world.sent() if "deadline passed" in m["Subject"]]
+    assert sorted(m["To"] for m in late) == sorted(who.values())      # once each
+    for m in late:
+        assert "no orders of yours for turn 1" in body(m)
+        assert world.code(m["To"]) in body(m)
+    notices = [m for m in world.to("mod@example.org") if "past its deadline" in m["Subject"]]
+    assert len(notices) == 1 and "Anna, Bert" in body(notices[0])
+    assert "extend g1" in body(notices[0])
+    assert not any(world.code(a) in body(notices[0]) for a in who.values())
+    # Bert answers that mail: read as his orders; the acknowledgement says the deadline passed
+    [bert] = [m for m in late if m["To"] == who["Bert"]]
+    world.send(who["Bert"], f"Re: {bert['Subject']}", quoting(bert, ORDERS))
+    log = world.run()
+    assert any("orders of Bert accepted" in line for line in log), log
+    ack = [m for m in world.to(who["Bert"]) if "orders accepted" in m["Subject"]][-1]
+    assert "(passed)" in body(ack)
+
+
+def test_a_reminder_in_a_game_with_defaults_says_the_defaults_are_taken(world, monkeypatch):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("deadline", "g1", "+2h", "--remind", "1h")
+    world.run()
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(90 * 60))
+    world.run()
+    reminders = [m for m in world.sent() if "reminder" in m["Subject"]]
+    assert {m["To"] for m in reminders} == {who["Anna"], who["Bert"]}
+    for m in reminders:
+        assert "runs with your defaults" in body(m)
+        assert world.code(m["To"]) in body(m)                         # their own code only
+        other = [a for a in who.values() if a != m["To"]][0]
+        assert world.code(other) not in body(m)
+
+
+def test_a_correction_sent_after_the_turn_ran_is_told_it_counts_for_the_next_turn(world):
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for name in ("Anna", "Bert"):
+        world.send(who[name], f"orders {world.code(who[name])}", ORDERS + "\n")
+    log = world.run()
+    assert any("turn 1 processed" in line for line in log), log
+    world.send(who["Anna"], f"orders {world.code(who['Anna'])}", "frobnicate\n")
+    world.run()
+    answer = body(world.to(who["Anna"])[-1])
+    assert "were carried out when turn 1 ran" in answer and "counts for turn 2" in answer
+    world.send(who["Anna"], f"pending {world.code(who['Anna'])}", "")
+    world.run()
+    pending = body(world.to(who["Anna"])[-1])
+    assert "Turn 2 waits for your orders." in pending, pending
+    assert "carried out" not in pending
+
+
+def test_pending_says_when_the_next_turn_does_not_wait_for_the_player(world):
+    who = new_game(world, "mayhem", "m1", ["Anna", "Bert", "Cora"])
+    world.run()
+    [game] = json.loads(world.cli.ok("list", "--json").out)
+    idle = [n for n in who if n not in game["awaited"]][0]
+    world.send(who[idle], f"{world.code(who[idle])} pending", "")
+    world.run()
+    answer = body(world.to(who[idle])[-1])
+    assert "does not wait for your orders" in answer, answer
+
+
+def test_the_rewind_notice_asks_only_the_players_the_turn_waits_for(world):
+    who = new_game(world, "mayhem", "m1", ["Anna", "Bert", "Cora"])
+    world.run()
+    [game] = json.loads(world.cli.ok("list", "--json").out)
+    [actor] = game["awaited"]
+    world.send(who[actor], f"orders {world.code(who[actor])}", "draw\n")
+    world.run()
+    world.cli.ok("rewind", "m1", "0", "--yes")
+    world.run()
+    notices = {m["To"]: body(m) for m in world.sent() if "taken back" in m["Subject"]}
+    assert set(notices) == set(who.values())
+    for name, address in who.items():
+        text = notices[address]
+        assert "the report you were sent for it no longer stands" in text, text
+        if name == actor:
+            assert "your orders for turn 1" in text and "stand;" in text
+        else:
+            assert "turn 1 does not wait for orders of yours" in text, text
+            assert "send them" not in text
+
+
+def test_the_report_of_a_finished_game_asks_for_no_orders(world):
+    from companion.mail import deadlines
+    from companion.mail.run import deadline_said, report_parts
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("deadline", "g1", "+2h")
+    world.run()
+    store = world.store()
+    try:
+        game = store.game("g1")
+        with store.transaction() as db:
+            schedule = deadlines.ensure(db, "g1", 0)
+        folder = world.output / "g1" / "turn-000"
+        text, _ = report_parts(game, game.player("Anna"), 0, folder, world.config(), schedule,
+                               over=True)
+    finally:
+        store.close()
+    assert "The game is over: no more orders are taken." in text
+    assert "Deadline" not in text.split("-" * 72)[0]
+    assert deadline_said(schedule, 0).startswith("Deadline: 20")       # no "deadline" twice
+    assert world.code(who["Anna"]) in text
+
+
+def test_the_placeholder_of_a_code_is_never_masked():
+    assert masked("the code (XXXXX-XXXXX-XXXXX) or ABCDE-FGHIJ-KLMNO") == \
+        "the code (XXXXX-XXXXX-XXXXX) or [code]"
