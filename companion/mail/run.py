@@ -311,7 +311,9 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     schedule = deadlines.ensure(db, game.id, latest.number, config)
     reply_to = player.email or parsed.sender
     key = f"reply:{parsed.message_id}"
-    head = f"Game {game.id}, turn {latest.number}."
+    head = (f"Game {game.id}, turn {latest.number} (the game is over)."
+            if get_kind(game.kind).is_over(latest.state) else
+            f"Game {game.id}, for turn {latest.number + 1} (after turn {latest.number}).")
     named = [t for t in re.findall(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)\]", parsed.subject)
              if t != game.id and t.lower() != "code"]
     if named:       # a player in two games may have answered the wrong one's mail
