@@ -30,6 +30,7 @@ def test_answering_the_report_mail_with_the_code_quoted_is_read_as_orders(world)
     reply = world.to(who["Anna"])[-1]
     assert "orders accepted" in reply["Subject"], body(reply)
     assert "Mansur" in body(reply)
+    assert body(reply).startswith("Game g1, for turn 1 (after turn 0)."), body(reply)
     # the reply carries the code again, so answering it works as well
     assert world.code(who["Anna"]) in body(reply)
     world.send(who["Anna"], f"Re: {reply['Subject']}", quoting(reply, ORDERS))
