@@ -28,6 +28,7 @@ def environment():
         undefined=jinja2.ChainableUndefined)
     env.globals["figure_svg"] = figure_svg
     env.globals["figure_fit"] = figure_fit
+    env.globals["header_class"] = header_class
     env.filters["anchor"] = anchor
     return env
 
@@ -43,6 +44,23 @@ def anchor(title: str) -> str:
             out.append("-")
             dash = True
     return "sec-" + ("".join(out).strip("-") or "x")
+
+
+SHORT_ROW = 18
+"""A header row whose label and value together have at most this many characters is short:
+on a phone it takes one of two columns (about 22 characters of the header's type fit in one)."""
+TOKEN_CHARS = 24
+"""A header value of at least this many characters without a space (a hash) is a token: set in
+a smaller monospace that may break anywhere."""
+
+
+def header_class(label: Any, value: Any) -> str:
+    """The class of a row of the report's header (app.css, ``dl.header``): "token" for a long
+    value without a space, "short" for a short row, "" for any other."""
+    label, value = str(label), str(value)
+    if len(value) >= TOKEN_CHARS and not any(ch.isspace() for ch in value):
+        return "token"
+    return "short" if len(label) + len(value) <= SHORT_ROW else ""
 
 
 def svg_function(name: str):

@@ -56,6 +56,72 @@ def decode_qr(pdf: Path) -> str:
     return found[0].text
 
 
+COLOURS = """() => {
+    // WCAG 2 contrast of every text outside the figures (and of every text field) against the
+    // background it is drawn on (the background colours of it and its ancestors, composed);
+    // the page's own colours, and each figure's background and shadow (its paper panel)
+    const rgba = c => { const m = c.match(/[\\d.]+/g).map(Number);
+                        return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const over = (top, below) => [0, 1, 2].map(i => top[i] * top[3] + below[i] * (1 - top[3]))
+        .concat([1]);
+    const lum = c => c.slice(0, 3).map(v => { v /= 255;
+        return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+                              return (x + 0.05) / (y + 0.05); };
+    const behind = e => { const layers = [];
+        for (let n = e; n; n = n.parentElement) {
+            const c = rgba(getComputedStyle(n).backgroundColor);
+            if (c[3] > 0) layers.push(c);
+            if (c[3] >= 1) break;
+        }
+        return layers.reverse().reduce((below, top) => over(top, below), [255, 255, 255, 1]); };
+    const low = [];
+    let lowest = 99;
+    for (const e of document.querySelectorAll('body *')) {
+        const r = e.getBoundingClientRect();
+        if (!r.width || !r.height || e.closest('svg')) continue;
+        if (!e.matches('input[type=text], input[type=password], select, textarea')
+            && ![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+        const bg = behind(e);
+        const c = ratio(over(rgba(getComputedStyle(e).color), bg), bg);
+        lowest = Math.min(lowest, c);
+        if (c < 4.5) low.push([e.tagName + '.' + e.className, Math.round(c * 100) / 100,
+                               e.textContent.trim().slice(0, 20)]);
+    }
+    const body = getComputedStyle(document.body);
+    return {lowest: Math.round(lowest * 100) / 100, low: low.slice(0, 5),
+            body: [lum(rgba(body.backgroundColor)),
+                   ratio(rgba(body.color), rgba(body.backgroundColor))],
+            figures: [...document.querySelectorAll('figure .svg svg')].map(f => {
+                const s = getComputedStyle(f);
+                return [s.backgroundColor, lum(rgba(s.backgroundColor)), s.boxShadow];
+            })};
+}"""
+"""The colours of the page in the scheme it is shown in (page.emulate_media(color_scheme=...)):
+the lowest contrast of a text outside the figures and the texts below 4.5:1 (WCAG AA for body
+text), the body's background luminance and text contrast, every figure's panel."""
+
+
+def check_colours(page, scheme: str) -> dict:
+    """The page in the light or the dark colour scheme (emulated: no new page load): every text
+    outside the figures 4.5:1 or more against its background (so none is invisible); in the
+    dark scheme a dark body with light text and each figure on a light panel as large as the
+    figure; in the light scheme the figures as they always were, with no panel."""
+    page.emulate_media(color_scheme=scheme)
+    colours = page.evaluate(COLOURS)
+    assert colours["low"] == [], (scheme, colours["low"])
+    background, contrast = colours["body"]
+    assert contrast >= 4.5, (scheme, contrast)
+    for colour, luminance, shadow in colours["figures"]:
+        if scheme == "dark":
+            assert luminance > 0.8 and colour in shadow, (colour, luminance, shadow)
+        else:
+            assert colour == "rgba(0, 0, 0, 0)" and shadow == "none", (colour, shadow)
+    assert background < 0.05 if scheme == "dark" else background == 1.0, (scheme, background)
+    return colours
+
+
 def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         browser, tmp_path, monkeypatch, password_hash):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
@@ -95,6 +161,10 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         errors = page.inner_text("#errors")
         assert "line 2, column" in errors, errors
         page.screenshot(path=str(shots / "02-orders-error.png"), full_page=True)
+        check_colours(page, "light")
+        check_colours(page, "dark")              # the listing of the error, the notices
+        page.screenshot(path=str(shots / "02-orders-error-dark.png"), full_page=True)
+        page.emulate_media(color_scheme="light")
         assert store.pending("g") == {}
 
         page.fill("textarea#orders", "assign 10 to Alberto\nassign 7 to Mansur\n")
@@ -106,7 +176,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
 
         for name in ("Bert", "Cora"):
             service.submit_orders(store, "g", name, "assign 10 to Alberto\n", "o")
-        moderator = browser.new_context(**PHONE)
+        moderator = browser.new_context(**PHONE, color_scheme="dark")    # at night
         moderator.set_default_timeout(20_000)
         mod = moderator.new_page()
         mod.goto(base + "/moderator")
@@ -117,6 +187,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         mod.screenshot(path=str(shots / "04-moderator-game.png"), full_page=True)
         mod.click("text=Adjudicate turn 1")
         assert "Turn 1 processed" in mod.inner_text("#result")
+        check_colours(mod, "dark")
         mod.screenshot(path=str(shots / "05-moderator-turn-run.png"), full_page=True)
         assert store.turn("g").number == 1
 
@@ -163,7 +234,9 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
     contents', the turns', buttons, folds, boxes to tick) at least 40 pixels high for a
     finger. The figures of the games whose report figure is drawn for a phone (READABLE_FIGURES)
     have every text at least 9 pixels high there, with no zooming: font size times the
-    figure's scale on the screen."""
+    figure's scale on the screen. Each page is also seen in the dark colour scheme (emulated
+    on the page loaded: check_colours), where it still fits, every text keeps 4.5:1, the
+    figures lie on light panels and are as large as in the light scheme."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     shots = artifacts()
     port = free_port()
@@ -211,6 +284,18 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
         }
         return sizes;
     }"""
+    figure_widths = """() => [...document.querySelectorAll('figure .svg svg')].map(
+        f => Math.round(f.getBoundingClientRect().width * 100) / 100)"""
+    header = """() => {
+        const rows = [...document.querySelectorAll('dl.header > div')];
+        const hash = document.querySelector('dl.header > div.token dd');
+        const style = getComputedStyle(hash);
+        return {height: document.querySelector('dl.header').getBoundingClientRect().height,
+                rows: rows.length,
+                lines: new Set(rows.map(r => Math.round(r.getBoundingClientRect().top))).size,
+                hash: [style.fontFamily, parseFloat(style.fontSize),
+                       hash.getBoundingClientRect().height]};
+    }"""
     with running(store.path, None, WebConfig(moderator_password_hash=password_hash),
                  port=port):
         context = browser.new_context(**PHONE)
@@ -223,9 +308,26 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
             assert page.evaluate(fingers) == [], name
+            check_colours(page, "light")
+            if name == "report":           # the header: short rows two to a line, the hash
+                top = page.evaluate(header)  # (Chance commitment) small, in two lines
+                assert top["height"] < 240 and top["lines"] < top["rows"], top
+                assert "Mono" in top["hash"][0] and 12 <= top["hash"][1] < 16, top
+                assert top["hash"][2] < 2.5 * 1.3 * top["hash"][1], top
+                figures = page.evaluate(figure_widths)
+                assert figures, "a report without a figure"
             if name == "report" and kind_id in READABLE_FIGURES:
                 sizes = page.evaluate(figure_texts, READABLE_FIGURES[kind_id])
                 assert sizes and min(sizes)[0] >= 9.0, min(sizes or [None])
+            check_colours(page, "dark")
+            width, wide = page.evaluate(overflow)
+            assert width <= 391 and not wide, ("dark", name, width, wide)
+            if name == "report":
+                assert page.evaluate(figure_widths) == figures
+                page.screenshot(path=str(shots / f"phone-{kind_id}-{name}-dark.png"))
+                page.locator("figure .svg").first.scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"phone-{kind_id}-{name}-dark-figure.png"))
+            page.emulate_media(color_scheme="light")
         page.goto(base + "/moderator")
         page.fill("#password", PASSWORD)
         page.click("button[type=submit]")
@@ -235,6 +337,9 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
             assert page.evaluate(fingers) == [], name
+            check_colours(page, "light")
+            check_colours(page, "dark")
+            page.emulate_media(color_scheme="light")
         context.close()
     store.close()
 

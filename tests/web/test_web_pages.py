@@ -87,6 +87,35 @@ def test_a_figure_made_for_a_phone_is_capped_on_a_wide_screen():
         assert f".svg.fit-{rem} svg {{ max-width: {rem}rem; }}" in app_css
 
 
+def test_every_page_offers_a_dark_scheme_and_the_header_is_compact(gral_store, make_client):
+    """A phone in dark mode gets the dark scheme (app.css, prefers-color-scheme: dark) on every
+    page, announced by the base template; the scheme recolours no figure's inside (it only lays
+    each on a light panel). The report's header marks its short rows (two to a line on a phone)
+    and the chance commitment, a 64-digit hash, as a token (small monospace that wraps): by
+    the form of the value, not its label. Colours and layout are measured in
+    test_web_browser.py."""
+    from companion.render.report_html import header_class
+
+    app_css = (ROOT / "templates" / "web" / "static" / "app.css").read_text()
+    dark = app_css[app_css.index("@media (prefers-color-scheme: dark)"):]
+    assert "color-scheme: light dark" in app_css and "--paper" in dark
+    assert "fill" not in dark and "svg *" not in dark and "svg text" not in dark
+    assert header_class("Chance commitment", "0f" * 32) == "token"
+    assert header_class("Base", "x" * 30) == "token"                    # no space: a token
+    assert header_class("Game", "g1") == header_class("Game turn", "4 (next)") == "short"
+    assert header_class("Seat order", "Anna, Bert (next: Anna)") == ""
+    assert header_class("Stage", "a b " * 10) == ""                     # spaces: wraps
+    client = make_client(gral_store.path)
+    report = client.get(links(gral_store, "g")["Anna"]).text
+    assert report.count('<meta name="color-scheme" content="light dark">') == 1
+    assert '<div class="short"><dt>Game</dt><dd>g</dd></div>' in report
+    assert re.search(r'<div class="token"><dt>Chance commitment</dt><dd>[0-9a-f]{64}</dd>',
+                     report)
+    assert "style=" not in report and "<script" not in report
+    for path in ("/moderator", "/no/such/page"):
+        assert 'content="light dark"' in client.get(path).text
+
+
 def test_a_short_list_of_legal_lines_is_open_on_the_order_page():
     """A few legal order lines are shown at once under the form; a long list stays folded."""
     from companion.render.report_html import render_page
