@@ -117,9 +117,13 @@ def ensure(db, game_id: str, latest: int, config=None) -> Schedule:
 
 
 def set_deadline(db, game_id: str, latest: int, when: dt.datetime | None) -> None:
+    """The deadline of turn ``latest``; a new one (an extension) gets its own reminder."""
     ensure(db, game_id, latest)
+    text = format_time(when) if when else None
+    db.execute("UPDATE mail_games SET reminded_turn=MIN(reminded_turn, ?) WHERE game_id=? AND "
+               "(deadline IS NOT ? OR deadline_turn IS NOT ?)", (latest - 1, game_id, text, latest))
     db.execute("UPDATE mail_games SET deadline=?, deadline_turn=? WHERE game_id=?",
-               (format_time(when) if when else None, latest, game_id))
+               (text, latest, game_id))
 
 
 def after_turn(db, game_id: str, latest: int, schedule: Schedule) -> None:

@@ -903,7 +903,8 @@ def remind(store, config, game, latest, schedule, awaited, pending, log) -> None
     with store.transaction() as db:
         for player in game.players:
             if player.name in awaited and player.name not in pending and player.email:
-                outbox.queue(db, config, f"remind:{game.id}:{latest.number}:{player.slug}",
+                outbox.queue(db, config, f"remind:{game.id}:{latest.number}:{player.slug}:"
+                             f"{deadline:%Y%m%d%H%M}",      # an extended deadline: reminded anew
                              player.email, f"[{game.id}] reminder: orders due "
                              f"{deadlines.format_time(deadline)}",
                              f"Game {game.id}, turn {latest.number}: your orders are due by "

@@ -182,3 +182,23 @@ def test_the_report_of_a_finished_game_asks_for_no_orders(world):
 def test_the_placeholder_of_a_code_is_never_masked():
     assert masked("the code (XXXXX-XXXXX-XXXXX) or ABCDE-FGHIJ-KLMNO") == \
         "the code (XXXXX-XXXXX-XXXXX) or [code]"
+
+
+def test_a_deadline_extended_gets_its_own_reminder(world, monkeypatch):
+    """The moderator extends a deadline that has passed (missing=wait): the players still
+    missing orders are reminded again before the new one, once."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"], options=("missing=wait",))
+    world.cli.ok("deadline", "g1", "+2h", "--remind", "1h")
+    world.run()
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(90 * 60))
+    world.run()
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(2 * 3600 + 1))
+    world.run()
+    world.cli.ok("deadline", "g1", "2027-01-01 04:00")
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(3 * 3600 + 30 * 60))
+    for _ in range(2):
+        world.run()
+    for address in who.values():
+        reminders = [m for m in world.to(address) if "reminder" in m["Subject"]]
+        assert len(reminders) == 2, [m["Subject"] for m in reminders]
+        assert reminders[0]["Subject"] != reminders[1]["Subject"]      # each names its deadline
