@@ -251,22 +251,28 @@ def forgiving(line: Line) -> Line | None:
     return Line(line.number, raw, tokens)
 
 
-def read_line(line: Line, read: Callable[[Line], Any]) -> tuple[Any, Line]:
-    """``read(line)``, and when it refuses the line as typed, ``read`` of its :func:`forgiving`
-    reading: (what ``read`` gave, the line it read). A line accepted as typed is never read
-    the second way, so it keeps its meaning; when both fail, the second reading's error is
-    raised for the line as typed (the columns are the same). ``read`` must change nothing
-    when it raises."""
+def read_line(line: Line, read: Callable[[Line], Any],
+              again: Callable[[Line], Line | None] | None = None,
+              further: bool = False) -> tuple[Any, Line]:
+    """``read(line)``, and when it refuses the line as typed, ``read`` of its second reading
+    (``again``, by default :func:`forgiving`): (what ``read`` gave, the line it read). A line
+    accepted as typed is never read the second way, so it keeps its meaning. When both fail,
+    the second reading's error is raised for the line as typed (the columns are the same);
+    with ``further``, only if it got further along the line than the first. ``read`` must
+    change nothing when it raises."""
     try:
         return read(line), line
-    except OrderError:
-        second = forgiving(line)
+    except OrderError as error:
+        first = error
+        second = (again or forgiving)(line)
         if second is None:
             raise
     try:
         return read(second), second
-    except OrderError as again:
-        again.line = line
+    except OrderError as error:
+        if further and (error.col or 0) <= (first.col or 0):
+            raise first from None
+        error.line = line
         raise
 
 

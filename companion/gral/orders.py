@@ -37,8 +37,8 @@ from typing import Any, Sequence
 from companion.engine.names import fold, match_name
 from companion.engine.orders import (
     AmbiguousNameError, Cursor, IllegalOrderError, Line, OrderError, OrdersRejected,
-    OrderSyntaxError, Token, UnknownNameError, forgiving, order_lines, resolve_name, span_text,
-    unknown_keyword,
+    OrderSyntaxError, Token, UnknownNameError, forgiving, order_lines, read_line, resolve_name,
+    span_text, unknown_keyword,
 )
 from companion.engine.record import record
 
@@ -320,24 +320,10 @@ class Parser:
         errors: list[OrderError] = []
         for line in order_lines(text):
             orders.lines.append(line)
-            try:
-                self.line(line, orders)
+            try:    # refused as typed: read as a phone leaves it ('Pass.', 'uncover')
+                _, orders.lines[-1] = read_line(line, lambda x: self.line(x, orders),
+                                                second_reading, further=True)
             except OrderError as err:
-                # the line as a phone or a casual writer leaves it ('Pass.', curly quotes,
-                # 'please', 'uncover', 'with the grail', 'insist 3 points'): read again only
-                # when refused as typed, so that a line once accepted keeps its meaning (a
-                # refused line changed nothing in ``orders``)
-                second = second_reading(line)
-                if second is not None:
-                    try:
-                        self.line(second, orders)
-                    except OrderError as again:
-                        if (again.col or 0) > (err.col or 0):     # it read further: say why
-                            again.line = line   # shown as typed; the columns are the same
-                            err = again
-                    else:
-                        orders.lines[-1] = second
-                        continue
                 if err.suggestion is None and err.line is line:
                     err.suggestion = joined_hint(line.tokens, err.col)
                 errors.append(err)
