@@ -42,6 +42,7 @@ from typing import Any
 
 from companion.engine.names import exact_names, fold, match_name
 from companion.engine.positions import Entry, LineReader, strip_comment
+from companion.engine.words import counted
 from companion.fluxx.cards import Deck, norm
 from companion.fluxx.rules import MAX_PLAYS, Run, new_game_state
 
@@ -358,7 +359,7 @@ def read_position(deck: Deck, text: str, filename: str, options: dict[str, Any])
             counts[cid] = counts.get(cid, 0) + 1
             if counts[cid] > use_limit(card):
                 r.error(ue[0], col, f"{card.name} is listed {counts[cid]} times, but its free "
-                        f"action can be used only {use_limit(card)} time(s) a turn")
+                        f"action can be used only {counted(use_limit(card), 'time')} a turn")
                 continue
             g["used"].append(cid)
         if stage == "start" and g["used"]:

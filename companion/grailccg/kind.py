@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from companion.engine.canon import deep_copy
 from companion.engine.chance import Chance
 from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext, edition
+from companion.engine.words import counted
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.errors import CompanionError
@@ -239,7 +240,7 @@ class GrailKind(GameKind):
             # 16.3 with the default decks: the two starter decks in turn, round the table
             names = [names[i % len(names)] for i in range(len(players))]
         if len(names) < len(players):
-            raise CompanionError(f"option decks names {len(names)} deck(s) for {len(players)} "
+            raise CompanionError(f"option decks names {counted(len(names), 'deck')} for {len(players)} "
                                  "players", hint=f"for example decks={DEFAULT_DECKS}")
         decks = {p: self.deck_list(names[i]) for i, p in enumerate(players)}
         first = options.get("first", "random")

@@ -33,6 +33,7 @@ from typing import Any
 
 from companion.engine.names import match_name
 from companion.engine.positions import Entry, LineReader
+from companion.engine.words import counted, word_for
 from companion.gral.orders import Parser, objection_text
 from companion.gral.rules import influence, new_state, pick_units
 
@@ -277,7 +278,8 @@ def read_position(world, text: str, filename: str,
         if state["actions"] != expected:
             entry = entries["actions"][0]
             r.error(entry[0], entry[1], f"'actions' is {state['actions']}, but {state['rounds']} "
-                    f"round(s) of {n} players and {seat} action(s) since {state['first']} "
+                    f"{word_for(state['rounds'], 'round')} of {n} players and "
+                    f"{counted(seat, 'action')} since {state['first']} "
                     f"started this round make {expected}", f"write 'actions: {expected}'")
     limit = (options or {}).get("round-limit") or 0
     if limit and state["rounds"] >= limit and "rounds" in entries:

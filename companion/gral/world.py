@@ -8,6 +8,7 @@ from pathlib import Path
 from companion.engine.datafiles import DataFile, suggest
 from companion.engine.names import slugify
 from companion.engine.record import record
+from companion.engine.words import counted
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SYMBOLS = ("knife", "cross", "rose-cross", "triangle")
@@ -108,7 +109,7 @@ def _load(folder: str) -> World:
 _HERE = Path(__file__).resolve().parent
 CODE = (_HERE / "world.py", _HERE.parent / "engine" / "datafiles.py",
         _HERE.parent / "engine" / "names.py", _HERE.parent / "engine" / "cache.py",
-        _HERE.parent / "engine" / "record.py",
+        _HERE.parent / "engine" / "record.py", _HERE.parent / "engine" / "words.py",
         _HERE.parent / "errors.py")
 """The sources a cached world depends on besides its data files (tests/test_cache.py checks
 that every module of the package that loading imports is here)."""
@@ -176,7 +177,7 @@ def _build(board: DataFile, sheet: DataFile) -> World | None:
                if (r, c) not in seen_pos]
     if missing and rows and columns:
         board.error(f"the board has no field at row {missing[0][0]}, column {missing[0][1]} "
-                    f"({len(missing)} position(s) empty)", "[[field]]")
+                    f"({counted(len(missing), 'position')} empty)", "[[field]]")
     field_names = {f.name: f.id for f in fields}
     corners = {(1, 1), (1, columns), (rows, 1), (rows, columns)}
 

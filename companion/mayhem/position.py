@@ -37,6 +37,7 @@ import re
 from typing import Any
 
 from companion.engine.positions import LineReader
+from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import Parser, defend_text, hand_text
@@ -104,7 +105,7 @@ def write_position(kind, state: dict, viewer: str = "moderator") -> str:
         if full or viewer == p:
             lines.append(f"hand: {p} = {', '.join(name(c) for c in state['hands'][p])}")
         else:
-            lines.append(f"# hand: {p} holds {len(state['hands'][p])} card(s)")
+            lines.append(f"# hand: {p} holds {counted(len(state['hands'][p]), 'card')}")
         if state["play"][p]:
             lines.append(f"play: {p} = {', '.join(name(c) for c in state['play'][p])}")
         for st in state["sets"][p]:
@@ -114,7 +115,7 @@ def write_position(kind, state: dict, viewer: str = "moderator") -> str:
     if viewer == "moderator":
         lines.append(f"deck: {', '.join(name(c) for c in state['deck'])}")
     else:
-        lines.append(f"# deck: {len(state['deck'])} card(s)")
+        lines.append(f"# deck: {counted(len(state['deck']), 'card')}")
     for p in players:
         if viewer in ("moderator", p):
             st = state["standing"][p]
@@ -298,7 +299,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             if wrong:
                 p = wrong[0]
                 should = state["round"] + (1 if p in done else 0)
-                r.error(te[0], te[1], f"{p} has had {state['turns'][p]} turn(s), but in round "
+                r.error(te[0], te[1], f"{p} has had {counted(state['turns'][p], 'turn')}, but in round "
                         f"{state['round']} with {first} starting and {current} to play "
                         f"{p} has had {should}", f"write '{p} = {should}', or check 'round'")
     ee = single("end", required=False)
@@ -410,7 +411,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 "triggered", "add 'end: deck (<player>)'")
     if state["end"] and state["end"]["reason"] == "deck" and (state["deck"] or rest):
         r.error(ee[0], ee[1], "the end is triggered by the empty deck, but the deck holds "
-                f"{len(state['deck']) + len(rest)} card(s)",
+                f"{counted(len(state['deck']) + len(rest), 'card')}",
                 "list every card elsewhere ('rest: discard'), or write 'end: none'")
     goal = team_set_goal(state) if rules["teams"] else 3
     for team in (rules["teams"] or [[p] for p in players]):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.game import MODERATOR, visible
+from companion.engine.words import counted
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import defend_text, hand_text
 from companion.mayhem.rules import LIMITS, bonus_points, team_of, zone_points
@@ -159,7 +160,7 @@ def asks(kind, state: dict, player: str) -> dict[str, Any]:
         o = pending["over"]
         parts = [f"{n} from {z}" for z, n in (("hand", o["hand"]), ("play", o["play"])) if n]
         if o["sets"]:
-            parts.append(f"{o['sets']} set(s) (name one card of each)")
+            parts.append(f"{counted(o['sets'], 'set')} (name one card of each)")
         prompt = ("Your turn ends over the zone limits (6 in play, 6 in hand, 3 sets): discard "
                   + ", ".join(parts) + ".")
     else:

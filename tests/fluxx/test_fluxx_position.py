@@ -236,7 +236,7 @@ def test_every_card_is_listed_once_unless_rest_places_the_others():
     (("played: 0", "played: 0\nused: Rules Reset"), "Rules Reset has no free action",
      "setup.txt:9:7"),
     (("played: 0", "played: 0\nused: Play 2; Swap Plays for Draws; Swap Plays for Draws"),
-     "its free action can be used only 1 time(s) a turn", "setup.txt:9:"),
+     "its free action can be used only 1 time a turn", "setup.txt:9:"),
     (("players: Anna, Bert, Cora", "players: Anna, Bert, Cora, anna"), "would share the file name",
      "setup.txt:2:28"),
     (("players: Anna, Bert, Cora", "players: Anna, Bert,, Cora"), "a player's name is missing",

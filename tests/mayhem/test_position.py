@@ -70,7 +70,7 @@ def test_a_players_version_holds_only_their_secrets(tmp_path, fixed_date):
     bert = KIND.write_position(state, "Bert")
     assert "hand: Bert = Rose Maiden" in bert and "The Seer II" in bert
     assert "Hoard Wyrm" not in bert and "The Thief I" not in bert and "Sunlit Queen" not in bert
-    assert "# hand: Anna holds 2 card(s)" in bert
+    assert "# hand: Anna holds 2 cards" in bert
     assert "standing: Bert: defend by Anna against Dragon" in bert
     public = KIND.write_position(state, "public")
     assert "Rose Maiden" not in public and "standing:" not in public
