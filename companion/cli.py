@@ -1149,11 +1149,15 @@ def deadline(game_id: str = typer.Argument(..., metavar="GAME_ID"),
                                                   help="remind players with missing orders "
                                                        "this long before"),
              hold: bool = typer.Option(False, "--hold", help="run no turn until released"),
-             release: bool = typer.Option(False, "--release", help="end a hold")) -> None:
+             release: bool = typer.Option(False, "--release", help="end a hold"),
+             early: Optional[str] = typer.Option(None, "--early", metavar="yes|no",
+                                                 help="no: a turn with a deadline runs only "
+                                                      "at it, not once all orders are in "
+                                                      "(default yes)")) -> None:
     """Set, extend or show a game's deadline for play by email (docs/mail.md)."""
     from companion.mail.commands import deadline as set_deadline
 
-    set_deadline(game_id, when, period, remind, hold, release)
+    set_deadline(game_id, when, period, remind, hold, release, early)
 
 
 # ------------------------------------------------------------------------------- the start

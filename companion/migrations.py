@@ -172,5 +172,20 @@ def migrate_4_to_5(db: sqlite3.Connection, path: Path) -> list[str]:
     return [f"the store {path} was upgraded from schema 4 to 5 (turns can be taken back)"]
 
 
-STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4, "4": migrate_4_to_5}
+def migrate_5_to_6(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 6: a game's setting whether a turn may run before its deadline
+    (``mail_games.early``, 1 for every game: as they ran before) and the players' requests
+    that a turn wait for its deadline (``mail_waits``, empty). Nothing stored changes."""
+    from companion.store import WAIT_SCHEMA
+
+    for statement in WAIT_SCHEMA.strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("UPDATE companion_meta SET value='6' WHERE key='schema'")
+    return [f"the store {path} was upgraded from schema 5 to 6 (turns may wait for their "
+            "deadline)"]
+
+
+STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4, "4": migrate_4_to_5,
+         "5": migrate_5_to_6}
 """The upgrade from each older schema to the next."""

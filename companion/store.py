@@ -14,7 +14,8 @@ The JSON columns of a turn (state, inputs, decisions, chance, events) are stored
 JSON compressed with zlib (schema 3; a turn of an 8-player game takes a few kilobytes instead of
 about a hundred). A column holding plain JSON text (schema 2, or edited by hand) still reads.
 Schema 4 adds the tables of play by email (``MAIL_SCHEMA``); schema 5 the turns a moderator took
-back (``REWIND_SCHEMA``, ``companion rewind``).
+back (``REWIND_SCHEMA``, ``companion rewind``); schema 6 whether a game's turns may run before
+their deadline, and the players who asked a turn to wait for it (``WAIT_SCHEMA``).
 The schema is versioned in ``companion_meta``; an older store is upgraded in place when opened
 (:mod:`companion.migrations`), in one transaction.
 
@@ -39,8 +40,8 @@ from companion.engine.identity import IdentityError, check_game_id, check_player
 from companion.engine.record import record
 from companion.errors import StoreError, TurnMovedOn
 
-SCHEMA_VERSION = 5
-OLDER_SCHEMAS = ("1", "2", "3", "4")
+SCHEMA_VERSION = 6
+OLDER_SCHEMAS = ("1", "2", "3", "4", "5")
 """Schemas an opened store is upgraded from (in place, by :mod:`companion.migrations`)."""
 EXPORT_VERSION = 2
 """The version of the export format (a JSON file, independent of how the store keeps it)."""
@@ -180,7 +181,24 @@ its state (queued, sending, sent, failed) and the server's last answer; ``mail_g
 deadline (and the turn it is for), default period, reminder time, hold, and the turns already reminded and mailed;
 ``mail_address_changes`` every change of a player's address, made by mail or by the moderator
 (``message_id`` names the message, or 'moderator: ...'; ``new_email`` '' for none)."""
-_SCHEMA += MAIL_SCHEMA + REWIND_SCHEMA
+
+WAIT_SCHEMA = """
+ALTER TABLE mail_games ADD COLUMN early INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE mail_waits (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    for_turn INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    asked_at TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    PRIMARY KEY (game_id, for_turn, player)
+);
+"""
+"""Schema 6: ``mail_games.early`` (1: a turn runs as soon as every awaited player has sent
+orders; 0: a turn with a deadline runs only at it, ``companion deadline GAME --early no``) and
+``mail_waits``, the players who asked (``wait`` by mail) that turn ``for_turn`` run only at its
+deadline, with when and which message (``nowait`` deletes the row). Applied to a schema-4 table
+``mail_games`` (a new store's and an upgraded one's are alike)."""
+_SCHEMA += MAIL_SCHEMA + REWIND_SCHEMA + WAIT_SCHEMA
 
 
 @record
@@ -478,8 +496,8 @@ class Store:
 
     def delete_game(self, game_id: str) -> None:
         with self.transaction() as db:
-            for table in ("mail_games", "mail_address_changes", "submissions", "turns",
-                          "rewound_turns", "players"):
+            for table in ("mail_games", "mail_waits", "mail_address_changes", "submissions",
+                          "turns", "rewound_turns", "players"):
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
 
@@ -589,6 +607,7 @@ class Store:
                    (to, to, game_id))
         db.execute("UPDATE mail_games SET deadline=NULL, deadline_turn=NULL WHERE "
                    "game_id=? AND deadline_turn>?", (game_id, to))
+        db.execute("DELETE FROM mail_waits WHERE game_id=? AND for_turn>?", (game_id, to + 1))
         return numbers
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:

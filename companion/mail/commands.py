@@ -280,14 +280,23 @@ def demo(kind: str = typer.Argument("gral", help="game kind id (see 'companion g
 
 
 def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: Optional[str],
-             hold: bool, release: bool) -> None:
+             hold: bool, release: bool, early: Optional[str] = None) -> None:
     """``companion deadline`` (declared in companion/cli.py, so that its help needs no import
-    of this package): set, extend or show a game's deadline, period, reminders and hold."""
+    of this package): set, extend or show a game's deadline, period, reminders, hold, and
+    whether a turn may run before its deadline (``--early``)."""
     from companion.mail import deadlines
     from companion.mail.config import parse_duration
 
     if hold and release:
         raise CompanionError("give --hold or --release, not both")
+    if early is not None:
+        answer = {"yes": True, "no": False}.get(early.strip().lower())
+        if answer is None:
+            raise CompanionError(f"--early {early}: give yes or no; nothing was changed",
+                                 hint="--early no: a turn with a deadline runs only at it, so "
+                                      "players may revise their orders until then; --early "
+                                      "yes (the default): it runs as soon as every awaited "
+                                      "player has sent orders")
     store = open_store()
     game = store.game(game_id)
     latest = store.turn(game.id).number
@@ -314,11 +323,14 @@ def deadline(game_id: str, when: Optional[str], period: Optional[str], remind: O
         changed = False
         if hold or release:
             changed = deadlines.set_hold(db, game.id, hold)
+        if early is not None:
+            deadlines.set_early(db, game.id, answer)
         schedule = deadlines.ensure(db, game.id, latest, settings)
     if (hold or release) and not changed:
         echo(f"game {game.id} was " + ("already held" if hold else "not held") +
              ": nothing to " + ("hold" if hold else "release"))
-    echo(f"game {game.id}, turn {latest}: {deadlines.describe(schedule, latest)}")
+    echo(f"game {game.id}, turn {latest}: {deadlines.describe(schedule, latest)}; "
+         f"--early {'yes' if schedule.early else 'no'}")
 
 
 def deadline_config():

@@ -3,9 +3,12 @@
 A game's deadline belongs to one turn (``deadline_turn``: the turn whose orders it awaits). The
 turn is run when every awaited player has submitted, or once the deadline has passed (the
 game's ``missing=`` option then decides what missing orders mean); a held game waits for the
-moderator. After a turn the next deadline is the game's period from then (or none). Because
-the deadline names its turn, a pass that died after running a turn never runs another one on
-the old deadline.
+moderator. A turn with a deadline runs only at it, all orders in or not, when the game says so
+(``early`` 0: ``companion deadline GAME --early no``) or while an awaited player has asked it
+to wait (``mail_waits``: ``wait`` by mail, ``nowait`` cancels); without a deadline neither
+counts (the turn would never run). After a turn the next deadline is the game's period from
+then (or none). Because the deadline names its turn, a pass that died after running a turn never
+runs another one on the old deadline.
 
 Times are UTC. "Now" is the clock, or SOURCE_DATE_EPOCH when set (reproducible tests).
 """
@@ -92,13 +95,15 @@ class Schedule:
     held: bool
     reminded_turn: int
     mailed_turn: int
+    early: bool = True               # False: a turn with a deadline runs only at it
+    waits: tuple[str, ...] = ()      # the players who asked the awaited turn to wait
 
 
 def ensure(db, game_id: str, latest: int, config=None) -> Schedule:
     """The game's schedule row (made when a game is first seen: its latest turn's reports are
     mailed, and the default period from companion.toml starts now)."""
     row = db.execute("SELECT deadline, deadline_turn, period, remind_before, held, "
-                     "reminded_turn, mailed_turn FROM mail_games WHERE game_id=?",
+                     "reminded_turn, mailed_turn, early FROM mail_games WHERE game_id=?",
                      (game_id,)).fetchone()
     if row is None:
         period = config.period if config else None
@@ -106,14 +111,16 @@ def ensure(db, game_id: str, latest: int, config=None) -> Schedule:
         db.execute("INSERT INTO mail_games (game_id, deadline, deadline_turn, period, "
                    "remind_before, held, reminded_turn, mailed_turn) VALUES (?,?,?,?,?,0,-1,?)",
                    (game_id, deadline, latest if deadline else None, None, None, latest - 1))
-        row = (deadline, latest if deadline else None, None, None, 0, -1, latest - 1)
-    deadline, deadline_turn, period, remind, held, reminded, mailed = row
+        row = (deadline, latest if deadline else None, None, None, 0, -1, latest - 1, 1)
+    deadline, deadline_turn, period, remind, held, reminded, mailed, early = row
+    waits = tuple(r[0] for r in db.execute("SELECT player FROM mail_waits WHERE game_id=? AND "
+                                           "for_turn=? ORDER BY player", (game_id, latest + 1)))
     if period is None and config is not None:
         period = config.period
     if remind is None and config is not None:
         remind = config.remind_before
     return Schedule(game_id, parse_time(deadline) if deadline else None, deadline_turn, period,
-                    remind, bool(held), reminded, mailed)
+                    remind, bool(held), reminded, mailed, bool(early), waits)
 
 
 def set_deadline(db, game_id: str, latest: int, when: dt.datetime | None) -> None:
@@ -139,12 +146,55 @@ def set_hold(db, game_id: str, held: bool) -> bool:
                       (int(held), game_id, int(held))).rowcount > 0
 
 
+def set_early(db, game_id: str, early: bool) -> bool:
+    """Whether the game's turns may run before their deadline (in the caller's transaction);
+    False when it already was so."""
+    return db.execute("UPDATE mail_games SET early=? WHERE game_id=? AND early<>?",
+                      (int(early), game_id, int(early))).rowcount > 0
+
+
+def set_wait(db, game_id: str, latest: int, player: str, wait: bool, when: str,
+             message_id: str) -> bool:
+    """A player's request that turn ``latest + 1`` wait for its deadline (``wait``), or its end
+    (``nowait``); False when nothing changed."""
+    if wait:
+        return db.execute("INSERT OR IGNORE INTO mail_waits (game_id, for_turn, player, "
+                          "asked_at, message_id) VALUES (?,?,?,?,?)",
+                          (game_id, latest + 1, player, when, message_id)).rowcount > 0
+    return db.execute("DELETE FROM mail_waits WHERE game_id=? AND for_turn=? AND player=?",
+                      (game_id, latest + 1, player)).rowcount > 0
+
+
+def runs_early(schedule: Schedule, latest: int, awaited=None) -> bool:
+    """Whether the awaited turn runs as soon as every awaited player has sent orders (True),
+    or only at its deadline (a deadline set, and the game's setting or a player's wait says
+    so). ``awaited``: count only these players' waits (all stored ones otherwise)."""
+    if deadline_for(schedule, latest) is None:
+        return True
+    waits = [p for p in schedule.waits if awaited is None or p in awaited]
+    return schedule.early and not waits
+
+
 def describe(schedule: Schedule, latest: int) -> str:
+    """The schedule in words, for players and the moderator alike: it never names who asked a
+    turn to wait ("a player asked to wait")."""
     parts = []
     if schedule.deadline and schedule.deadline_turn == latest:
         parts.append(f"deadline {format_time(schedule.deadline)}")
+        if not schedule.early:
+            parts.append("the turn runs only at the deadline, not before (the game's setting; "
+                         "orders may be revised until then)")
+        elif schedule.waits:
+            parts.append("the turn runs only at the deadline, not before (a player asked to "
+                         "wait; orders may be revised until then)")
+        else:
+            parts.append("the turn runs early, as soon as every awaited player has sent orders")
     else:
         parts.append("no deadline (the turn runs when every awaited player has sent orders)")
+        if not schedule.early:
+            parts.append("a turn given a deadline runs only at it (the game's setting)")
+        if schedule.waits:
+            parts.append("a player asked to wait, which counts only with a deadline")
     if schedule.period:     # for the turns after this one: each gets a deadline this long on
         parts.append(f"later turns' deadlines {_duration(schedule.period)} after each turn")
     if schedule.remind_before:
@@ -175,7 +225,7 @@ def due(schedule: Schedule, latest: int, awaited: list[str], pending: set[str],
     """Why the turn should run now, or None."""
     if schedule.held:
         return None
-    if awaited and set(awaited) <= pending:
+    if awaited and set(awaited) <= pending and runs_early(schedule, latest, awaited):
         return "every awaited player has sent orders"
     deadline = deadline_for(schedule, latest)
     if deadline is not None and moment >= deadline:

@@ -65,18 +65,23 @@ class Sender:
         return self.told or self.reason
 
 
-COMMANDS = ("options", "pending", "resend", "address", "help")
+COMMANDS = ("options", "pending", "resend", "address", "help", "wait", "nowait")
+ALONE = ("wait", "nowait")
+"""Commands that count only as the single word beside the code (a subject 'CODE wait for me'
+is no request)."""
 
 
 def command_of(subject: str, first_line: str) -> str:
     """A player's command word (after the code is taken out): options, pending, resend,
-    address NEW, help; '' for orders. On the first line only beside the code (an order line is never
-    taken for a command)."""
+    address NEW, help, wait, nowait; '' for orders. On the first line only beside the code (an
+    order line is never taken for a command)."""
     for text in (subject, first_line if CODE.search(first_line or "") else ""):
         rest = CODE.sub(" ", text or "")
         rest = re.sub(r"^\s*((re|aw|fwd?|wg)\s*:\s*)+", "", rest, flags=re.I)
         words = rest.split()
         words = [w for w in words if not w.startswith("[")]
+        if words and words[0].lower().strip(":") in ALONE and len(words) > 1:
+            continue
         if words and words[0].lower().strip(":") in COMMANDS:
             return " ".join(words[:2]) if words[0].lower().startswith("address") else \
                 words[0].lower().strip(":")

@@ -374,11 +374,17 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             body += "The game is over; no orders are taken.\n"
         elif player.name in kind.awaited(latest.state):
             body += f"Turn {latest.number + 1} waits for your orders.\n"
+            if player.name in schedule.waits:
+                body += ("You asked it to wait for its deadline ('nowait' after your code "
+                         "cancels that).\n")
         else:
             body += (f"Turn {latest.number + 1} does not wait for your orders: nothing is asked "
                      "of you for it (your report says what you may send ahead).\n")
         reply("your pending orders", f"{head}\n{body}\n{deadline_line}")
         return "done", game.id, player.name, "pending orders sent"
+    if command in ("wait", "nowait"):
+        return wait_command(store, db, game, player, latest, schedule, command, head, reply,
+                            parsed.message_id)
     if command == "resend":
         queue_report_again(db, config, output, game, player, latest.number, schedule, key,
                            reply_to, in_reply,
@@ -428,6 +434,51 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             "withdraws them.\n\n" + deadline_line)
     return "done", game.id, player.name, f"orders of {player.name} {verb} (submission " \
                                           f"{number}){noted}"
+
+
+def wait_command(store, db, game, player, latest, schedule, command: str, head: str, reply,
+                 message_id: str):
+    """A player's ``wait`` (turn ``latest + 1`` runs only at its deadline, not as soon as
+    every order is in: orders may be revised until then) or ``nowait`` (that request ended).
+    Only an awaited player's request counts; orders sent later leave it standing. What others
+    are told never names who asked."""
+    import dataclasses
+
+    from companion.registry import get_kind
+
+    kind = get_kind(game.kind)
+    turn = latest.number + 1
+    if kind.is_over(latest.state):
+        reply("the game is over", f"{head}\nGame {game.id} is over; there is no turn to wait "
+                                  "for.\n")
+        return "done", game.id, player.name, f"{command} of {player.name}: the game is over"
+    if command == "wait" and player.name not in kind.awaited(latest.state):
+        reply("not waiting", f"{head}\nTurn {turn} does not wait for your orders, so it does "
+                             "not wait for your request either: nothing was changed.\n\n"
+              + deadline_said(schedule, latest.number) + "\n")
+        return "done", game.id, player.name, f"wait of {player.name} not taken: not awaited"
+    changed = deadlines.set_wait(db, game.id, latest.number, player.name, command == "wait",
+                                 outbox.now_text(), message_id)
+    waits = set(schedule.waits) - {player.name} | ({player.name} if command == "wait" else set())
+    schedule = dataclasses.replace(schedule, waits=tuple(sorted(waits)))
+    has_deadline = deadlines.deadline_for(schedule, latest.number) is not None
+    if command == "wait":
+        said = ("You asked before; it stands." if not changed else
+                f"Noted: turn {turn} waits for its deadline.")
+        said += (" Until then you may send new orders (each replaces the one before); they "
+                 "leave this request standing. 'nowait' after your code cancels it."
+                 if has_deadline else
+                 f" But turn {turn} has no deadline, so it still runs as soon as every awaited "
+                 "player has sent orders (a request to wait counts only with a deadline).")
+    else:
+        said = (f"Your request that turn {turn} wait for its deadline is cancelled."
+                if changed else f"You had not asked turn {turn} to wait: nothing to cancel.")
+    said += ("\nThis message was read as that request alone; orders go in a message of their "
+             "own.")
+    reply("waiting for the deadline" if command == "wait" else "not waiting",
+          f"{head}\n{said}\n\n{deadline_said(schedule, latest.number)}\n")
+    return "done", game.id, player.name, (
+        f"{command} of {player.name}" + ("" if changed else " (nothing changed)"))
 
 
 def deadline_said(schedule, number: int, *, over: bool = False) -> str:
@@ -480,6 +531,9 @@ Put one of these words after your code in the subject instead:
   pending          your orders for the next turn as they stand (as understood)
   resend           your latest report again
   address NEW      send everything to the address NEW from now on
+  wait             run the next turn only at its deadline, not as soon as every order is
+                   in: you may revise your orders until then (only with a deadline)
+  nowait           cancel your 'wait'
   help             this text
 
 """
@@ -883,6 +937,9 @@ def when_it_runs(schedule, deadline) -> str:
     """When the next turn of a mail game runs, in a sentence for its players."""
     if schedule.held:
         return "The game is on hold: the turn runs again when the moderator releases it."
+    if deadline and not (schedule.early and not schedule.waits):
+        return (f"The turn runs again at the deadline, {deadlines.format_time(deadline)}, not "
+                "before" + (" (a player asked to wait)." if schedule.early else "."))
     return ("The turn runs again once all the orders it waits for are in" +
             (f", or at the deadline, {deadlines.format_time(deadline)}." if deadline else
              " (there is no deadline)."))
