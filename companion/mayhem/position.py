@@ -273,7 +273,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 "best-defense=on")
     te = single("turns", required=False)
     if te:
-        counted: set[str] = set()
+        seen: set[str] = set()
         for item, col in _items(te[2].replace(";", ","), te[1]):
             who, eq, count = item.partition("=")
             if not eq:
@@ -281,12 +281,12 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 continue
             p = player_ref(te, who, col)
             value = r.number(te[0], col + len(who) + 1, count, "a number of turns")
-            if p and p in counted:
+            if p and p in seen:
                 r.error(te[0], col, f"{p}'s turns are given twice")
             elif p and value is not None:
-                counted.add(p)
+                seen.add(p)
                 state["turns"][p] = value
-        left = [p for p in players if p not in counted]
+        left = [p for p in players if p not in seen]
         if left and not r.errors:
             r.error(te[0], te[1] + len(te[2]), f"'turns' gives no count for "
                     f"{', '.join(left)}", "give every player's count, e.g. "
@@ -299,9 +299,9 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             if wrong:
                 p = wrong[0]
                 should = state["round"] + (1 if p in done else 0)
-                r.error(te[0], te[1], f"{p} has had {counted(state['turns'][p], 'turn')}, but in round "
-                        f"{state['round']} with {first} starting and {current} to play "
-                        f"{p} has had {should}", f"write '{p} = {should}', or check 'round'")
+                r.error(te[0], te[1], f"{p} has had {counted(state['turns'][p], 'turn')}, "
+                        f"but in round {state['round']} with {first} starting and {current} "
+                        f"to play {p} has had {should}", f"write '{p} = {should}', or check 'round'")
     ee = single("end", required=False)
     if ee and ee[2].lower() != "none":
         m = re.fullmatch(r"(deck|sets)\s*\((.+)\)", ee[2].strip(), re.I)
