@@ -14,7 +14,7 @@ from companion.engine.game import MODERATOR, PUBLIC
 from companion.koc import mapfigure
 from companion.koc.kind import KIND
 from tests.koc.kocplay import OPTIONS, play_states
-from tests.koc.test_koc_map_figure import ENVELOPE, SVG, document
+from tests.koc.test_koc_map_figure import ENVELOPE, SVG, document, with_secrets_of
 
 CLOSEUP = "companion.koc.mapfigure:closeup_flowable"
 
@@ -182,16 +182,7 @@ def test_the_closeup_is_built_from_the_whole_maps_data_of_his_view(states):
         [(_, _, block)] = closeups(doc)
         assert block["data"] == mapfigure.closeup_data(whole)
         other = order[(order.index(player) + 1) % len(order)]
-        changed = copy.deepcopy(state)
-        rec = changed["knights"][other]
-        rec["cp"] += 17
-        rec["items"] = list(rec["items"]) + [{"key": "secret_sword_of_" + other}]
-        rec["standing"] = [{"text": "on duel: yes"}]
-        changed["pending"][other] = {"question": {"key": "duel", "prompt": "secret?",
-                                                  "options": ["yes", "no"], "default": "no"},
-                                     "events": ["a secret happening"]}
-        changed["events"] = list(changed["events"]) + [
-            {"to": other, "text": "a private event only " + other + " saw"}]
+        changed = with_secrets_of(state, other)
         [(_, _, again)] = closeups(document(changed, player))
         assert again == block
         assert mapfigure.closeup_svg(again["data"]) == mapfigure.closeup_svg(block["data"])

@@ -165,20 +165,27 @@ def test_another_knights_private_record_never_changes_a_players_svg(states):
         other = order[(order.index(player) + 1) % len(order)]
         before = {v: svg_of(state, v) for v in (player, PUBLIC)}
         text_before = figure_of(document(state, player))["text"]
-        changed = copy.deepcopy(state)
-        rec = changed["knights"][other]
-        rec["cp"] += 17
-        rec["vp"] += 3
-        rec["items"] = list(rec["items"]) + [{"key": "secret_sword_of_" + other}]
-        rec["standing"] = [{"text": "on duel: yes"}]
-        changed["pending"][other] = {"question": {"key": "duel", "prompt": "secret?",
-                                                  "options": ["yes", "no"], "default": "no"},
-                                     "events": ["a secret happening"]}
-        changed["events"] = list(changed["events"]) + [
-            {"to": other, "text": "a private event only " + other + " saw"}]
+        changed = with_secrets_of(state, other)
         for viewer in (player, PUBLIC):
             assert svg_of(changed, viewer) == before[viewer], (player, other, viewer)
         assert figure_of(document(changed, player))["text"] == text_before
+
+
+def with_secrets_of(state: dict, other: str) -> dict:
+    """A copy of ``state`` in which another knight's private record differs: his journal
+    (CP, VP, an item), his standing answers, a pending question and a private event."""
+    changed = copy.deepcopy(state)
+    rec = changed["knights"][other]
+    rec["cp"] += 17
+    rec["vp"] += 3
+    rec["items"] = list(rec["items"]) + [{"key": "secret_sword_of_" + other}]
+    rec["standing"] = [{"text": "on duel: yes"}]
+    changed["pending"][other] = {"question": {"key": "duel", "prompt": "secret?",
+                                              "options": ["yes", "no"], "default": "no"},
+                                 "events": ["a secret happening"]}
+    changed["events"] = list(changed["events"]) + [
+        {"to": other, "text": "a private event only " + other + " saw"}]
+    return changed
 
 
 def test_the_pdf_renders_the_same_bytes_twice(states):
