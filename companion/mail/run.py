@@ -864,22 +864,62 @@ def queue_reports(store, config, game, output: Path, log) -> None:
                 log(f"game {game.id}: the reports of turn {number} are missing from {folder}; "
                     f"run 'companion report {game.id} --turn {number}' (its mail waits)")
                 break
-            # the turn's hash in the key: a turn taken back and run again is mailed anew
             (digest,) = db.execute("SELECT hash FROM turns WHERE game_id=? AND number=?",
                                    (game.id, number)).fetchone()
+            (runs,) = db.execute("SELECT COUNT(*) FROM rewound_turns WHERE game_id=? AND "
+                                 "number=?", (game.id, number)).fetchone()
             over = game_over and number == latest
             for player in game.players:
                 if not player.email:
                     continue
                 body, attachments = report_parts(game, player, number, folder, config,
                                                  schedule, over=over)
-                if outbox.queue(db, config, f"report:{game.id}:{number}:{digest[:16]}:"
-                                f"{player.slug}",
+                if runs:    # its players were told it was taken back: say it is back
+                    body = (f"Turn {number} was taken back and has run again: this report "
+                            "replaces the one you were sent before"
+                            + (" (a new code below)" if _new_code(db, game, player, number)
+                               else "") + ".\n" + body)
+                if outbox.queue(db, config, report_key(game.id, number, digest, player.slug,
+                                                       runs),
                                 player.email, f"[{game.id}] turn {number} report for "
-                                f"{player.name}", body, game_id=game.id, player=player.name,
-                                attachments=attachments):
+                                f"{player.name}" + (" (run again)" if runs else ""), body,
+                                game_id=game.id, player=player.name, attachments=attachments):
                     log(f"game {game.id}: turn {number} report for {player.name} queued")
             db.execute("UPDATE mail_games SET mailed_turn=? WHERE game_id=?", (number, game.id))
+
+
+def report_key(game_id: str, number: int, digest: str, slug: str, runs: int) -> str:
+    """The outbox key of a player's report of a turn: the turn's hash, and how many times the
+    turn was taken back before this run of it (from the first rewind on), so that a turn run
+    again is mailed again even when it came out the same (its players were told it no longer
+    stood; one of them may have a new code)."""
+    return f"report:{game_id}:{number}:{digest[:16]}:{slug}" + (f":run{runs}" if runs else "")
+
+
+def runs_before(db, game_id: str, number: int, row_id: int) -> int:
+    """How many times turn ``number`` had been taken back before the rewind stored as
+    ``rewound_turns`` row ``row_id``: the ``runs`` of the run that rewind took back."""
+    (runs,) = db.execute("SELECT COUNT(*) FROM rewound_turns WHERE game_id=? AND number=? AND "
+                         "id<?", (game_id, number, row_id)).fetchone()
+    return runs
+
+
+def _new_code(db, game, player, number: int) -> bool:
+    """True if ``player`` was mailed a report of turn ``number`` before, with a code other than
+    the one they have now (a new token since: somebody took over the seat)."""
+    code = mail_code(game, player).encode()
+    raws = db.execute("SELECT raw FROM mail_out WHERE game_id=? AND player=? AND key LIKE ?",
+                      (game.id, player.name, f"report:{game.id}:{number}:%")).fetchall()
+    return any(code not in _plain(raw) for (raw,) in raws)
+
+
+def _plain(raw: bytes) -> bytes:
+    """A stored message's text body as bytes (quoted-printable or base64 undone)."""
+    from email import message_from_bytes, policy
+
+    msg = message_from_bytes(raw, policy=policy.default)
+    part = msg.get_body(preferencelist=("plain",))
+    return part.get_content().encode() if part is not None else raw
 
 
 def announce_rewinds(store, config, game, log, schedule) -> None:
@@ -905,10 +945,11 @@ def announce_rewinds(store, config, game, log, schedule) -> None:
     with store.transaction() as db:
         for when, taken in events.items():
             for player in game.players:
-                seen = [number for _, number, digest in taken if player.email and db.execute(
-                    "SELECT 1 FROM mail_out WHERE key=?", (f"report:{game.id}:{number}:"
-                                                           f"{digest[:16]}:{player.slug}",)
-                ).fetchone()]
+                seen = [number for row_id, number, digest in taken if player.email and
+                        db.execute("SELECT 1 FROM mail_out WHERE key=?", (report_key(
+                            game.id, number, digest, player.slug, runs_before(db, game.id,
+                                                                              number, row_id)),)
+                        ).fetchone()]
                 if not seen:
                     continue
                 mine = pending[player.name]

@@ -202,3 +202,28 @@ def test_a_deadline_extended_gets_its_own_reminder(world, monkeypatch):
         reminders = [m for m in world.to(address) if "reminder" in m["Subject"]]
         assert len(reminders) == 2, [m["Subject"] for m in reminders]
         assert reminders[0]["Subject"] != reminders[1]["Subject"]      # each names its deadline
+
+
+def test_a_turn_run_again_after_a_new_token_brings_the_new_code(world):
+    """Turn 1 is taken back, Bert's seat gets a new token, and turn 1 runs again the same: the
+    players were told its reports no longer stood, so each gets the report again, Bert's with
+    his new code (and a word that it is new); his old code is in none of it."""
+    from tests.mail.helpers import turn_one_taken_back
+
+    who = turn_one_taken_back(world)
+    old = world.code(who["Bert"])
+    world.cli.ok("token", "g1", "Bert")
+    world.cli.ok("deadline", "g1", "--release")
+    log = world.run()
+    assert any("running turn 1" in line for line in log), log
+    new = world.code(who["Bert"])
+    assert new != old
+    for name in ("Anna", "Bert"):
+        reports = [m for m in world.to(who[name]) if "turn 1 report" in m["Subject"]]
+        assert [m["Subject"].endswith("(run again)") for m in reports] == [False, True]
+        text = body(reports[1])
+        assert text.startswith("Turn 1 was taken back and has run again"), text
+        assert ("(a new code below)" in text) == (name == "Bert"), text
+        assert world.code(who[name]) in text
+        assert old not in text
+    assert rows(world, "SELECT COUNT(*) FROM rewound_turns") == [(1,)]

@@ -363,12 +363,18 @@ def test_the_moderator_takes_a_turn_back_by_mail(world):
     log = world.run()
     assert any("running turn 1" in line for line in log), log
     # the same orders, the same dice and (in the tests) the same clock: the very same turn,
-    # whose report Bert has already; a turn that came out otherwise is mailed again (above)
+    # mailed again all the same: Bert was told its report no longer stood
     assert rows(world, "SELECT hash FROM rewound_turns") == rows(
         world, "SELECT hash FROM turns WHERE number=1")
-    assert len([m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]) == 1
+    reports = [m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]
+    assert [m["Subject"] for m in reports] == ["[g1] turn 1 report for Bert",
+                                               "[g1] turn 1 report for Bert (run again)"]
+    assert body(reports[1]).startswith("Turn 1 was taken back and has run again: this report "
+                                       "replaces the one you were sent before.\n"), \
+        body(reports[1])
     world.run()         # run again: nothing more to tell
     assert len([m for m in world.to(who["Bert"]) if "taken back" in m["Subject"]]) == 1
+    assert len([m for m in world.to(who["Bert"]) if "turn 1 report" in m["Subject"]]) == 2
 
 
 def test_a_rewind_notice_says_when_the_turn_runs_as_the_game_stands(world):
