@@ -61,8 +61,9 @@ def _limit(value: str, players: Sequence[str]) -> int:
 
 
 class FluxxKind(GameKind):
-    edition = 2     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
-    # name means the one card before the player it fits ('grail': The Holy Grail in hand)
+    edition = 3     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
+    # name means the one card before the player it fits ('grail': The Holy Grail in hand);
+    # 3: "The New Rule ... is discarded" and "the discard pile (1 card)" for a single card
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -160,9 +161,11 @@ class FluxxKind(GameKind):
                                               f"{card.name} needs no choices"))
                         break
                 else:
-                    problem = _clause_pairs(entry["clauses"])
+                    problem = _clause_pairs(entry["clauses"]) or \
+                        _impossible_choice(self.deck, card, kind, entry["clauses"], player)
                     if problem:
-                        errors.append(illegal(line, problem))
+                        errors.append(illegal(line, *problem) if isinstance(problem, tuple)
+                                      else illegal(line, problem))
                         continue
                     if kind == "play":
                         if card.id in played:
@@ -360,6 +363,45 @@ class FluxxKind(GameKind):
         from companion.fluxx.printables import kit
 
         return kit(self.deck)
+
+
+def _impossible_choice(deck: Deck, card, kind: str, clauses: dict[str, Any],
+                       player: str) -> tuple[str, str] | None:
+    """A choice that can never work for ``card``, whatever happens before it is used: a card of
+    the wrong type to discard ('use The Finger of God on Sir Robin') or to take back from the
+    discard pile, trading hands with yourself, Excalibur moving your own Creeper to you.
+    (message, hint) or None."""
+    ops = [card.free] if kind == "use" and card.free else list(card.do or ()) \
+        if kind == "play" else []
+    for op in ops:
+        name = op.get("op")
+        target = clauses.get("on")
+        if name == "trash" and target and op.get("what", "any") != "any":
+            hit = deck[target]
+            if hit.type != op["what"]:
+                word = grammar.TYPE_WORD
+                return (f"{hit.name} is a {word[hit.type]}, and {card.name} discards only a "
+                        f"{word[op['what']]}", f"name a {word[op['what']]} in play after 'on'")
+        chosen = clauses.get("choosing")
+        if name == "rescue" and chosen and deck[chosen].type != "keeper":
+            hit = deck[chosen]
+            return (f"{hit.name} is a {grammar.TYPE_WORD[hit.type]}, and {card.name} takes "
+                    "back only a Keeper", "name a Keeper in the discard pile after 'choosing'")
+        types = tuple(op.get("types") or ())
+        if name == "replay" and chosen and types and deck[chosen].type not in types:
+            hit = deck[chosen]
+            wanted = " or ".join(("an " if grammar.TYPE_WORD[t][0] in "AEIOU" else "a ")
+                                 + grammar.TYPE_WORD[t] for t in types)
+            return (f"{hit.name} is a {grammar.TYPE_WORD[hit.type]}, and {card.name} plays "
+                    f"again only {wanted}", "name such a card in the discard pile after "
+                    "'choosing'")
+        if name == "trade_hands" and clauses.get("with") == player:
+            return (f"{card.name} trades your hand with another player's, not with your own",
+                    "name another player after 'with'")
+        if name == "move_creeper" and op.get("from") == "self" and clauses.get("to") == player:
+            return (f"{card.name} moves your Creeper to another player, not to you",
+                    "name another player after 'to'")
+    return None
 
 
 def _clause_pairs(clauses: dict[str, Any]) -> str | None:

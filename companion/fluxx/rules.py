@@ -193,7 +193,8 @@ class Run(ReplayedChance):
             count = len(g["discard"])
             g["deck"] = self.shuffle(g["discard"], "reshuffle the discard pile into a new draw pile")
             g["discard"] = []
-            self.say(f"The draw pile is empty: the discard pile ({count} cards) is shuffled into a "
+            pile = _count(count) if self.edition >= 3 else f"{count} cards"
+            self.say(f"The draw pile is empty: the discard pile ({pile}) is shuffled into a "
                      "new draw pile.", kind="reshuffle")
         return g["deck"].pop(0)
 
@@ -824,7 +825,9 @@ class Run(ReplayedChance):
         if not rules:
             self.say("There are no New Rules to discard.", kind="info")
             return
-        self.say(f"The New Rules {self.names(rules)} are discarded; the Basic Rules stay.",
+        self.say(f"The New Rule {self.names(rules)} is discarded; the Basic Rules stay."
+                 if len(rules) == 1 and self.edition >= 3 else
+                 f"The New Rules {self.names(rules)} are discarded; the Basic Rules stay.",
                  kind="rules-discarded")
         self.remove_rules(p, rules, line)
 
