@@ -120,7 +120,11 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
-    edition = 1     # 1: grail bonuses wait for the next grail number; idle properties say so
+    edition = 2     # 1: grail bonuses wait for the next grail number; idle properties say so;
+    # 2: an extra move or a joining at once does nothing outside its player's turn (a card
+    # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
+    # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
+    # pages alone does not move (10.1)
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
@@ -306,8 +310,19 @@ class GrailKind(GameKind):
         active = g["active"] == player
         asked = self.asked(state) == player
         gain = False        # an earlier line may bring a knight or a page to the Round Table
+        avalon = sorted(g.get("avalon") or {}, key=lambda a: int(a[2:]))
         for entry, line in zip(orders.lines, orders.src):
             kind = entry["kind"]
+            named = [entry.get("area"), (entry.get("target") or {}).get("area")]
+            if kind == "on" and entry.get("trigger") == "retreat":
+                named += list(entry.get("value") or ())
+            missing = [a for a in named if isinstance(a, str) and a.startswith("av")
+                       and a not in avalon]
+            if missing and avalon:      # Avalon's size is fixed at set-up (16.3): never there
+                errors.append(illegal(line, f"there is no {missing[0]} in this game: Avalon "
+                                      f"has {len(avalon)} areas",
+                                      f"Avalon's areas: {', '.join(avalon)}"))
+                continue
             if kind == "on":
                 continue
             if kind in ("accept", "concede", "retreat", "defend", "respond", "reveal"):
@@ -675,7 +690,7 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
                                           may_double, type_of)
 
     g = state["game"]
-    run = kind.run(deep_copy(g), state["standing"], {}, None)
+    run = kind.run(deep_copy(g), state["standing"], {}, None, edition=edition(state))
     out: list[str] = []
     d = g["dispute"]
     at = g["table"][p]["at"]

@@ -529,7 +529,11 @@ class Run(ReplayedChance):
         text = f"{p} draws a grail number {purpose}: {self.n(inst)}, a {value}"
         if bonus:
             self.g["counters"]["grail_bonus"][p] = 0
-            text += f", +{bonus} from a card played = {value + bonus}"
+            if self.edition >= 2:   # the sign as it is; the bonus may come from a card
+                # turned up or a village, not only a card played (case 117)
+                text += f", {bonus:+d} from an earlier bonus = {value + bonus}"
+            else:
+                text += f", +{bonus} from a card played = {value + bonus}"
         self.say(text + f" (the card goes {where}).", kind="grail", player=p, card=inst,
                  value=value + bonus)
         return value + bonus
@@ -819,7 +823,10 @@ class Run(ReplayedChance):
         return 1 + c["extra_moves"] - c["moves"]
 
     def move_targets(self, p: str) -> list[str]:
-        """Areas the Round Table may move to now (one step), ignoring the move budget."""
+        """Areas the Round Table may move to now (one step), ignoring the move budget; none
+        for a Round Table of pages alone (10.1, from rules edition 2)."""
+        if self.edition >= 2 and not self.g["table"][p]["members"]:
+            return []
         at = self.at(p)
         if at.startswith("av"):
             return [a for a in self.g["avalon"] if a != at and self.holder(a) is None]
@@ -857,6 +864,9 @@ class Run(ReplayedChance):
             raise Skip("a dispute must be settled first (or run away)")
         if self.moves_left(p) <= 0:
             raise Skip("the Round Table has already moved this turn")
+        if self.edition >= 2 and not g["table"][p]["members"]:     # case 119
+            raise Skip("only pages are left in the Round Table, and pages may not move except "
+                       "to run away (10.1); a knight or persona who joins can lead it on")
         if target not in self.move_targets(p):
             at = self.at(p)
             if target.startswith("av") and target in g["avalon"] and self.holder(target):
@@ -1000,7 +1010,17 @@ class Run(ReplayedChance):
             return
         o = self.rival(p)
         idle = [i for i, e in enumerate(effects) if self.edition and self.idle_effect(o, e)]
-        if len(idle) == len(effects):
+        # edition 2: a move or a joining that only the player whose turn it is can use does
+        # nothing for the opponent, who is never that player here (case 116)
+        own = [i for i, e in enumerate(effects) if self.edition >= 2 and i not in idle
+               and self.idle_off_turn(o, e)]
+        if len(idle) + len(own) == len(effects):
+            if own:
+                self.say(f"{card.name}'s primary property "
+                         + ("works only in a dispute or " if idle else "works only ")
+                         + f"in {o}'s own turn: it has no effect, and nobody is asked about it "
+                         "(FAQ 1).", kind="primary", card=inst)
+                return
             self.say(f"{card.name}'s primary property works only in a dispute, and none "
                      "is in progress: it has no effect, and nobody is asked about it "
                      "(FAQ 1).", kind="primary", card=inst)
@@ -1012,13 +1032,21 @@ class Run(ReplayedChance):
         if answer == "apply":
             self.say(f"{o} has {card.name}'s primary property take effect (FAQ 1)"
                      + (" (the part that works only in a dispute does nothing: none is in "
-                        "progress)" if idle else "") + ".", kind="primary", card=inst)
+                        "progress)" if idle else "")
+                     + (f" (the part that works only in {o}'s own turn does nothing)"
+                        if own else "") + ".", kind="primary", card=inst)
             for i, e in enumerate(effects):
-                if i not in idle:
+                if i not in idle and i not in own:
                     self.effect(o, e, inst, {})
         elif self.edition:
             self.say(f"{o} lets {card.name}'s primary property pass: it has no effect "
                      "(FAQ 1).", kind="primary", card=inst)
+
+    def idle_off_turn(self, q: str, e) -> bool:
+        """Whether an effect would do nothing for ``q`` because it is not ``q``'s turn: an
+        extra move (used only in one's own turn) or a joining at once (it lasts to the end of
+        this turn, and only the player whose turn it is invites anyone)."""
+        return ekey(e) in ("extra_move", "auto_join") and self.g["active"] != q
 
     def idle_effect(self, q: str, e) -> bool:
         """Whether an effect of a card turned up would do nothing for ``q`` now: a change to
@@ -1336,6 +1364,8 @@ class Run(ReplayedChance):
         if trigger == "dispute":
             return self.playable_in_dispute(q, inst, responding=True)
         if trigger == "play":
+            if self.edition >= 2 and q != self.g["active"]:   # case 116: joining at once
+                keys = [k for k in keys if k != "auto_join"]   # helps only the active player
             return any(k in ("no_join", "auto_join") for k in keys) and bool(live)
         if trigger == "invite":
             return "no_join" in keys or ("auto_join" in keys and q == self.g["active"])
@@ -1904,6 +1934,12 @@ class Run(ReplayedChance):
                 self.slay_member(p, victim, f"lost in {village.name}")
         elif k == "driven_out":
             self.run_away(p, None, shout=False, forced=True)
+        elif k == "grail" and n < 0 and self.edition >= 2:
+            # a village's result is read for the visitor (docs/grailccg-cards.md): a minus
+            # lowers the visitor's own next grail number, not the opponent's (case 118)
+            c = self.g["counters"]
+            c["grail_bonus"][p] = c["grail_bonus"].get(p, 0) + n
+            self.say(f"{village.name}: {n:+d} to {p}'s next grail number.", kind="modifier")
         else:
             self.effect(p, e, a["card"], {})
 
@@ -2241,6 +2277,9 @@ class Run(ReplayedChance):
             c["grail_bonus"][who] = c["grail_bonus"].get(who, 0) + n
             c.setdefault("bonus_from", []).append(source)
             self.say(f"{src}: {n:+d} to {who}'s next grail number.", kind="modifier")
+        elif k == "auto_join" and self.edition >= 2 and g["active"] != p:
+            self.say(f"{src}: it is not {p}'s turn, so nobody joins {p}'s Round Table at once: "
+                     "no effect.", kind="modifier")
         elif k == "auto_join":
             c["seq"] += 1
             c["auto_join"] = {"player": p, "seq": c["seq"], "inst": source}
@@ -2302,6 +2341,9 @@ class Run(ReplayedChance):
             if o not in c["skip_draw"]:
                 c["skip_draw"].append(o)
             self.say(f"{src}: {o} skips their next draw phase.", kind="modifier")
+        elif k == "extra_move" and self.edition >= 2 and g["active"] != p:
+            self.say(f"{src}: it is not {p}'s turn, so {p}'s Round Table gets no extra move: "
+                     "no effect.", kind="modifier")
         elif k == "extra_move":
             c["extra_moves"] += n if g["active"] == p else 0
             self.say(f"{src}: {p}'s Round Table may move {n} more area this turn.",

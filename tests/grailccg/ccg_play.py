@@ -63,8 +63,10 @@ def check_invariants(state: dict) -> None:
     for p in g["players"]:
         at = g["table"][p]["at"]
         assert at == E.HOME or at in E.AREAS or at in g["avalon"], at
-        for page, info in g["table"][p]["pages"].items():
-            assert info["knight"] is None or info["knight"] in g["table"][p]["members"]
+        held = [k for a in list(g["england"][p].values()) + list(g["avalon"].values())
+                if a.get("castle") for k in a["castle"].get("trapped", [])]
+        for page, info in g["table"][p]["pages"].items():   # a page stays with a held knight
+            assert info["knight"] is None or info["knight"] in g["table"][p]["members"] + held
             cap = KIND_CARDS(state).get(g["cards"][page]).capacity or 1
             assert len(info["items"]) + len(info["new"]) <= cap
     d = g["dispute"]

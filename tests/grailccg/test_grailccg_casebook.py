@@ -17,6 +17,7 @@ Case format (tests/grailccg/casebook.toml)::
     players = ["Anna", "Bert", "Cleo"]   # seats (16.3); default Anna and Bert
     seed = "casebook"
     [case.options]                  # game options (missing = "wait", doubling = "off", ...)
+    cards = '''...'''                # Write Yer Own cards (12.1) added to the card set
     [case.setup.Anna]               # see ccg_play.build: table, pages, hand, deck, dead, at,
     ...                             # from, england, fill
     [case.avalon]                   # av1 = "up:Swamp" ...
@@ -180,6 +181,26 @@ def new_game(case: dict):
 
 
 def run_case(case: dict) -> None:
+    """Run one case; with ``cards`` (a Write Yer Own card file's text, 12.1) the case is
+    played with the shipped set plus those cards."""
+    global KIND
+    if not case.get("cards"):
+        return _run_case(case)
+    import ccg_play
+    from companion.grailccg.cards import parse_user_cards
+    from companion.grailccg.kind import GrailKind
+
+    shipped = KIND
+    KIND = GrailKind(cards=parse_user_cards(case["cards"], f"case{case['id']}.toml"))
+    ccg_play._CARDS["kind"] = KIND
+    try:
+        _run_case(case)
+    finally:
+        KIND = shipped
+        ccg_play._CARDS.pop("kind", None)
+
+
+def _run_case(case: dict) -> None:
     if case.get("new"):
         state, opts, key, ctx = new_game(case)
         if "start" in case:
