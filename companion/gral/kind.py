@@ -10,6 +10,7 @@ from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnCont
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.engine.orders import IllegalOrderError, OrderError, OrdersRejected
+from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.gral import orders as grammar
 from companion.gral.orders import GralOrders, Move, illegal, move_text, objection_text
@@ -56,14 +57,23 @@ def _hq(value: str, players: Sequence[str]) -> Any:
 
 
 class GralKind(GameKind):
-    edition = 2     # 1: a player who passed is not told twice that he assigned nothing; a
+    edition = 3     # 1: a player who passed is not told twice that he assigned nothing; a
     # mover's answer to an objection is what he 'showed'. 2: an 'object' line whose conditions
     # contradict each other ('with grail without grail') is refused, where earlier editions
     # read it with the later condition winning (orders.Parser, strict); a player's report says
     # plainly which listed moves were skipped (not possible when his action came) and which
     # were rejected (stopped by an objection) (rules.Rules); orders holding only standing
     # orders are used in the turn that puts them in force, not held pending (process), and
-    # the player is told he passed for want of an action, not of orders
+    # the player is told he passed for want of an action, not of orders. 3: a blow without a
+    # move takes only the grail the uncovered initiate carried, not one lying free (section
+    # 5.3; rules.check_move); a rejected move that blows a cover or handles the grail
+    # otherwise than the plain move is no rejection of the plain move, which stays to be
+    # proposed (5.2; Rules.plain_equivalent), and a rejected blow without a move obliges the
+    # player to have further moves proposed before assigning (Rules.obliged); a move that
+    # brings the grail home ends the game before a blow could follow it (5.4; check_move);
+    # words: 'N objection lines' (not 'line(s)'), a proposal '... on Akkon and takes the
+    # grail' (not '...; and takes'), a move to the field the initiate stands on 'already
+    # stands on' it (not 'X is not adjacent')
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",
@@ -196,9 +206,11 @@ class GralKind(GameKind):
         if orders.passed and orders.assigns:
             errors.append(illegal(orders.passed, "'pass' means assigning nothing, but the orders "
                                   "also assign influence", "remove either"))
+        errors += self.check_standing(state, orders)
         pending = state.get("pending")
         if (expects == "action" and pending and pending["player"] == player and
-                not orders.moves and orders.assigns and pending["rejected"] and
+                not orders.moves and orders.assigns and
+                (pending["rejected"] or (edition(state) >= 3 and pending["proposed"])) and
                 not all_rejected_moves(state, pending["rejected"], self.world)):
             errors.append(illegal(orders.assigns[0].line, "some of your moves were rejected and "
                                   "other moves are still possible, so you may not assign "
@@ -206,6 +218,56 @@ class GralKind(GameKind):
         if errors:
             raise OrdersRejected(sorted(errors, key=lambda e: e.line.number if e.line else 0),
                                  filename)
+
+    def check_standing(self, state: dict, orders: GralOrders) -> list[OrderError]:
+        """Objection lines whose conditions can never hold together, refused when the orders are
+        sent (a check of submissions only: stored orders are read again by ``parse_orders``
+        alone, so they replay as they were played):
+
+        * in a game of rules edition 0 or 1, whose orders are read leniently (the later of two
+          contradictory conditions winning), the contradictions edition 2 refuses on reading;
+        * in every game, 'ending' with a condition under which no action can end this game:
+          'without grail' outside The Original (only the active initiate can bring the grail
+          home), or 'to' a field where no action that goes there ends the game (no
+          headquarters; outside The Original, not the headquarters of the initiate named)."""
+        errors: list[OrderError] = []
+        w = self.world
+        strict = grammar.Parser(w, state["players"], strict=True) if edition(state) < 2 else None
+        for ob in orders.standing or ():
+            if ob.line is None:
+                continue
+            if strict is not None:
+                try:
+                    strict.line(ob.line, GralOrders())
+                except OrderError as err:
+                    errors.append(err)
+                    continue
+            if not ob.ending:
+                continue
+            tokens = ob.line.tokens
+            ending = next((t for t in tokens[2:] if t.kind == "word" and t.key == "ending"),
+                          tokens[0])
+            original = state["variant"] == "original"
+            homes = [o.headquarters for o in w.orders]
+            clash = None
+            if ob.grail is False and not original:
+                clash = ("without grail", "the game ends only when an initiate carries the grail "
+                         "into his own order's headquarters, so the active initiate holds it then")
+            elif ob.to is not None:
+                if ob.initiate is not None and not original:
+                    homes = [w.order[w.initiate[ob.initiate].order].headquarters]
+                if ob.to not in homes:
+                    clash = (f"to {w.field[ob.to].name}",
+                             f"no action that ends on {w.field[ob.to].name} ends the game "
+                             + ("(it is no headquarters)" if ob.initiate is None or original
+                                else f"(it is not the headquarters of "
+                                     f"{w.initiate[ob.initiate].name}'s order)"))
+            if clash is not None:
+                errors.append(IllegalOrderError(
+                    f"contradictory conditions: 'ending' with '{clash[0]}': {clash[1]}, so this "
+                    "line could never object", ob.line, ending.col, ending.end - ending.col,
+                    suggestion=f"leave out 'ending' or '{clash[0]}'"))
+        return errors
 
     def acknowledge(self, state: dict, player: str, orders: GralOrders) -> list[str]:
         """The orders as understood, a line each. Moves are told apart plainly: a listed move
@@ -226,8 +288,9 @@ class GralKind(GameKind):
                 insist = "giving in at the first objection"
             line = f"choice {n}: {text}, {insist}"
             if acting and check_move(state, player, mv, w)[0] is None:
-                line += (f"; not possible in the position now: {before} action(s) come before "
-                         "yours, and if it has not become possible by then it is skipped")
+                line += (f"; not possible in the position now: {counted(before, 'action')} "
+                         f"{'comes' if before == 1 else 'come'} before yours, and if it has not "
+                         "become possible by then it is skipped")
             out.append(line)
         if orders.moves:
             out.append("skipped means not possible when your action comes, so not proposed; "
@@ -371,7 +434,9 @@ class GralKind(GameKind):
             new = [ob.to_json() for ob in orders.standing]
             if new != state["standing"][player]:
                 state["standing"][player] = new
-                ctx.event(f"Your standing orders now hold {len(new)} objection line(s).",
+                ctx.event(f"Your standing orders now hold {counted(len(new), 'objection line')}."
+                          if edition(state) >= 3 else
+                          f"Your standing orders now hold {len(new)} objection line(s).",
                           to=[player], kind="standing")
             if edition(state) >= 2 and not orders.has_action:
                 # orders of standing orders only have done all they hold: used, not kept

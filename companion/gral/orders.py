@@ -41,6 +41,7 @@ from companion.engine.orders import (
     span_text, unknown_keyword,
 )
 from companion.engine.record import record
+from companion.engine.words import word_for
 
 KEYWORDS = ("move", "blow", "assign", "pass", "object")
 GRAIL_CLAUSES = {"with": "with", "leaving": "leave", "dropping": "drop"}
@@ -266,11 +267,12 @@ class Parser:
                     return match_name(spelled, known, suggest=False).name
             if found:
                 col = span[0].col
+                dotted = sum(w.endswith(".") for w in _words(typed))
                 raise AmbiguousNameError(
                     f"the shortened name '{typed}' could be any of: {', '.join(found)}", line,
                     col, span[-1].end - col,
-                    suggestion="write more of the shortened word(s) to say which one, or the "
-                               "whole name") from None
+                    suggestion=f"write more of the shortened {word_for(dotted, 'word')} to say "
+                               "which one, or the whole name") from None
             raise
 
     def name(self, cur: Cursor, stops: tuple[str, ...], known: list[str], what: str,

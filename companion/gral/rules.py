@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.engine.game import TurnContext, edition
 from companion.engine.record import record
+from companion.engine.words import counted
 from companion.gral.orders import Assign, GralOrders, Move, move_text
 
 # ------------------------------------------------------------------------------------ helpers
@@ -106,6 +107,10 @@ def check_move(state: dict, mover: str, mv: Move, world) -> tuple[Outcome | None
     dest = origin if mv.dest is None else mv.dest
     if mv.dest is not None and dest not in world.adjacent[origin]:
         near = ", ".join(world.field[f].name for f in world.adjacent[origin])
+        if dest == origin and edition(state) >= 3:
+            # from rules edition 3 said plainly (earlier: 'stands on X; X is not adjacent')
+            return None, (f"{name} already stands on {world.field[origin].name}; a move takes "
+                          f"him to an adjacent field ({near})")
         return None, (f"{name} stands on {world.field[origin].name}; "
                       f"{world.field[dest].name} is not adjacent (adjacent: {near})")
     grail = state["grail"]
@@ -118,6 +123,12 @@ def check_move(state: dict, mover: str, mv: Move, world) -> tuple[Outcome | None
         if mv.dest is not None and four_plus(state):
             return None, ("with four or more players an initiate either moves or blows a cover, "
                           "not both in one action")
+        if mv.dest is not None and edition(state) >= 3 and \
+                ends_game(state, world, mv.initiate, dest, g_field, g_holder):
+            # section 5.4: the game ends the moment the grail comes home, before any blow (whose
+            # payment would change the influence on the bearer that decides the winner)
+            return None, (f"the move itself ends the game (the grail reaches "
+                          f"{world.field[dest].name}), so no cover can be blown after it")
         target = world.initiate[mv.blow].name
         if mv.blow == mv.initiate:
             return None, f"{name} cannot blow his own cover"
@@ -137,16 +148,30 @@ def check_move(state: dict, mover: str, mv: Move, world) -> tuple[Outcome | None
             return None, "'taking grail' belongs to blowing a cover"
         if g_holder is not None or g_field != dest:
             return None, f"the grail will not be lying free on {world.field[dest].name}"
+        if mv.dest is None and grail["holder"] != mv.blow and edition(state) >= 3:
+            # section 5.3: after a blow the active initiate may take the grail the uncovered
+            # initiate dropped; a grail already lying free is taken only by moving (5.2)
+            return None, (f"the grail lies free on {world.field[dest].name}, not carried by "
+                          f"{world.initiate[mv.blow].name}: without a move {name} may take only "
+                          "the grail of the initiate he uncovers")
         g_holder = mv.initiate
-    ends = False
-    if state["variant"] == "original":
-        ends = g_field in {world.order[o].headquarters for o in state["hq"].values()}
-    elif g_holder is not None:
-        bearer = world.initiate[g_holder]
-        bearer_field = dest if g_holder == mv.initiate else state["pieces"][g_holder]
-        ends = bearer_field == world.order[bearer.order].headquarters
+    ends = ends_game(state, world, mv.initiate, dest, g_field, g_holder)
     return Outcome(mv.initiate, origin, dest, g_field, g_holder, mv.blow, ends,
                    g_holder == mv.initiate), None
+
+
+def ends_game(state: dict, world, active: str, dest: str, g_field: str,
+              g_holder: str | None) -> bool:
+    """Whether the grail's place after an action of ``active`` (now on ``dest``) ends the game:
+    its bearer on his own order's headquarters (section 5.4), or in The Original the grail on an
+    assigned headquarters (section 7)."""
+    if state["variant"] == "original":
+        return g_field in {world.order[o].headquarters for o in state["hq"].values()}
+    if g_holder is None:
+        return False
+    bearer = world.initiate[g_holder]
+    bearer_field = dest if g_holder == active else state["pieces"][g_holder]
+    return bearer_field == world.order[bearer.order].headquarters
 
 
 def grail_after_move(world, mv: Move, origin: str, dest: str, g_field: str,
@@ -215,6 +240,11 @@ def actions_before(state: dict, player: str) -> int:
     return order.index(player)
 
 
+def _come(before: int) -> str:
+    """'1 action comes', '2 actions come' (a message when orders are checked)."""
+    return f"{counted(before, 'action')} {'comes' if before == 1 else 'come'}"
+
+
 def could_become_legal(state: dict, player: str, mv: Move, world, before: int) -> str | None:
     """Why an action can never be legal by the time the player acts (or None if it may be).
 
@@ -226,8 +256,8 @@ def could_become_legal(state: dict, player: str, mv: Move, world, before: int) -
     dest = origin if mv.dest is None else mv.dest
     if mv.dest is not None and distance(world, origin, dest) > before + 1:
         return (f"{world.field[dest].name} is {distance(world, origin, dest)} steps from "
-                f"{name} on {world.field[origin].name}; only {before} action(s) come before "
-                "yours, so he cannot be next to it by then")
+                f"{name} on {world.field[origin].name}; only {_come(before)} before yours, so "
+                "he cannot be next to it by then")
     if mv.blow is not None:
         if mv.dest is not None and four_plus(state):
             return ("with four or more players an initiate either moves or blows a cover, "
@@ -284,15 +314,15 @@ def grail_out_of_reach(state: dict, mv: Move, world, before: int) -> str | None:
         origin = state["pieces"][mv.initiate]
         steps = distance(world, where, origin)
         if steps > before:
-            return (f"the grail is {held} {world.field[where].name}, {steps} step(s) from "
-                    f"{name} on {world.field[origin].name}; only {before} action(s) come "
-                    "before yours, so it cannot lie on his field by then")
+            return (f"the grail is {held} {world.field[where].name}, {counted(steps, 'step')} "
+                    f"from {name} on {world.field[origin].name}; only {_come(before)} before "
+                    "yours, so it cannot lie on his field by then")
         return None
     steps = distance(world, where, mv.dest)
     if steps > before + 1:
         return (f"the grail is {held} {world.field[where].name}, {steps} steps from "
-                f"{world.field[mv.dest].name}; only {before} action(s) come before yours, so "
-                f"it cannot be at hand for {name}'s move by then")
+                f"{world.field[mv.dest].name}; only {_come(before)} before yours, so it "
+                f"cannot be at hand for {name}'s move by then")
     return None
 
 
@@ -464,7 +494,7 @@ class Rules:
             if ctx.wait_for_orders:
                 ctx.await_orders(player)
                 return False
-            if rejected and not self.all_rejected(state, rejected):
+            if self.obliged(state, rejected, proposed):
                 return self.fallback(state, ctx, player, rejected, proposed, None)
             ctx.decided(player, "action", "pass", "default")
             ctx.event("Your orders held only standing orders, no action; you passed (assigned "
@@ -498,11 +528,12 @@ class Rules:
                 return True
             counts["rejected"] += 1
             proposed.append(text)
-            if mv.dest is not None:
+            if mv.dest is not None and (edition(state) < 3 or
+                                        self.plain_equivalent(state, player, mv, out)):
                 rejected.append([mv.initiate, mv.dest])
         # every listed move was rejected or impossible
         outcome = self.outcome(counts)
-        if rejected and not self.all_rejected(state, rejected):
+        if self.obliged(state, rejected, proposed):
             if ctx.wait_for_orders:
                 state["pending"] = {"player": player, "rejected": rejected, "proposed": proposed}
                 ctx.event((f"None of the moves you listed went ahead ({outcome}). "
@@ -535,6 +566,27 @@ class Rules:
             self.assign(state, ctx, player, [], passed=True)
         state["pending"] = None
         return True
+
+    def obliged(self, state: dict, rejected: list[list[str]], proposed: list[str]) -> bool:
+        """Whether the player, having had a move rejected this turn, must have further moves
+        proposed before he may assign (section 5.2: not while some plain move is left that was
+        not rejected). Before rules edition 3 only a rejected move counted that was recorded as
+        a rejection of a plain move (a rejected blow without a move did not oblige at all);
+        from edition 3 every rejected proposal obliges."""
+        if edition(state) >= 3:
+            return bool(rejected or proposed) and not self.all_rejected(state, rejected)
+        return bool(rejected) and not self.all_rejected(state, rejected)
+
+    def plain_equivalent(self, state: dict, player: str, mv: Move, out: Outcome) -> bool:
+        """Whether a rejected move was the plain move (initiate, destination) itself: it blows
+        no cover and leaves the grail as the plain move would. From rules edition 3 only such a
+        rejection counts towards 'every possible move rejected' (section 5.2) and keeps the
+        plain move from being proposed again; a rejected 'move A to B and blow C' or 'move A to
+        B with grail' (picking it up) is another move than 'move A to B'."""
+        if mv.blow is not None:
+            return False
+        plain, _ = check_move(state, player, Move(None, mv.initiate, mv.dest), self.world)
+        return plain == out
 
     @staticmethod
     def outcome(counts: dict[str, int]) -> str:
@@ -595,8 +647,8 @@ class Rules:
     def propose(self, state: dict, ctx: TurnContext, mover: str, mv: Move, out: Outcome,
                 insist: int | str) -> bool:
         name = self.name(mv.initiate)
-        ctx.event(f"{mover} proposes: {self.describe(mv, out)}.", kind="proposal",
-                  mover=mover, move=move_text(self.world, mv, with_insist=False))
+        ctx.event(f"{mover} proposes: {self.describe(mv, out, edition(state))}.",
+                  kind="proposal", mover=mover, move=move_text(self.world, mv, with_insist=False))
         if mv.blow:
             # announcing a blow shows that the mover has at least 10 points on the active initiate
             note_known(state, mover, mv.initiate, 10)
@@ -631,7 +683,9 @@ class Rules:
             self.perform(state, ctx, mover, mv, out)
         return accepted
 
-    def describe(self, mv: Move, out: Outcome) -> str:
+    def describe(self, mv: Move, out: Outcome, rules_edition: int = 0) -> str:
+        """The proposed action in words; from rules edition 3 the taking of the grail ends the
+        blow's clause ('... on Akkon and takes the grail', earlier '...; and takes ...')."""
         name = self.name(mv.initiate)
         parts = []
         if mv.dest is not None:
@@ -647,7 +701,10 @@ class Rules:
             parts.append(f"{name} blows the cover of {self.name(mv.blow)} on "
                          f"{self.fname(out.dest)}")
         if mv.take:
-            parts.append("and takes the grail")
+            if rules_edition >= 3 and parts:
+                parts[-1] += " and takes the grail"
+            else:
+                parts.append("and takes the grail")
         return "; ".join(parts)
 
     def perform(self, state: dict, ctx: TurnContext, mover: str, mv: Move, out: Outcome) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
+from companion.engine.words import counted
 from companion.gral.orders import objection_text
 from companion.gral.rules import free_units, influence
 from companion.render import document as d
@@ -244,7 +245,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
               ["Processed", env["date"]], ["Players", ", ".join(v["players"]) + " (seat order)"]]
     if v["variant"] == "original":
         header.append(["Headquarters", ", ".join(f"{p}: {o}" for p, o in v["hq"].items())])
-    phase = {"opening": "opening allocation", "round": f"round play ({v['rounds']} rounds done)",
+    phase = {"opening": "opening allocation",
+             "round": f"round play ({counted(v['rounds'], 'round')} done)",
              "over": "the game is over"}[v["phase"]]
     if v["phase"] == "round":
         phase += f"; next to act: {v['next']}"

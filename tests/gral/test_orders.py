@@ -159,8 +159,8 @@ def current(**kw):
     return state
 
 
-def test_the_rules_edition_is_2():
-    assert KIND.edition == 2
+def test_the_rules_edition_is_3():
+    assert KIND.edition == 3
 
 
 @pytest.mark.parametrize("text, where, expected, hint", [
@@ -251,7 +251,7 @@ def test_initiates_may_be_shortened_with_a_dot(typed, name):
     ("move Adam to Mont.", "anna.txt:1:14: ambiguous name: the shortened name 'Mont.' could be "
      "any of: Montsalvat, Montségur"),
     ("move Adam to M.", "could be any of: Montsalvat, Montségur, Malta, Masyaf"),
-    ("move Adam to Mont.", "write more of the shortened word(s) to say which one"),
+    ("move Adam to Mont.", "write more of the shortened word to say which one"),
     ("move A. to Valencia", "the shortened name 'A.' could be any of: Alberto Castellano, "
      "Adam zu Weisenheim"),
     ("move Adam to St. Juan", "unknown name: no field called 'St. Juan'"),
@@ -298,7 +298,7 @@ def test_a_with_grail_move_is_refused_when_the_grail_cannot_be_at_hand():
     that includes its grail clause (Bert acts second: one action comes first)."""
     state = current()
     out = errors("move Alberto to Chartres with grail", state, player="Bert")
-    assert ("the grail is lying on Golgota, 3 steps from Chartres; only 1 action(s) come "
+    assert ("the grail is lying on Golgota, 3 steps from Chartres; only 1 action comes "
             "before yours, so it cannot be at hand for Alberto Castellano's move by then") in out
     assert "the grail is lying on Golgota" in errors(
         "move Alberto to Glastonbury dropping grail", state, player="Bert")
@@ -327,8 +327,8 @@ def test_taking_the_grail_that_cannot_lie_free_is_refused_at_once():
                  player="Bert")
     assert "after 'with grail' the grail is not lying free on Chartres" in out
     out = errors("blow Bertrand by Alberto taking grail", state, player="Bert")
-    assert ("the grail is lying on Golgota, 4 step(s) from Alberto Castellano on Paris; only 1 "
-            "action(s) come before yours, so it cannot lie on his field by then") in out
+    assert ("the grail is lying on Golgota, 4 steps from Alberto Castellano on Paris; only 1 "
+            "action comes before yours, so it cannot lie on his field by then") in out
 
 
 def test_options_are_few_valid_and_include_standing_orders():
