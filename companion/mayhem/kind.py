@@ -6,10 +6,11 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from companion.engine.chance import Chance
-from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext
+from companion.engine.game import COMMON_OPTIONS, GameKind, OptionSpec, TurnContext, edition
 from companion.engine.names import match_name
 from companion.engine.numbers import is_digits
 from companion.engine.orders import OrderError, OrdersRejected
+from companion.engine.words import counted, word_for
 from companion.errors import CompanionError
 from companion.mayhem import orders as grammar
 from companion.mayhem.cards import load_catalogue
@@ -87,7 +88,10 @@ def _switch(key: str, title: str, help_text: str) -> OptionSpec:
 
 
 class MayhemKind(GameKind):
-    edition = 1     # 1: a player protected from a card is told so once, not at each step
+    edition = 2     # 1: a player protected from a card is told so once, not at each step.
+    # 2: an end triggered by the player just before the starting player is announced as ending
+    # the game after that turn (rules K), not with 'the others play until ...' (rules.Machine
+    # .trigger_end); the opening names a round limit of one as '(1 round)', not '(1 rounds)'
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),
@@ -297,7 +301,7 @@ class MayhemKind(GameKind):
                         None)
             if len(h) != over["hand"] or len(pl) != over["play"] or len(sets) != over["sets"]:
                 return (f"discard exactly {over['hand']} from hand, {over['play']} from play and "
-                        f"{over['sets']} set(s) (name one card of each set)", None)
+                        f"{counted(over['sets'], 'set')} (name one card of each set)", None)
             return None
         return None
 
@@ -391,7 +395,7 @@ class MayhemKind(GameKind):
         name = tr["name"]
         if name == "numbers":
             if len(tr["cards"]) > number:
-                return f"a set of {number}s lets you discard up to {number} card(s)"
+                return f"a set of {number}s lets you discard up to {counted(number, 'card')}"
             if any(c in set_cards for c in tr["cards"]):
                 return "the cards of the set itself cannot be discarded for the number trigger"
             if len(set(tr["cards"])) != len(tr["cards"]):
@@ -420,11 +424,12 @@ class MayhemKind(GameKind):
             return (f"whether to discard a Defense card against {cat.card[pending['card']].name}"
                     f" played by {pending['actor']}")
         if kind == "give":
-            return f"which card(s) to give up: {pending['what']}"
+            return (f"which {word_for(pending.get('count', 2), 'card')} to give up: "
+                    f"{pending['what']}")
         if kind == "limit":
             o = pending["over"]
             return (f"what to discard at the end of your turn: {o['hand']} from hand, "
-                    f"{o['play']} from play, {o['sets']} set(s)")
+                    f"{o['play']} from play, {counted(o['sets'], 'set')}")
         if kind == "turn":
             return "for your turn's actions"
         return "nothing"
@@ -671,7 +676,11 @@ class MayhemKind(GameKind):
                                           "best_defense", "teams", "free_sets", "chaos")
                  if state["rules"].get(k)]
         if state["rules"].get("rounds"):
-            rules[rules.index(RULE_TITLES["rounds"])] += f" ({state['rules']['rounds']} rounds)"
+            n = state["rules"]["rounds"]
+            # from rules edition 2 '(1 round)', earlier '(1 rounds)'
+            rules[rules.index(RULE_TITLES["rounds"])] += (f" ({counted(n, 'round')})"
+                                                          if edition(state) >= 2 else
+                                                          f" ({n} rounds)")
         ctx.event(f"The game begins with {', '.join(state['players'])} (seated clockwise in this "
                   f"order); {state['first']} starts. Optional rules: "
                   f"{', '.join(rules) or 'none'}.", kind="setup")

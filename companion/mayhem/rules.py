@@ -280,6 +280,14 @@ class Machine:
         what = ("the draw deck is empty" if reason == "deck" else
                 f"{current} has formed a third set" if reason == "sets" else
                 f"{current}'s team has formed {team_set_goal(self.s)} sets")
+        if edition(self.s) >= 2 and left_of(self.s, current) == self.s["first"]:
+            # rules K: the last player before the starting player ends the game with this
+            # turn; earlier editions said 'the others play until ...' here too, where nobody does
+            self.event(f"The end of the game is triggered: {what}. {current} finishes this "
+                       f"turn, the last one: the turn would pass next to {self.s['first']}, "
+                       "who started the game, so the game is scored after it.",
+                       kind="end-triggered")
+            return
         self.event(f"The end of the game is triggered: {what}. {current} finishes this turn; "
                    f"the others play until the turn would pass to {self.s['first']}, who "
                    "started the game; then the game is scored.", kind="end-triggered")

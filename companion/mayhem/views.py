@@ -238,7 +238,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         if not rules.get(key):
             continue
         if key == "rounds":
-            optional.append(f"B Round Time Limit ({rules['rounds']} rounds)")
+            optional.append(f"B Round Time Limit ({counted(rules['rounds'], 'round')})")
         elif key == "teams":
             optional.append("F Team Tactics (" + "; ".join(" + ".join(t) for t in
                                                           rules["teams"]) + ")")

@@ -11,6 +11,7 @@ Case format (tests/mayhem/casebook.toml)::
     position = '''...'''               # a position text without the 'game:' line
     players = ["Anna", "Bert"]          # or a new game (seed "case")
     options = ["missing=wait"]
+    edition = 1                         # play as a game begun under that rules edition
     [[case.turn]]
     orders = { Anna = "play Hoard Wyrm at Bert" }
     [case.turn.expect]
@@ -75,11 +76,20 @@ def run_case(case: dict, tmp_path: Path) -> None:
     store = new_store(tmp_path, "cases")
     game_id = f"case{case['id']}"
     options = list(case.get("options", []))
-    if "position" in case:
-        setup_game(store, game_id, case["position"], options)
-    else:
-        service.new_game(store, "mayhem", game_id, case["players"], seed="case",
-                         option_args=options)
+    if "edition" in case:
+        # a game begun by an earlier release: turn 0 records that edition, every later turn and
+        # the replay follow it (docs/adding-a-game.md, rules editions)
+        assert case["edition"] < type(KIND).edition, "a case's edition is older than new games'"
+        KIND.edition = case["edition"]
+    try:
+        if "position" in case:
+            setup_game(store, game_id, case["position"], options)
+        else:
+            service.new_game(store, "mayhem", game_id, case["players"], seed="case",
+                             option_args=options)
+    finally:
+        vars(KIND).pop("edition", None)       # new games get the current edition again
+    assert store.turn(game_id, 0).inputs.get("edition", 0) == case.get("edition", KIND.edition)
     check_conservation(store.turn(game_id).state)
     expect0 = case.get("start", {})
     if expect0:
