@@ -79,7 +79,7 @@ def reference_text(deck: Deck, card) -> str:
 
 def kit(deck: Deck):
     from companion.render.printkit import (Bullets, CardBack, Deck as PrintDeck, Heading, Kit,
-                                           Paragraph, ReferenceSheet, Table)
+                                           Note, Paragraph, ReferenceSheet, Table)
 
     cards = [face(deck, deck.basic)] + [face(deck, c) for c in deck.cards]
     counts = {}
@@ -121,12 +121,13 @@ def kit(deck: Deck):
         game="fluxx", title="Monty Python Fluxx",
         subject="101 cards (the 100 of the deck and the Basic Rules card), rules summary, card "
                 "reference",
-        notes=["101 cards: the 100 that are shuffled into the deck, and the Basic Rules card "
-               "(Draw 1, Play 1), which lies on the table from the start and is never drawn.",
-               "Print the cards on card stock, or print them on paper and slip them into card "
-               "sleeves in front of old playing cards.",
-               "With duplex printing the shared back lines up behind every card; otherwise print "
-               "the cards single-sided."],
+        notes=[Note("101 cards: the 100 that are shuffled into the deck, and the Basic Rules "
+                    "card (Draw 1, Play 1), which lies on the table from the start and is never "
+                    "drawn.", ["cards"]),
+               Note("Print the cards on card stock, or print them on paper and slip them into "
+                    "card sleeves in front of old playing cards.", ["cards"]),
+               Note("With duplex printing the shared back lines up behind every card; otherwise "
+                    "print the cards single-sided.", ["cards"])],
         parts=[
             PrintDeck(title="Cards", cards=cards, size="poker", colours=dict(COLOURS),
                       back=CardBack(title="FLUXX", subtitle="Monty Python edition",

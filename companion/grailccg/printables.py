@@ -194,8 +194,11 @@ def deck_faces(cards, deck) -> list:
 # ------------------------------------------------------------------------------------ the mat
 CELL_W, CELL_H, GAP = 66.0, 91.0, 5.0
 MARGIN = 8.0
+HEADING = 13.0
+"""The mat's two heading lines above the top row: at most 509 mm in all keeps the mat on 2 x 2
+pages of US Letter as of A4 (520 mm took 2 x 3 Letter pages)."""
 MAT_W = 4 * (CELL_W + GAP) - GAP + 2 * MARGIN
-MAT_H = 5 * (CELL_H + GAP) + 24 + 2 * MARGIN
+MAT_H = 5 * (CELL_H + GAP) + HEADING + 2 * MARGIN
 AVALON_W = 4 * (CELL_W + GAP) - GAP + 2 * MARGIN
 AVALON_H = CELL_H + 2 * MARGIN + 16
 
@@ -310,7 +313,7 @@ def summary_blocks() -> list:
 def kit(cards=None):
     """The kit; ``cards`` is the card set (default: the shipped one)."""
     from companion.grailccg.cards import load_cards, starter_decks
-    from companion.render.printkit import (Board, CardBack, Deck as PrintDeck, Kit,
+    from companion.render.printkit import (Board, CardBack, Deck as PrintDeck, Kit, Note,
                                            ReferenceSheet)
 
     cards = cards if cards is not None else load_cards()
@@ -326,8 +329,10 @@ def kit(cards=None):
     parts += [
         Board(title="Play mat: England", width_mm=MAT_W, height_mm=MAT_H, draw=draw_mat,
               name="mat"),
+        # two tiles glued end to end: their glue strip says how; an overview page would show
+        # the same strip reduced on an otherwise empty page
         Board(title="Avalon", width_mm=AVALON_W, height_mm=AVALON_H, draw=draw_avalon,
-              name="avalon"),
+              name="avalon", overview=False),
         ReferenceSheet(title="Turn summary", blocks=summary_blocks(), columns=2,
                        name="summary"),
         ReferenceSheet(title="Castle and village tables", blocks=tables_blocks(cards),
@@ -338,11 +343,12 @@ def kit(cards=None):
         game="grailccg", title="Monty Python and the Holy Grail CCG",
         subject=f"two starter decks ({total} cards), play mat, Avalon, turn summary, castle "
                 "and village tables",
-        notes=["Two 60-card starter decks, one per player: Arthur's party and the French. "
-               "Both share one back, so a face-down card never tells which it is.",
-               "Print the play mat twice (one England per player) and Avalon once; lay Avalon "
-               "between the two mats, beyond both top rows.",
-               "The grail number of each card is in the cup in its top corner.",
-               "Print the cards on card stock, or on paper slipped into sleeves in front of "
-               "old playing cards."],
+        notes=[Note("Two 60-card starter decks, one per player: Arthur's party and the French. "
+                    "Both share one back, so a face-down card never tells which it is.",
+                    ["cards"]),
+               Note("Print the play mat twice (one England per player) and Avalon once; lay "
+                    "Avalon between the two mats, beyond both top rows.", ["board"]),
+               Note("The grail number of each card is in the cup in its top corner.", ["cards"]),
+               Note("Print the cards on card stock, or on paper slipped into sleeves in front "
+                    "of old playing cards.", ["cards"])],
         parts=parts)

@@ -39,23 +39,25 @@ def draw_board_part(pen) -> None:
     side = BOARD_MM * MM
     key_h = 36 * MM
     draw_board(c, data, 0, key_h, side, show_pieces=False)
+    # the key stands clear of the frame the board is cut along (its left edge is x = 0)
+    inset = 4 * MM
     y = key_h - 7 * MM
     c.setFont(SANS_BOLD, 9)
     c.setFillColorRGB(*LINE)
-    c.drawString(0, y, "Die Jagd nach dem Gral")
+    c.drawString(inset, y, "Die Jagd nach dem Gral")
     c.setFont(SANS, 8)
     y -= 6 * MM
     for k, o in enumerate(data["orders"]):
-        x = (k % 2) * side / 2
+        x = inset + (k % 2) * side / 2
         yy = y - (k // 2) * 6 * MM
         draw_symbol(c, o["symbol"], x + 2 * MM, yy + 1 * MM, 3.5 * MM, hex_rgb(o["colour"]))
         c.setFillColorRGB(*LINE)
         c.drawString(x + 6 * MM, yy, f"{o['name']}: headquarters {o['headquarters']}")
     y -= 14 * MM
-    draw_grail(c, 2 * MM, y + 1 * MM, 4 * MM)
+    draw_grail(c, inset + 2 * MM, y + 1 * MM, 4 * MM)
     c.setFillColorRGB(*LINE)
-    c.drawString(6 * MM, y, f"The grail starts on {data['grail']['field']}. A pawn steps to a field "
-                 "that shares an edge" + (" or a corner." if data["diagonal"] else "."))
+    c.drawString(inset + 6 * MM, y, f"The grail starts on {data['grail']['field']}. A pawn steps "
+                 "to a field that shares an edge" + (" or a corner." if data["diagonal"] else "."))
     c.restoreState()
 
 
@@ -239,8 +241,8 @@ SUMMARY = [
 
 def kit():
     from companion.gral.kind import KIND
-    from companion.render.printkit import (Board, Bullets, FreePages, Heading, Kit, Paragraph,
-                                           ReferenceSheet, Standee, Standees, Table)
+    from companion.render.printkit import (Board, Bullets, FreePages, Heading, Kit, Note,
+                                           Paragraph, ReferenceSheet, Standee, Standees, Table)
 
     w = KIND.world
     tall = [i for i in w.initiates if i.size == "tall"]
@@ -259,8 +261,10 @@ def kit():
     return Kit(
         game="gral", title="Die Jagd nach dem Gral",
         subject="board, influence sheets, pawns, rules summary",
-        notes=["Cut out the standees, fold them along the dashed lines and glue the bases.",
-               "Each player needs one influence sheet per game; keep it hidden."],
+        notes=[Note("Cut out the standees, fold them along the dashed lines and glue the "
+                    "bases.", ["standees"]),
+               Note("Each player needs one influence sheet per game; keep it hidden.",
+                    ["sheets"])],
         parts=[
             Board(title="Board", width_mm=BOARD_MM, height_mm=BOARD_MM + 36,
                   draw=draw_board_part),

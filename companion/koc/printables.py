@@ -557,27 +557,29 @@ def map_board(world: World):
     return Board(title="Map poster", width_mm=POSTER_W, height_mm=POSTER_H, draw=draw)
 
 
+# each cover note with the parts it explains (a PDF of some parts only leaves the others out)
 NOTES = (
-    "Cards: 75 Knights, 15 Kings and 30 Ladies, each deck with its own back. VL, CP and WL (or "
-    "a lady's service award and seduction) are the icons' numbers.",
-    VL_WL_NOTE,
-    "Chits: the number in the circle is the Wound Level (for a ship, its crew), the small dice "
-    "are its attack dice. Animals, monsters, brigands and ships have a plain back so they can "
-    "be drawn face down; Merlin has Morgan Le Fay on his back. The Arthurian Flagship, the "
-    "Stone Ring and the First Player marker are for optional rules.",
-    "Map poster: 56 x 74 cm, tiled over pages after an assembly overview; trim, glue the "
-    "shaded strips under their neighbours, starting from A1. Chits sit on or beside the area "
-    "they are in.",
-    "Reference charts: every table of the rules, with the project's own short labels.",
-    "Adventure Journals: a record sheet and a log of turns for each player (copy the log as "
-    "often as needed); the Quest of the Holy Grail has its own.",
+    ("Cards: 75 Knights, 15 Kings and 30 Ladies, each deck with its own back. VL, CP and WL (or "
+     "a lady's service award and seduction) are the icons' numbers.", ("cards",)),
+    (VL_WL_NOTE, ("knight-cards", "king-cards")),
+    ("Chits: the number in the circle is the Wound Level (for a ship, its crew), the small dice "
+     "are its attack dice. Animals, monsters, brigands and ships have a plain back so they can "
+     "be drawn face down; Merlin has Morgan Le Fay on his back. The Arthurian Flagship, the "
+     "Stone Ring and the First Player marker are for optional rules.", ("chits",)),
+    ("Map poster: 56 x 74 cm, tiled over pages after an assembly overview; trim, glue the "
+     "shaded strips under their neighbours, starting from A1. Chits sit on or beside the area "
+     "they are in.", ("board",)),
+    ("Reference charts: every table of the rules, with the project's own short labels.",
+     ("charts",)),
+    ("Adventure Journals: a record sheet and a log of turns for each player (copy the log as "
+     "often as needed); the Quest of the Holy Grail has its own.", ("journals",)),
 )
 
 
 def kit(world: World | None = None):
     """The whole kit."""
     from companion.koc.world import default_world
-    from companion.render.printkit import Kit
+    from companion.render.printkit import Kit, Note
 
     world = world or default_world()
     parts: list = []
@@ -591,5 +593,6 @@ def kit(world: World | None = None):
     return Kit(game="koc", title="Knights of Camelot", parts=parts,
                subject=f"{len(world.knights)} Knight, {len(world.kings)} King and "
                        f"{len(world.ladies)} Lady cards, counters, map poster, reference "
-                       "charts, Adventure Journals", notes=NOTES)
+                       "charts, Adventure Journals",
+               notes=[Note(text, parts) for text, parts in NOTES])
 

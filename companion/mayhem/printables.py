@@ -327,7 +327,7 @@ def aid_blocks(cat) -> list:
 
 
 def kit(cat):
-    from companion.render.printkit import (CardBack, CardFace, Deck, FreePages, Kit,
+    from companion.render.printkit import (CardBack, CardFace, Deck, FreePages, Kit, Note,
                                            ReferenceSheet)
 
     cards = []
@@ -358,10 +358,12 @@ def kit(cat):
     return Kit(
         game="mayhem", title="Medieval Mayhem",
         subject="70 draw cards, 18 character cards, scoring pad, player aid",
-        notes=["The 70 draw cards share one back; print them with any --backs mode.",
-               "The 18 character cards are two-sided: the face-up side (character action) and "
-               "the concealed side (version and bonus). Print them duplex or fold them.",
-               "Card designs are the project's own (see docs/mayhem.md)."],
+        notes=[Note("The 70 draw cards share one back; print them with any --backs mode.",
+                    ["draw-cards"]),
+               Note("The 18 character cards are two-sided: the face-up side (character action) "
+                    "and the concealed side (version and bonus). Print them duplex or fold "
+                    "them.", ["characters"]),
+               Note("Card designs are the project's own (see docs/mayhem.md).", ["cards"])],
         parts=[draw_deck, characters,
                FreePages(title="Scoring pad", draw=draw_pad, count=2, part_kind="pad",
                          name="pad"),

@@ -16,9 +16,9 @@ from companion.render.printkit.fit import GlyphError, TextFitError
 from companion.render.printkit.layout import (BoardPlan, PageLayout, Sheet, SheetPlan, Slot, Tile,
                                               layout_items, tile_board)
 from companion.render.printkit.model import (Board, Bullets, CardBack, CardFace, Chit, ChitFace,
-                                             ChitSheet, Deck, FreePages, Heading, Kit, Paragraph,
-                                             Part, ReferenceSheet, Stat, Standee, Standees, Table,
-                                             select_parts)
+                                             ChitSheet, Deck, FreePages, Heading, Kit, Note,
+                                             Paragraph, Part, ReferenceSheet, Stat, Standee,
+                                             Standees, Table, select_parts)
 from companion.render.printkit.options import (BACKS, PrintOptions, parse_back_offset,
                                                parse_backs, parse_bleed, parse_card_size,
                                                parse_only, parse_paper)
@@ -28,7 +28,7 @@ from companion.render.printkit.units import A4, CARD_SIZES, LETTER, MM, PAPERS, 
 __all__ = [
     "A4", "BACKS", "Board", "BoardPlan", "Bullets", "CARD_SIZES", "CardBack", "CardFace",
     "CardSize", "Chit", "ChitFace", "ChitSheet", "Deck", "FreePages", "Heading", "Kit", "LETTER",
-    "GlyphError", "MM", "PAPERS", "Pen", "TextFitError", "PageLayout", "Paper", "Paragraph", "Part", "PrintOptions", "Rect",
+    "GlyphError", "MM", "Note", "PAPERS", "Pen", "TextFitError", "PageLayout", "Paper", "Paragraph", "Part", "PrintOptions", "Rect",
     "ReferenceSheet", "Sheet", "SheetPlan", "Slot", "Standee", "Standees", "Stat", "Table", "Tile",
     "build_kit", "calibration_pdf", "fit_text", "layout_items", "mm", "parse_back_offset",
     "parse_backs", "parse_bleed", "parse_card_size", "parse_only", "parse_paper", "plan_kit",

@@ -16,7 +16,8 @@ from companion.errors import UsageError
 from companion.render.printkit.layout import (BoardPlan, PageLayout, SheetPlan, content_area,
                                               layout_items, tile_board)
 from companion.render.printkit.model import (Board, CardFace, ChitSheet, Deck, FreePages, Kit,
-                                             Part, ReferenceSheet, Standees, Table, reprint_parts,
+                                             Note, Part, ReferenceSheet, Standees, Table,
+                                             notes_for, part_answers, reprint_parts,
                                              select_parts)
 from companion.render.printkit.fit import TextFitError
 from companion.render.printkit.options import PrintOptions
@@ -35,6 +36,9 @@ class PlannedPage:
     part: Part | None = None
     bookmarks: list[tuple[str, int]] = field(default_factory=list)
     layout: PageLayout | None = None
+    alone: bool = False
+    """A sheet that is cut up or assembled (one-sided chits, standees, a board's tiles): in the
+    duplex modes nothing is printed on its reverse."""
 
 
 @dataclass
@@ -142,7 +146,7 @@ def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefi
         # only a sheet with backs needs an odd page; one-sided sheets go anywhere
         role = "front" if sheet.back is not None else "single"
         pages.append(PlannedPage(label, page_drawer(sheet.front, label), role, part,
-                                 layout=sheet.front))
+                                 layout=sheet.front, alone=role == "single"))
         if sheet.back is not None:
             flip = "long" if plan.backs == "duplex-long" else "short"
             blabel = (f"{part.title}: {noun}, sheet {sheet.number} of {n}, backs "
@@ -475,7 +479,9 @@ def _plan_board(part: Board, options: PrintOptions, forms: _Forms, pi: int) -> P
                     overlap_mm=part.overlap_mm, rotate=options.rotate)
     # a board on several pages (tiles and the overview) is drawn once, as a form placed on each
     board_forms = forms if len(bp.tiles) > 1 else None
-    pages = [PlannedPage(label, fn, "single", part, bookmarks=marks)
+    # a tile is cut and glued to its neighbours: it needs a sheet of its own (the overview not)
+    pages = [PlannedPage(label, fn, "single", part, bookmarks=marks,
+                         alone=not label.endswith(": assembly"))
              for label, fn, marks in board_pages(part, bp, board_forms, f"P{pi}M")]
     if pages:
         pages[0].bookmarks.insert(0, (part.title, 0))
@@ -574,14 +580,14 @@ def _plan_free(part: FreePages, options: PrintOptions, forms: _Forms, pi: int) -
     return PartPlan(part, pages)
 
 
-def _blank_page(options: PrintOptions) -> PlannedPage:
+def _blank_page(options: PrintOptions, why: str = "") -> PlannedPage:
     from companion.render.printkit.draw import draw_notice
 
     safe, notice, area = content_area(options.paper, options.margin_mm)
+    why = why or "so that every sheet of fronts is printed with its backs on the reverse"
 
     def draw(c):
-        draw_notice(c, notice, "left blank so that every sheet of fronts is printed with its "
-                               "backs on the reverse")
+        draw_notice(c, notice, f"left blank {why}")
     return PlannedPage("blank", draw, "blank")
 
 
@@ -602,6 +608,13 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     if dupes:
         raise UsageError(f"kit '{kit.title}': several parts are named {', '.join(dupes)}",
                          hint="give each part its own title or name")
+    for note in kit.notes:
+        if isinstance(note, Note) and not any(part_answers(p, w) for p in kit.parts
+                                              for w in note.parts):
+            raise UsageError(f"kit '{kit.title}': the note '{note.text[:40]}...' is about parts "
+                             f"{', '.join(note.parts) or '(none)'}, which the kit does not have",
+                             hint="name part kinds ('cards', 'board') or part names in "
+                                  "Note(parts=...)")
     forms = _Forms()
     plans: list[PartPlan] = []
     for pi, part in enumerate(parts):
@@ -627,12 +640,22 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
     duplex = options.backs in ("duplex-long", "duplex-short")
 
     def sequence(cover_pages: list[PlannedPage]) -> list[PlannedPage]:
+        """Duplex: each sheet of fronts on an odd page with its backs behind it, and a sheet
+        that is cut up or assembled on a sheet of its own (not behind another page, nothing
+        behind it): a map tile on the back of another could not be glued to it."""
         out = list(cover_pages)
         for pp in plans:
             for page in pp.pages:
-                if duplex and page.role == "front" and len(out) % 2 == 1:
-                    out.append(_blank_page(options))
+                if duplex and (page.role == "front" or page.alone) and len(out) % 2 == 1:
+                    out.append(_blank_page(options, "" if page.role == "front" else
+                                           "so that the next page, cut up or assembled, has a "
+                                           "sheet of its own"))
                 out.append(page)
+                if duplex and page.alone:
+                    out.append(_blank_page(options, "behind a sheet that is cut up or "
+                                                    "assembled"))
+        while duplex and out[-1].role == "blank":
+            out.pop()
         return out
 
     # the cover lists page numbers, which depend on the cover's own length (one page)
@@ -685,10 +708,13 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
     ]
     if duplex:
         edge = "long" if options.backs == "duplex-long" else "short"
+        alone = any(page.alone for pp in plans for page in pp.pages)
         tips.append(f"Print **double-sided, flipping on the {edge} edge**. Each sheet of fronts is "
-                    "followed by its backs; blank pages keep them paired. If the backs land "
-                    "shifted, print 'companion print calibrate' and use the --back-offset it "
-                    "gives.")
+                    "followed by its backs; blank pages keep them paired"
+                    + (", and leave the back of every sheet to cut up or assemble (chits, "
+                       "standees, board tiles) empty" if alone else "")
+                    + ". If the backs land shifted, print 'companion print calibrate' and use "
+                    "the --back-offset it gives.")
     elif options.backs == "fold":
         tips.append("Fronts and backs are side by side: cut out each pair, fold on the dashed "
                     "line, glue, then cut along the crop marks.")
@@ -705,7 +731,8 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
                 "each card, so a slightly missed cut does not show white.")
     # a reprint holds a few pieces: the kit's own notes (how many decks, what to print twice)
     # are about the whole kit, so it says what it holds instead
-    kit_notes = list(kit.notes) if not options.reprint else [
+    # and a note about some parts only (a Note) is left out when they are not printed (--only)
+    kit_notes = notes_for(kit, [pp.part for pp in plans]) if not options.reprint else [
         "A reprint of single pieces, to replace lost or worn ones: each keeps its number and "
         "back, so it mixes with the pieces of the whole kit."]
     notes = kit_notes + [f"{pp.part.title}: {pp.note}" for pp in plans if pp.note]

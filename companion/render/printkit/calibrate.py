@@ -109,7 +109,7 @@ def _ruler(c, x: float, y: float, vertical: bool) -> None:
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.5)
     c.line(0, 0, mm(100), 0)
-    c.setFont(fonts.SANS, 5)
+    c.setFont(fonts.SANS, 5.5)
     c.setFillColorRGB(0, 0, 0)
     for i in range(0, 101):
         length = mm(4) if i % 10 == 0 else mm(2.5) if i % 5 == 0 else mm(1.5)

@@ -598,12 +598,13 @@ def draw_standee(c, prep: dict, part: Standees, bleed: float) -> None:
     c.restoreState()
     # tab labels
     c.setFillColorRGB(*text_on(darker(colour, 0.15)))
-    c.setFont(fonts.SANS, 5)
-    c.drawCentredString(w / 2, base / 2 - 1.5, "base")
+    c.setFont(fonts.SANS, MIN_PT)  # the smallest text the suite prints (5.5 pt)
+    drop = 0.36 * MIN_PT  # about half the height of 'base', centred
+    c.drawCentredString(w / 2, base / 2 - drop, "base")
     c.saveState()
     c.translate(w / 2, total - base / 2)
     c.rotate(180)
-    c.drawCentredString(0, -1.5, "base")
+    c.drawCentredString(0, -drop, "base")
     c.restoreState()
     # fold lines
     c.setStrokeColorRGB(*lighter(INK, 0.55))

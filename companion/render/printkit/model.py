@@ -307,11 +307,51 @@ class Kit:
     parts: Sequence[Part] = ()
     subject: str = ""
     notes: Sequence[str] = ()
-    """Extra lines for the cover page (in the game's own words)."""
+    """Extra lines for the cover page (in the game's own words): a plain string is about the
+    whole kit; a :class:`Note` about some parts only, shown when the PDF holds one of them."""
+
+
+class Note(str):
+    """A cover note about some parts of a kit (``Note("Map poster: ...", ["board"])``): the
+    cover of a PDF without them (``--only cards``) leaves it out, so that it never explains
+    pages the user does not have.  It is the note's text (a ``str``) with ``parts``: part kinds
+    or part names, as ``--only`` takes them ('cards', 'knight-cards')."""
+
+    parts: tuple[str, ...]
+
+    def __new__(cls, text: str, parts: Sequence[str] = ()) -> "Note":
+        note = super().__new__(cls, text)
+        note.parts = tuple(parts)
+        return note
+
+    @property
+    def text(self) -> str:
+        return str(self)
 
 
 def part_kind(part: Part) -> str:
     return part.part_kind if isinstance(part, FreePages) else part.kind
+
+
+_PART_ALIASES = {"card": "cards", "deck": "cards", "decks": "cards", "chit": "chits",
+                 "counters": "chits", "counter": "chits", "boards": "board", "map": "board",
+                 "chart": "charts", "reference": "charts", "rules": "charts",
+                 "standee": "standees", "page": "pages", "sheets": "pages"}
+
+
+def part_answers(part: Part, want: str) -> bool:
+    """Whether ``want`` (a part kind, an alias of one, or the part's name) names ``part``."""
+    return part_kind(part) in (_PART_ALIASES.get(want, want), want) or part.slug == want
+
+
+def notes_for(kit: Kit, parts: Sequence[Part]) -> list[str]:
+    """The kit's cover notes about the whole kit or about one of ``parts``."""
+    out = []
+    for note in kit.notes:
+        if not isinstance(note, Note) or any(part_answers(p, w) for p in parts
+                                             for w in note.parts):
+            out.append(str(note))
+    return out
 
 
 def select_parts(kit: Kit, only: Sequence[str]) -> list[Part]:
@@ -323,14 +363,9 @@ def select_parts(kit: Kit, only: Sequence[str]) -> list[Part]:
         return parts
     kinds = list(dict.fromkeys(part_kind(p) for p in parts))
     slugs = [p.slug for p in parts]
-    aliases = {"card": "cards", "deck": "cards", "decks": "cards", "chit": "chits",
-               "counters": "chits", "counter": "chits", "boards": "board", "map": "board",
-               "chart": "charts", "reference": "charts", "rules": "charts", "standee": "standees",
-               "page": "pages", "sheets": "pages"}
     chosen: list[Part] = []
     for want in only:
-        key = aliases.get(want, want)
-        hits = [p for p in parts if part_kind(p) in (key, want) or p.slug == want]
+        hits = [p for p in parts if part_answers(p, want)]
         if not hits:
             import difflib
 
@@ -342,6 +377,26 @@ def select_parts(kit: Kit, only: Sequence[str]) -> list[Part]:
                 + "this kit offers: " + ", ".join(offered))
         chosen += [p for p in hits if p not in chosen]
     return [p for p in parts if p in chosen]
+
+
+def _left_out_by_only(kit: Kit, typed: str) -> None:
+    """Raise a UsageError if ``typed`` names one piece of a part that ``--only`` left out (the
+    piece is there: saying the kit has no such card would send the user looking elsewhere)."""
+    try:
+        held, _ = reprint_parts(kit, kit.parts, [typed])
+    except UsageError as err:
+        if " has no card " in err.message:
+            return
+        # the name means several pieces of the whole kit: say that, and that --only hid them
+        raise UsageError(f"{err.message} (in parts that --only leaves out)",
+                         hint=(f"{err.hint}; and " if err.hint else "")
+                         + "leave --only out or add their parts to it"
+                         ) from None
+    if held:
+        part = held[0]
+        raise UsageError(f"--reprint '{typed}': it is in '{part.title}', which --only leaves out",
+                         hint=f"add {part.slug} to --only, or leave --only out (--reprint "
+                              "prints only the pieces it names)")
 
 
 def reprint_parts(kit: Kit, parts: Sequence[Part], names: Sequence[str]
@@ -427,6 +482,8 @@ def reprint_parts(kit: Kit, parts: Sequence[Part], names: Sequence[str]
         where = (f"'{parts[inside].title}'" if inside is not None
                  else f"the {kit.title} kit")
         if not found.ok:
+            if inside is None and len(parts) < len(kit.parts):
+                _left_out_by_only(kit, typed)
             if found.ambiguous:
                 raise UsageError(f"--reprint '{typed}' could name several pieces of {where}",
                                  hint="give more of the name: " + ", ".join(
