@@ -172,6 +172,12 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                                f"'of {item['of']}' names nobody the request could be made of",
                                f"write 'of {meant}'"))
             continue
+        hint = unknown_whom(world, state, player, item["of"])
+        if hint is not None:
+            errors.append(_err(item["line"], item.get("src"),
+                               f"'of {item['of']}' names nobody the request could be made of",
+                               hint))
+            continue
         if item["request"] in ("castle",) and item["of"] not in (None, "lord"):
             errors.append(_err(item["line"], item.get("src"),
                                "a castle is requested of one's Lord only"))
@@ -279,6 +285,65 @@ def loose_whom(world, whom: str | None) -> str | None:
         return None
     first = meant.split()[0].lower()
     return meant.lower() if first in PERSONS else meant
+
+
+def known_names(world, state: dict, player: str) -> dict[str, str]:
+    """Every name a person a request of ``player`` is made of could bear, folded, with the name
+    as written: the cards' people, Merlin, Morgan and King Arthur, the kinds of person met
+    without a card ('hermit', 'dwarf'), every player knight, the owners of the castles placed,
+    and every name his own record holds (comrades, people met, his Lord and Lady, tasks). Only
+    what he may know: a hint never names another knight's secret."""
+    from companion.engine.names import fold
+
+    names = {fold(p.name): p.name for group in (world.kings, world.knights, world.ladies)
+             for p in group}
+    names.update((fold(n), n) for n in ("Merlin", "Morgan Le Fay", "King Arthur", "hermit",
+                                         "priest", "druid", "dwarf"))
+    for rec in state["knights"].values():
+        names.setdefault(fold(rec["name"]), rec["name"])
+    for castle in (state.get("castles") or {}).values():
+        owner = castle.get("owner") if isinstance(castle, dict) else None
+        if isinstance(owner, str):
+            names.setdefault(fold(owner), owner)
+    todo = [state["knights"][player]]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "name" and isinstance(value, str):
+                    names.setdefault(fold(value), value)
+                elif isinstance(value, (dict, list)):
+                    todo.append(value)
+        elif isinstance(node, list):
+            todo.extend(x for x in node if isinstance(x, (dict, list)))
+    return names
+
+
+def unknown_whom(world, state: dict, player: str, whom: str | None) -> str | None:
+    """The hint for 'of <whom>' of a request that can match nobody when the turn runs (None
+    when it names someone): the engine takes a kind of person ('lord', 'castle owner') as
+    written, else anyone whose name holds the text, so 'of lord the' or 'of Sir Lancelott'
+    would only end in 'nobody present can grant it'."""
+    import difflib
+
+    from companion.engine.names import fold
+    from companion.koc.orders import PERSONS
+
+    if not whom:
+        return None
+    typed = fold(whom)
+    if typed in PERSONS:
+        return None
+    names = known_names(world, state, player)
+    if any(typed in name for name in names):
+        return None
+    kind = next((p for p in PERSONS if typed.startswith(p + " ")), None)
+    if kind is not None:
+        return f"write 'of {kind}', or a name as the cards give it"
+    close = difflib.get_close_matches(typed, sorted(names), n=1, cutoff=0.7)
+    if close:
+        return f"did you mean 'of {names[close[0]]}'?"
+    return "write 'of' and a kind of person (" + ", ".join(PERSONS) + ") or a person's name"
 
 
 def prayer_errors(state: dict, player: str, orders) -> list:

@@ -73,10 +73,16 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 class KocKind(GameKind):
-    edition = 2     # 1: prayers need something to cure; a victor's CP from the loser's WL in
+    edition = 3     # 1: prayers need something to cure; a victor's CP from the loser's WL in
     # the fight; landing from a ship off a coast; the report's words for moves not made.
     # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
     # 2: proper plurals in event texts ("1 guard", "2 guards"; engine/words.py)
+    # 3: a lone knight who rides off is named, not "the knights" (encounters.ONE_KNIGHT_FLEES);
+    # an award or penalty at the limit of the points says so, not "gains 0 VP"
+    # (session.AT_THE_LIMIT); the way out of a land of exile is no return to it, and a knight
+    # without 12 VP to lose stays exiled (movement.EXILE_KEPT); "equipment vanishes"; Knight's
+    # Fate 6 assigned at the castle it sends him to is an oath (fate.LORD_HERE_IS_OATH); a
+    # player knight without a castle cannot imprison one he beat (fate.JAILOR_OWNS_A_CASTLE)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

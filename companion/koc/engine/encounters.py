@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine import optional
 from companion.koc.engine import party
@@ -59,6 +60,9 @@ from companion.koc.engine.words import plural
 
 FRIENDLY, NEUTRAL, UNFRIENDLY = "friendly", "neutral", "unfriendly"
 CAMELOT = "Camelot Castle"
+ONE_KNIGHT_FLEES = 3
+"""The rules edition from which a lone knight who flees is named (he flees, he reacts anew;
+before: "the knights", "they react", whatever their number)."""
 MERLIN = {"kind": "merlin", "name": "Merlin", "vl": 0}
 MORGAN = {"kind": "lady", "name": "Morgan Le Fay", "vl": 12, "service_award": 30,
           "seduction": 5, "enchantress": True, "castle": None, "morgan": True}
@@ -951,7 +955,9 @@ def pursue(m: Meeting, kind: str, what: str, *, they: bool = False) -> bool:
     ``what`` names more than one ("the knights"; the verb agrees)."""
     s = m.s
     flee = plural(s, 2 if they else 1, "flees", "flee", old="flee(s)")
-    q = Question("pursue", f"{what} {flee}. Pursue (a Luck Test; caught, they react anew)?",
+    react = "they react" if they or edition(s.game.state) < ONE_KNIGHT_FLEES else \
+        "it reacts" if kind == "animal" else "he reacts"
+    q = Question("pursue", f"{what} {flee}. Pursue (a Luck Test; caught, {react} anew)?",
                  ["yes", "no"], "no", tags=(kind,))
     if s.ask(q) == "yes" and s.luck_test(f"catch up with {what}"):
         s.note(f"{m.pk['name']} catches up with {what}.")
@@ -1653,9 +1659,15 @@ def knight_reaction(m: Meeting, knights: list[dict], modifier: int, out: Outcome
         key = out.key = entry.key
         attitude = attitude_of(result.totals[0])
         if key == "flees":
-            s.note("The knights turn and ride away.")
-            if pursue(m, "knights" if len(knights) > 1 else "knight", "the knights", they=True):
-                continue
+            if len(knights) == 1 and edition(s.game.state) >= ONE_KNIGHT_FLEES:
+                s.note(f"{lead['name']} turns and rides away.")
+                if pursue(m, "knight", lead["name"]):
+                    continue
+            else:
+                s.note("The knights turn and ride away.")
+                if pursue(m, "knights" if len(knights) > 1 else "knight", "the knights",
+                          they=True):
+                    continue
             attitude = None
         break
     if key == "attacks_with_others":

@@ -2,9 +2,18 @@
 given by a victorious player knight to a defeated knight (chosen)."""
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
+
+LORD_HERE_IS_OATH = 3
+"""The rules edition from which Knight's Fate 6 (sends to his Lord) assigned at the very castle
+he would be sent to is an oath (Fate 5), as the chart says; before, the task was set anyway."""
+
+JAILOR_OWNS_A_CASTLE = 3
+"""The rules edition from which a player knight without a castle cannot choose to imprison a
+player knight he defeated (Knight's Fate 14; before, he could, for a castle at hand)."""
 
 REFUSABLE = ("sends_to_shrine", "exact_oath", "sends_to_lord", "demands_company",
              "charges_with_adventure", "exiles", "sends_as_guard")
@@ -104,10 +113,19 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
     elif key == "sends_to_lord":
         if victor["kind"] == "king":
             castle = s.world.kingdoms[victor["card"]["kingdom"]].royal_castle
+        else:
+            castle = "Camelot Castle" if victor.get("arthurian") else tasks.random_royal_castle(s)
+        if pk["at"]["area"] == castle and edition(s.game.state) >= LORD_HERE_IS_OATH:
+            # Knight's Fate 6 assigned at the castle he would be sent to counts as 5
+            s.note(f"{pk['name']} is at {castle} already: {victor['name']} makes him swear an "
+                   "oath instead.")
+            from companion.koc.engine.resolutions import swear_oath
+
+            swear_oath(s, why=f"exacted by {victor['name']}")
+        elif victor["kind"] == "king":
             tasks.add(s, "escort", castle, person=victor["card"], awards={}, penalty_vp=12,
                       why=f"escorting King {victor['name']} home after defeat")
         else:
-            castle = "Camelot Castle" if victor.get("arthurian") else tasks.random_royal_castle(s)
             tasks.add(s, "report", castle, awards={}, penalty_vp=12, needs="friendly_castle",
                       why=f"reporting to the Lord of {victor['name']}")
     elif key == "demands_company":
@@ -295,6 +313,11 @@ def give_fate_to_pk(s: Session, loser: dict) -> None:
 
     options = ["free_release", "commends_skill", "sends_to_shrine", "exact_oath",
                "sends_to_lord", "charges_with_adventure", "robs", "exiles", "imprisons"]
+    if edition(s.game.state) >= JAILOR_OWNS_A_CASTLE:
+        from companion.koc.engine import knaves
+
+        if not (s.pk.get("own_castle") or (knaves.is_knave(s.pk) and knaves.his_castles(s.pk))):
+            options.remove("imprisons")     # Fate 14: only a castle's owner imprisons
     guarded = can_take_guard(s)
     if guarded:
         options.append("sends_as_guard")

@@ -528,15 +528,35 @@ class Mover:
                 self.stopped = True
 
 
+EXILE_KEPT = 3
+"""The rules edition from which a knight on his way out of the land of his exile (or still in
+it) does not 'return' to it, and one without 12 VP to lose stays exiled (Knight's Fate 12)."""
+
+
 def check_exile(s: Session, area_name: str) -> None:
     """Entering a land one is exiled from costs 12 VP and lifts the exile (a writ of Free
-    Passage is used instead, if he has one)."""
+    Passage is used instead, if he has one). From rules edition 3 only a return counts: not a
+    step within the land he is in (his way out of it after the fate, the exile not lifted) nor
+    through a land his leaving task still takes him out of; and a knight who has not 12 VP to
+    lose pays what he has (down to 1 VP) and stays exiled."""
     pk = s.pk
     area = s.world.areas[area_name]
     lands = {*area.kingdoms, *area.castellanies}
+    later = edition(s.game.state) >= EXILE_KEPT
+    came = s.world.areas.get(getattr(s, "came_from", None) or "")
+    was_in = {*came.kingdoms, *came.castellanies} if came is not None else set()
+    leaving = {land for t in pk["tasks"] if t["kind"] == "leave" and t["status"] == "active"
+               for land in t.get("leave", ())}
     for exile in list(pk["exiles"]):
         if exile in lands:
+            if later and (exile in was_in or exile in leaving):
+                continue        # still in it, or on his way out: no return
             writ = next((i for i in pk["items"] if i["key"] == "free_passage"), None)
+            if later and not writ and pk["vp"] - 12 < kn.VP_MIN:
+                s.note(f"{pk['name']} breaks his exile from {exile}; without 12 VP to lose "
+                       "he stays exiled.")
+                s.gain_vp(-12, f"returning to {exile} while exiled")
+                continue
             pk["exiles"].remove(exile)
             if writ:
                 pk["items"].remove(writ)

@@ -56,6 +56,7 @@ Also for the other engine modules:
 """
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import OATH_KEYS, Spec, register
@@ -727,7 +728,8 @@ def apply_enchantment(s: Session, key: str, by: dict, *, druid: bool = False,
         pk["on_foot"] = True
         pk["enchantments"].append({"key": "rob", "by": who, "gear": saved, "dwarf": dwarf})
         s.note(f"{pk['name']}'s equipment" + (" and Dwarf" if dwarf else "")
-               + " vanish by magic.")
+               + (" vanishes" if not dwarf and edition(s.game.state) >= 3 else " vanish")
+               + " by magic.")
     elif key == "madness":
         service.go_mad(s, f"{who}'s spell")
     elif key == "sleep":

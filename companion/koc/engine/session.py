@@ -48,6 +48,9 @@ class Pause(Exception):
         self.drawn = drawn
 
 
+AT_THE_LIMIT = 3
+"""The rules edition from which an award or penalty that changed nothing (the points at their
+limit) says so instead of 'gains 0 VP'."""
 _CONDITION = re.compile(r"^([a-z_]+)(<=|>=|=|<|>)(\d+)$")
 
 
@@ -263,20 +266,33 @@ class Session:
             self.game.ctx.event(f"{what}.", to=others, kind="koc")
         self.tell(f"{what}; {totals}.")
 
+    def _change(self, amount: int, done: int, points: str, why: str) -> str:
+        """What an award or penalty did: 'Anna gains 6 VP (why)'. From rules edition 3 one that
+        changed nothing, the points being at their limit (at least 1 VP and 10 CP, at most 300
+        CP: rules, GLOSSARY and Faerie), says so; before, it read 'gains 0 VP'."""
+        name = self.pk["name"]
+        if done == 0 and edition(self.game.state) >= AT_THE_LIMIT:
+            if amount < 0:
+                least = kn.VP_MIN if points == "VP" else kn.CP_MIN
+                return f"{name} loses no {points} ({why}): {least} {points} is the least a " \
+                    "knight may have"
+            return f"{name} gains no {points} ({why}): {kn.CP_MAX} CP is the most a knight " \
+                "may have"
+        verb = "gains" if done >= 0 else "loses"
+        return f"{name} {verb} {abs(done)} {points} ({why})"
+
     def gain_vp(self, amount: int, why: str) -> None:
         if amount == 0 or self.pk.get("mad"):
             return
         done = kn.add_vp(self.pk, amount)
-        verb = "gains" if done >= 0 else "loses"
-        self.award(f"{self.pk['name']} {verb} {abs(done)} VP ({why})",
+        self.award(self._change(amount, done, "VP", why),
                    f"VP {self.pk['vp']}, VL {kn.vl(self.pk)}")
 
     def gain_cp(self, amount: int, why: str) -> None:
         if amount == 0 or self.pk.get("mad"):
             return
         done = kn.add_cp(self.pk, amount)
-        verb = "gains" if done >= 0 else "loses"
-        self.award(f"{self.pk['name']} {verb} {abs(done)} CP ({why})",
+        self.award(self._change(amount, done, "CP", why),
                    f"CP {self.pk['cp']}, WL {kn.wl(self.pk)}, VL {kn.vl(self.pk)}")
         if done < 0 and kn.knave_rec(self.pk) is not None:     # KNAVES: Knave Combat
             self.tell(f"The {-done} CP become Scoundrel Points; SP "

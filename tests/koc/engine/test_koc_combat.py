@@ -479,3 +479,67 @@ def test_c31_slaying_an_enchantress_costs_the_ladys_cp(table):
         assert t.knight()["cp"] == left and t.knight()["vp"] == 20
         assert t.saw("slaying Annowre the Sorceress")
         assert not t.saw("slaying the Enchantress")
+
+
+def test_c32_the_way_out_of_an_exile_is_no_return(table):
+    """Knight's Fate 12 (Exiles): the loser leaves the land by the most direct way and never
+    returns; a return costs 12 VP and lifts the exile, unless he has not 12 VP to lose: then
+    the exile remains. Rules edition 3: the steps of his way out (Cornwall, Sharpenose Wood
+    and Devon are all Cornwall) are no return, and a knight at 10 VP who comes back pays
+    what he has and stays exiled. A game begun under edition 2 replays as it was played:
+    the first step out counted as a return (12 VP, the exile lifted)."""
+    from companion.koc.engine.fate import apply_fate
+    from companion.koc.engine.movement import Mover
+
+    def exiled(edition, vp=30):
+        t = table(pos(at="Cornwall", vp=vp), dice=[6] * 12)
+        t.state["edition"] = edition
+        s = t.session()
+        apply_fate(s, "exiles", {"name": "King Mark", "kind": "king"}, None)
+        Mover(s).run([{"do": "move", "area": "Sharpenose Wood"},
+                      {"do": "move", "area": "Devon"}, {"do": "move", "area": "Somerset"}])
+        return t, s
+
+    t, s = exiled(3)
+    assert t.knight()["vp"] == 30 and t.knight()["exiles"] == ["Cornwall"]
+    assert not t.saw("breaks his exile")
+    s.pk["tasks"][0]["status"] = "done"             # he is out of Cornwall
+    Mover(s).run([{"do": "move", "area": "Devon"}, {"do": "move", "area": "Sharpenose Wood"}])
+    assert t.knight()["vp"] == 18 and t.knight()["exiles"] == []
+    assert t.saw("Anna breaks his exile from Cornwall.")
+
+    t, s = exiled(3, vp=10)
+    s.pk["tasks"][0]["status"] = "done"
+    Mover(s).run([{"do": "move", "area": "Devon"}, {"do": "move", "area": "Sharpenose Wood"}])
+    assert t.knight()["vp"] == 1 and t.knight()["exiles"] == ["Cornwall"]
+    assert t.saw("without 12 VP to lose he stays exiled")
+    assert sum("returning to Cornwall" in e for e in t.events) == 1    # once, on entering
+
+    t, s = exiled(2)
+    assert t.knight()["vp"] == 18 and t.knight()["exiles"] == []
+    assert t.saw("Anna breaks his exile from Cornwall.")
+
+
+def test_c33_sent_to_his_lord_where_he_stands_swears_an_oath(table):
+    """Knight's Fate 6 (sends to Lord): an Arthurian victor sends the loser to King Arthur at
+    Camelot Castle; assigned at that very castle, the fate counts as 5, an oath (here 11: do
+    not eat until a good deed is done). Rules edition 3; a game begun under edition 2 keeps
+    the task to report at the castle he stands at. Away from it, the task as ever."""
+    kay = {"kind": "knight", "name": "Sir Kay", "vl": 3, "cp": 150, "arthurian": True}
+    for edition in (3, 2):
+        t = table(position(cp=80, vp=20, at="Camelot Castle"), dice=[3, 5, 6])
+        t.state["edition"] = edition
+        suffer_fate(t.session(), npk(dict(kay)))
+        assert t.saw("Knight's Fate for Anna from Sir Kay: ")
+        if edition == 3:
+            assert t.saw("Anna is at Camelot Castle already: Sir Kay makes him swear an oath")
+            assert t.knight()["oaths"] == ["do_not_eat"] and not t.knight()["tasks"]
+            assert not t.unused_dice
+        else:
+            task, = t.knight()["tasks"]
+            assert task["kind"] == "report" and task["dest"] == "Camelot Castle"
+            assert t.knight()["oaths"] == []
+    t = table(position(cp=80, vp=20, at="Hampshire"), dice=[3])
+    suffer_fate(t.session(), npk(dict(kay)))
+    task, = t.knight()["tasks"]
+    assert task["kind"] == "report" and task["dest"] == "Camelot Castle"

@@ -461,11 +461,13 @@ def test_e33_knights_message_aid_adventure(table):
 
 
 def test_e34_knights_flee_and_pursuit(table):
-    """Knight reaction 12: they flee; pursued successfully (Luck Test) they react anew."""
+    """Knight reaction 12: they flee; pursued successfully (Luck Test) they react anew (a lone
+    knight is named: e141)."""
     t, s = knights(table, 12)
-    assert t.saw("ride away") and not met(t, "knight")
+    assert t.saw("rides away") and not met(t, "knight")
     t, s = knights(table, 12, [6] + D[9] + D[9], orders="on pursue: yes")
-    assert t.saw("catches up with the knights") and met(t, "knight")[0]["attitude"] == "friendly"
+    lone = met(t, "knight")[0]
+    assert t.saw(f"catches up with {lone['card']['name']}") and lone["attitude"] == "friendly"
 
 
 def test_e35_friendly_knights_may_be_challenged(table):
@@ -1757,3 +1759,24 @@ def test_e140_move_step_naming_a_castle_counter(table):
     assert s.pk["at"] == {"area": "Powys", "where": "inside", "castle": "Castle Perilous"}
     Mover(s).run([{"do": "move", "area": "Dyfed"}])
     assert t.saw("must first ride out of Castle Perilous into Powys")
+
+
+def test_e141_a_lone_knight_who_rides_off_is_named(table):
+    """Knight reaction 12 (rules: Knight Encounters): he rides off and may be pursued. Rules
+    edition 3 names a lone knight ("Sir Dinadan turns and rides away"; the pursuit question
+    asks whether to follow him); a game begun under edition 2 keeps its words, "the knights",
+    whatever their number, as its stored turns replay them."""
+    for edition, gone, chased in ((3, "Sir Dinadan turns and rides away.",
+                                   "catches up with Sir Dinadan"),
+                                  (2, "The knights turn and ride away.",
+                                   "catches up with the knights")):
+        t, s = setup(table, "Powys", D[12] + [5] + D[8], orders="on pursue: yes")
+        t.state["edition"] = edition
+        E.meet_knights(s, [card("Sir Dinadan")], ask=False)
+        assert t.saw(gone) and t.saw(chased), edition
+        assert t.saw("Knight reactions: 4+4 = 8 -> Offer to ride along")
+        assert t.saw("The knights") == (edition == 2)
+    # several knights are "the knights" in every edition
+    t, s = setup(table, "Powys", D[12] + [5] + D[8], orders="on pursue: yes")
+    E.meet_knights(s, [card("Sir Dinadan"), card("Sir Hemison")], ask=False)
+    assert t.saw("The knights turn and ride away.") and t.saw("catches up with the knights")

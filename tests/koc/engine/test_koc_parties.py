@@ -738,3 +738,24 @@ def test_p33_a_turn_that_waits_twice_keeps_to_its_first_orders(table):
                                          "answer lady_service: yes", "a.txt")
     assert t.play()
     assert t.saw("Anna enters the service of Lady Lyonesse") and not t.saw("Bert joins")
+
+
+def test_p34_only_a_castle_owner_imprisons_the_knight_he_beat(table):
+    """Knight's Fate 14 (imprisons): a player knight who would imprison must own a castle and
+    take his prisoner there. Rules edition 3 does not offer 'imprisons' to a victor without
+    one: Anna, castle-less, asks for it by standing order and Bert goes free (the default); a
+    game begun under edition 2 keeps its reading: Bert goes to the prison of a castle at hand
+    (Caerleon), and Anna pays for keeping him there."""
+    for edition in (3, 2):
+        t = table(two(at="Powys"), dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
+                  orders={"Anna": "attack Bert\non fate_pk: imprisons", "Bert": "stay"})
+        t.state["edition"] = edition
+        game_turn(t)
+        assert t.saw("Anna gains 6 VP (defeating Bert)")
+        assert t.saw("Anna loses 3 VP (keeping Bert in prison)") == (edition == 2)
+        if edition == 3:
+            assert t.saw("Anna gives Bert a Knight's Fate: free release.")
+            assert t.knight("Bert")["prison"] is None
+        else:
+            assert t.saw("Anna gives Bert a Knight's Fate: imprisons.")
+            assert t.saw("Bert is thrown into the prison of Caerleon by Anna")

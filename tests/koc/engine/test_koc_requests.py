@@ -647,3 +647,40 @@ def test_w14_a_game_begun_under_edition_0_keeps_its_rules(table):
     del t2.state["edition"]
     rq.requests_phase(t2.session())
     assert t2.saw("nobody called 'be'")
+
+
+def test_w15_whom_a_request_is_made_of_is_checked_when_sent(table):
+    """PRAYERS & REQUESTS: a request is made of someone present. The turn takes 'of <whom>' as
+    a kind of person ('lord', 'castle owner') or as (part of) a person's name, so a text that
+    is neither ('of lord the', a misspelt name) could only end in "nobody present can grant
+    it": 'orders check' refuses it with its line and a hint. A name anybody of the game bears
+    passes (whether he is present is seen when the turn runs). Order checks are not replayed:
+    no edition guard."""
+    import pytest
+
+    from companion.engine.orders import OrdersRejected
+    from companion.koc.kind import KIND
+
+    t = table(pos(others={"Bert": BERT_HERE}))
+    t.knight()["comrades"] = [card("Sir Gauter")]
+
+    def errors(text):
+        orders = KIND.parse_orders(t.state, "Anna", text, "anna.txt")
+        try:
+            KIND.check_orders(t.state, "Anna", orders, "anna.txt")
+        except OrdersRejected as bad:
+            return [(e.line.number, e.message, e.suggestion) for e in bad.errors]
+        return []
+
+    assert errors("stay\nrequest adventure of lord the\n") == [
+        (2, "'of lord the' names nobody the request could be made of",
+         "write 'of lord', or a name as the cards give it")]
+    assert errors("request men at arms of king of nowhere\n")[0][2] == \
+        "write 'of king', or a name as the cards give it"
+    assert errors("request adventure of Sir Lancelott\n")[0][2] == \
+        "did you mean 'of Sir Lancelot'?"
+    (_, _, hint), = errors("request adventure of xyzzy\n")
+    assert hint.startswith("write 'of' and a kind of person (king, arthur, lord")
+    for fine in ("lord", "castle owner", "king mark", "Queen of the Out Isles", "lancelot",
+                 "Bert", "gauter", "hermit", "Merlin"):
+        assert errors(f"request adventure of {fine}\n") == [], fine

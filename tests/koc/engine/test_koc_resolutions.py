@@ -266,6 +266,21 @@ def test_e11_rob_and_reappear(table):
     assert all(rec["gear"].values()) and rec["dwarf"] is not None
 
 
+
+def test_e11b_the_words_for_gear_vanishing_alone(table):
+    """Enchantments 10 without a Dwarf: rules edition 3 says "Anna's equipment vanishes by
+    magic"; a game begun under edition 2 keeps its words ("vanish"), as its turns replay
+    them. With the Dwarf it is "equipment and Dwarf vanish" in both."""
+    for edition, said in ((3, "Anna's equipment vanishes by magic."),
+                          (2, "Anna's equipment vanish by magic.")):
+        t = table(pos(), dice=[1, 1] + D[10])
+        t.state["edition"] = edition
+        rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+        assert t.saw(said), edition
+    t = table(pos(anna="dwarf = true"), dice=[1, 1] + D[10])
+    rs.enchant(t.session(), card("Queen of North Wales", "lady"), 4)
+    assert t.saw("Anna's equipment and Dwarf vanish by magic.")
+
 def test_e12_madness(table):
     """Enchantments 11: he goes mad and abandons equipment, companions and comrades."""
     t = table(pos(anna='comrades = ["Sir Kay"]'), dice=[1, 1] + D[11])
@@ -943,6 +958,29 @@ def test_t13_trick_prophecy(table):
     assert task["prophecy"] and task["adventure"]["awards"] is True
     assert task["adventure"]["castle"] == "Castle Cardigan" and task["dest"] == "Surluise"
 
+
+
+def test_t14_a_penalty_at_the_limit_says_nothing_was_lost(table):
+    """GLOSSARY: a knight has at least 1 VP and 10 CP, at most 300 CP. Tricked into a lie at
+    1 VP (Tricks 7) he loses nothing: rules edition 3 says so ("loses no VP ...: 1 VP is the
+    least a knight may have"); a game begun under edition 2 keeps the words its turns
+    recorded, "gains 0 VP". CP at 300 likewise: "gains no CP"."""
+    for edition, said in ((3, "Anna loses no VP (falling for a trick): 1 VP is the least a "
+                              "knight may have; VP 1"),
+                          (2, "Anna gains 0 VP (falling for a trick); VP 1")):
+        t = table(pos(vp=1), dice=[1] + D[7])
+        t.state["edition"] = edition
+        t.knight()["luck"] = 4
+        assert not rs.trick(t.session(), card("King Mark", "king"))
+        assert t.knight()["vp"] == 1 and t.saw(said), edition
+    t = table(pos(cp=300))
+    s = t.session()
+    s.gain_cp(6, "the lesson of defeat")
+    s.gain_cp(-20, "a scar")
+    assert t.saw("Anna gains no CP (the lesson of defeat): 300 CP is the most a knight may "
+                 "have") and t.saw("Anna loses 20 CP (a scar)")
+    s.gain_vp(-1, "a lie")
+    assert t.knight()["vp"] == 19 and t.saw("Anna loses 1 VP (a lie)")
 
 # ============================================================================== adventures
 def test_a01_sir_robert_hightower(table):
