@@ -29,7 +29,7 @@ LOG_MIN_LINES = 3
 
 # ------------------------------------------------------------------------------ small drawing
 def _fit(pen, x: float, y: float, w: float, text: str, size: float = 8.0, *, bold=False,
-         colour=None, align="left", font=None, min_size: float = 5.0) -> None:
+         colour=None, align="left", font=None, min_size: float = 5.5) -> None:
     """One line of text inside width ``w`` mm: smaller, then condensed, then cut short."""
     from companion.render import fonts
     from companion.render.printkit.fit import text_width
@@ -77,7 +77,7 @@ def _value(pen, x: float, y: float, w: float, h: float, text: str, *, max_pt=8.5
     while True:
         lead = size * 1.18 / MM
         lines = _wrap(text, w, size, fonts.SANS)
-        if len(lines) * lead <= h + 0.01 or size <= 5.0:
+        if len(lines) * lead <= h + 0.01 or size <= 5.5:
             break
         size -= 0.25
     room = max(1, int((h + 0.01) // lead))
@@ -111,10 +111,10 @@ def _box(pen, x: float, y: float, w: float, h: float, label: str, value: str | N
     """A labelled box; the writing area inside it (x, y, w, h) is returned."""
     pen.rect(x, y, w, h, stroke=ACCENT if accent else LABEL, line_pt=0.9 if accent else 0.5,
              radius=0.8)
-    _fit(pen, x + 1.4, y + h - 2.6, w - 2.8, label.upper(), 5.4, bold=True,
+    _fit(pen, x + 1.4, y + h - 2.6, w - 2.8, label.upper(), 5.5, bold=True,
          colour=ACCENT if accent else LABEL)
     if hint:
-        _fit(pen, x + 1.4, y + 1.1, w - 2.8, hint, 4.8, colour=LABEL, align="right")
+        _fit(pen, x + 1.4, y + 1.1, w - 2.8, hint, 5.5, colour=LABEL, align="right")
     inner = (x + 1.4, y + (3.0 if hint else 0.9), w - 2.8, h - 4.4 - (2.1 if hint else 0.0))
     if data and value:
         _value(pen, *inner, value)
@@ -133,7 +133,7 @@ def _stat(pen, x: float, y: float, w: float, h: float, label: str, value: str | 
     _fit(pen, x + 1.2, y + h - 3.1, w - 2.4, label, 6.0, bold=True, colour=ACCENT,
          align="centre")
     if note:
-        _fit(pen, x + 1.0, y + 1.2, w - 2.0, note, 4.8, colour=LABEL, align="centre")
+        _fit(pen, x + 1.0, y + 1.2, w - 2.0, note, 5.5, colour=LABEL, align="centre")
     if data and value:
         _fit(pen, x + 1.0, y + (h - 4.2) / 2 - 1.2, w - 2.0, value, 15.0, colour=INK_FILL,
              align="centre", font=fonts.SERIF_BOLD)
@@ -176,7 +176,7 @@ def _header(pen, w: float, top: float, d: dict | None, title: str, subtitle: str
                                                           or "")),
                                         ("Processed", (d or {}).get("date", "")))):
         yy = y + h - 5 - i * 4.6
-        _fit(pen, right - 60, yy, 17, label.upper(), 5.2, bold=True, colour=LABEL)
+        _fit(pen, right - 60, yy, 17, label.upper(), 5.5, bold=True, colour=LABEL)
         if d is not None and value:
             _fit(pen, right - 42, yy, 41, value, 7.0)
         else:
@@ -256,7 +256,7 @@ def draw_record(pen, w: float, h: float, d: dict | None, terms: dict | None) -> 
     _box(pen, *lady, "Lady and her castle", g("lady"), data=data,
          hint=f"summonses: {g('lady_summons') or '____'}")
     _check(pen, lady[0] + 1.4, lady[1] + 0.8, bool(g("token")), 2.4)
-    _fit(pen, lady[0] + 4.4, lady[1] + 1.1, 16, "her Token", 4.8, colour=LABEL)
+    _fit(pen, lady[0] + 4.4, lady[1] + 1.1, 16, "her Token", 5.5, colour=LABEL)
     ax, ay, aw, ah = arthur
     _box(pen, ax, ay, aw, ah, "King Arthur", data=data, lines=False)
     _check(pen, ax + 1.4, ay + ah - 7.2, bool(g("favour")), 2.6)
@@ -305,7 +305,7 @@ def draw_record(pen, w: float, h: float, d: dict | None, terms: dict | None) -> 
     if data and g("knave"):
         _value(pen, *area, g("knave"), max_pt=6.5)
     else:
-        _fit(pen, kx + 1.4, ky + kh - 10.6, kw - 2.8, "acts, curses, prisoners:", 5.2,
+        _fit(pen, kx + 1.4, ky + kh - 10.6, kw - 2.8, "acts, curses, prisoners:", 5.5,
              colour=LABEL)
         _rules(pen, area[0], area[1], area[2], area[3] - 3.2, 4.6)
     gx, gw = gr
@@ -352,7 +352,7 @@ def _adventures(pen, x: float, y: float, w: float, h: float, d: dict | None) -> 
         xs.append(at)
         at += cw
     for (label, cw), cx in zip(cols, xs):
-        _fit(pen, cx + 1, head_y + 1.2, cw - 2, label.upper(), 5.4, bold=True, colour=LABEL)
+        _fit(pen, cx + 1, head_y + 1.2, cw - 2, label.upper(), 5.5, bold=True, colour=LABEL)
     pen.line(x, head_y, x + w, head_y, colour=ACCENT, line_pt=0.5)
     rows = max(1, int((head_y - y) // 5.4))
     pitch = (head_y - y) / rows

@@ -421,3 +421,18 @@ def test_a_grail_game_fills_the_grail_variant():
         assert goal in " ".join(journal_text(data).split())
         assert max(map(len, journal_text(data).splitlines())) <= 76     # a phone's width
         assert squeezed(goal) in pdf_text(journal_pdf(data, view["terms"], "letter"))
+
+
+def test_a_filled_journal_prints_no_text_below_the_minimum():
+    """A journal filled from a game: its values shrink to fit their boxes, never below the
+    print suite's 5.5 pt (more than fits ends in an ellipsis; the text journal holds all)."""
+    from companion.koc.journal import journal_files
+    from tests.pdfsizes import small_texts
+
+    state = new_state()
+    filled(state, "Anna")
+    view = KIND.view(state, "Anna")
+    view["envelope"] = {"game_id": "j", "turn": 0, "date": "2027-01-01 00:00 UTC",
+                        "link": "companion://j/0/anna.0123456789abcdef?h=0011223344556677",
+                        "link_label": "your private link", "commitment": "c0"}
+    assert not small_texts(journal_files(view)["journal.pdf"])

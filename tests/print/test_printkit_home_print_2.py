@@ -11,9 +11,9 @@ from companion.registry import KINDS, get_kind
 from companion.render.printkit import Kit, Note, PrintOptions, build_kit, plan_kit
 from companion.render.printkit.build import render_plan
 from companion.render.printkit.sample import sample_kit
+from tests.pdfsizes import small_texts as _small_texts
 
 GAMES = [k.id for k in KINDS if hasattr(get_kind(k.id), "print_kit")]
-MIN_PT = 5.5
 
 
 @pytest.fixture(scope="module")
@@ -29,37 +29,6 @@ def _cover_text(pdf: bytes) -> str:
         return doc[0].get_textpage().get_text_range().replace("\r", "").replace("\n", " ")
     finally:
         doc.close()
-
-
-def _small_texts(pdf: bytes, pages=None) -> list[tuple[int, float, str]]:
-    """(page, size, text) of every run of text set below MIN_PT as printed (font size times
-    the scale of its text matrix: a form placed reduced makes its text smaller)."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
-
-    doc = pdfium.PdfDocument(pdf)
-    out = []
-    try:
-        for i in (range(len(doc)) if pages is None else pages):
-            textpage = doc[i].get_textpage()
-            run, run_size = "", None
-            for k in range(textpage.count_chars()):
-                m = raw.FS_MATRIX()
-                raw.FPDFText_GetMatrix(textpage.raw, k, m)
-                size = raw.FPDFText_GetFontSize(textpage.raw, k) * abs(m.a * m.d - m.b * m.c) ** 0.5
-                char = chr(raw.FPDFText_GetUnicode(textpage.raw, k))
-                if char.strip() and size < MIN_PT - 0.05:
-                    if run_size is not None and abs(size - run_size) < 0.01:
-                        run += char
-                        continue
-                    if run:
-                        out.append((i + 1, round(run_size, 2), run))
-                    run, run_size = char, size
-            if run:
-                out.append((i + 1, round(run_size, 2), run))
-    finally:
-        doc.close()
-    return out
 
 
 # ------------------------------------------------------------------- the cover of --only
@@ -137,11 +106,11 @@ def test_no_text_of_a_kit_is_below_the_minimum(kits, game, paper):
     assert not _small_texts(pdf, pages)
 
 
-@pytest.mark.xfail(strict=True, reason="companion/koc/journal_pdf.py sets its box hints at 4.8 pt "
-                   "('Chivalry Points', 'WL held at', 'summonses', 'her Token') and the header "
-                   "labels at 5.2 pt ('GAME TURN'); that file is outside the print suite")
-def test_the_koc_adventure_journal_text_is_not_below_the_minimum(kits):
-    plan = plan_kit(kits["koc"], PrintOptions.from_strings(only="journals"))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_koc_adventure_journal_text_is_not_below_the_minimum(kits, paper):
+    """Its box hints ('Chivalry Points', 'summonses: ____', 'her Token') and header labels
+    were 4.8 and 5.2 pt; every text of it, blank and filled in, is now 5.5 pt or more."""
+    plan = plan_kit(kits["koc"], PrintOptions.from_strings(only="journals", paper=paper))
     assert not _small_texts(render_plan(plan))
 
 
