@@ -211,6 +211,11 @@ class Deck:
         return ", ".join(self.by_id[i].name for i in ids)
 
 
+PLACEHOLDER = "(write your line here)"
+"""What the options show where a player writes a line of their own (sing, accent, quote,
+quoting): refused as a line when the orders are checked (orders.is_placeholder)."""
+
+
 def norm(text: str) -> str:
     """A name reduced for matching: case, accents and punctuation ignored ('Knights Who Say
     "Ni!"' and 'knights who say ni' are the same; apostrophes vanish: 'Its', 'It's')."""

@@ -63,7 +63,8 @@ def _limit(value: str, players: Sequence[str]) -> int:
 class FluxxKind(GameKind):
     edition = 3     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
     # name means the one card before the player it fits ('grail': The Holy Grail in hand);
-    # 3: "The New Rule ... is discarded" and "the discard pile (1 card)" for a single card
+    # 3: "The New Rule ... is discarded" and "the discard pile (1 card)" for a single card;
+    # Exchange Keepers with nothing to exchange names the player in its public line, not "you"
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -197,6 +198,13 @@ class FluxxKind(GameKind):
         if social == "off":
             return [illegal(line, "this game plays without the social cards' bonuses "
                             "(option social=off)")]
+        words = entry.get("words") if entry["kind"] in ("claim", "quote") else \
+            (entry.get("clauses") or {}).get("quoting")
+        if words is not None and grammar.is_placeholder(words):
+            what = "quoting" if entry["kind"] in ("play", "answer") else entry["what"]
+            return [illegal(line, f'"{grammar.PLACEHOLDER}" after \'{what}\' only marks where '
+                            "your own line goes; it is not a line and would count for nothing",
+                            "write a line of your own between the double quotes in its place")]
         if social == "judge" and entry.get("judged") not in ("ok", "no"):
             return [illegal(line, "in this game the moderator judges every performance",
                             "the moderator adds 'judged ok' or 'judged no' at the end of the "

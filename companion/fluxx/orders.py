@@ -32,7 +32,7 @@ from companion.engine.orders import (
     UnknownNameError, AmbiguousNameError, next_order_hint, order_lines, read_line, unknown_keyword,
 )
 from companion.engine.record import record
-from companion.fluxx.cards import ALL_CLAUSES, Card, Deck, norm
+from companion.fluxx.cards import ALL_CLAUSES, PLACEHOLDER, Card, Deck, norm
 
 HEADS = ("play", "use", "sing", "accent", "quote", "keep", "ask", "join")
 KEYWORDS = HEADS + ALL_CLAUSES
@@ -335,6 +335,12 @@ class Parser:
                 self.card(sub, types, "a card to keep", stops=())
                 i += 1
         return out
+
+
+def is_placeholder(words: str) -> bool:
+    """Whether a quoted line is the options' placeholder as offered (case and punctuation
+    ignored: with or without its brackets), not a line of the player's own."""
+    return norm(words) == norm(PLACEHOLDER)
 
 
 def unclosed_quote(raw: str) -> int | None:

@@ -892,8 +892,12 @@ class Run(ReplayedChance):
         options = [{"giving": a, "for": b} for q in self.after(p) for b in self.keepers(q)
                    for a in mine]
         if not options:
-            self.say("Exchange Keepers needs a Keeper in front of you and one in front of "
-                     "someone else: nothing happens.")
+            if self.edition >= 3:       # a public line: the player by name, not "you"
+                self.say(f"Exchange Keepers needs a Keeper in front of {p} and one in front of "
+                         "another player: nothing happens.")
+            else:
+                self.say("Exchange Keepers needs a Keeper in front of you and one in front of "
+                         "someone else: nothing happens.")
             return
         choice = self.choose(p, "giving", options, line,
                              "Exchange Keepers: which of yours for which of theirs?")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.game import MODERATOR, visible
-from companion.fluxx.cards import TYPE_TITLE
+from companion.fluxx.cards import PLACEHOLDER, TYPE_TITLE
 from companion.fluxx.rules import Run
 from companion.fluxx.table import table_data, table_text
 from companion.render import document as d
@@ -157,7 +157,7 @@ def turn_groups(kind, state: dict, p: str) -> list[tuple[str, list[str]]]:
         for cid in g["start_rules"]:
             b = deck[cid].bonus
             if b and b["when"] in ("sing", "accent"):
-                bonus.append(f'{b["when"]} "(write your line here)"{verdict}')
+                bonus.append(f'{b["when"]} "{PLACEHOLDER}"{verdict}')
     if bonus:
         groups.append(("Bonus claims (paid before your first play)", bonus))
     keep = [f"keep {deck.name(c)}" for c in g["hands"][p] + run.keepers(p)]
@@ -207,7 +207,7 @@ def play_variants(kind, run: Run, p: str, cid: str, social: str) -> list[str]:
             out += [f"{base} choosing {deck.name(c)}" for c in reversed(g["discard"])
                     if deck[c].type == "keeper"]
         elif kind_ == "quote_round" and social == "trust":
-            out += [f'{base} quoting "(write your line here)"']
+            out += [f'{base} quoting "{PLACEHOLDER}"']
     if not out:
         return [base]
     if any(op["op"] == "quote_round" for op in card.do):

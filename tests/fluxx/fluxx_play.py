@@ -92,7 +92,8 @@ class RandomPlayer:
                     other.append(line)
         cards = list(by_card)
         rng.shuffle(cards)
-        plays = [rng.choice(by_card[c]) for c in cards]
+        plays = [rng.choice(by_card[c]) for c in cards]     # a line of one's own, not the
+        plays = [p.replace("(write your line here)", LINES[0]) for p in plays]  # placeholder
         goals_first = sorted(plays, key=lambda l: 0 if self.helps(state, player, l) else 1)
         if rng.random() < 0.7:
             plays = goals_first

@@ -137,3 +137,52 @@ def test_choices_that_may_work_are_still_taken(text):
     state = state_of()
     orders = KIND.parse_orders(state, "Anna", text, "o.txt")
     KIND.check_orders(state, "Anna", orders, "o.txt")
+
+
+# -- the placeholder for a line of one's own (casebook case 113) -------------------------------
+@pytest.mark.parametrize("social", ["trust", "judge"])
+@pytest.mark.parametrize("text, where", [
+    ('quote "(write your line here)"', "'quote'"),
+    ('quote "write your line here"', "'quote'"),
+    ('sing "(Write your line here.)" judged ok', "'sing'"),
+    ('accent "(write your line here)" judged ok', "'accent'"),
+    ('play Jackpot!\nplay What Is Your Quote? quoting "(write your line here)" judged ok',
+     "'quoting'"),
+])
+def test_the_placeholder_for_a_line_of_ones_own_is_refused(social, text, where):
+    state = state_of(rules="Draw 2; Sing-Along Bonus; Outrageous Accent Bonus")
+    state["social"] = social
+    state["game"]["hands"]["Anna"].append(next(c.id for c in KIND.deck.cards
+                                               if c.name == "What Is Your Quote?"))
+    before = repr(state)
+    with pytest.raises(OrdersRejected) as info:
+        KIND.check_orders(state, "Anna", KIND.parse_orders(state, "Anna", text, "o.txt"), "o.txt")
+    rendered = info.value.render()
+    assert f'"(write your line here)" after {where} only marks where your own line goes' \
+        in rendered, rendered
+    assert "write a line of your own between the double quotes in its place" in rendered
+    assert repr(state) == before
+
+
+def test_a_line_that_only_mentions_the_placeholder_is_taken():
+    state = state_of()
+    for text in ('quote "I wrote my line here"', 'quote "(write your line here) Ni!"'):
+        KIND.check_orders(state, "Anna", KIND.parse_orders(state, "Anna", text, "o.txt"), "o.txt")
+
+
+@pytest.mark.parametrize("edition, text", [
+    (3, "Exchange Keepers needs a Keeper in front of Anna and one in front of another player: "
+        "nothing happens."),
+    (2, "Exchange Keepers needs a Keeper in front of you and one in front of someone else: "
+        "nothing happens."),
+])
+def test_exchange_keepers_with_nothing_to_exchange_names_the_player_from_edition_3(edition,
+                                                                                    text):
+    """Found by random play: a public line said "in front of you" to every reader."""
+    state = state_of(edition=edition)
+    g = state["game"]
+    g["table"]["Anna"] = [c for c in g["table"]["Anna"] if KIND.deck[c].type != "keeper"]
+    g["hands"]["Anna"].append(next(c.id for c in KIND.deck.cards
+                                   if c.name == "Exchange Keepers"))
+    public = play(state, "play Exchange Keepers")
+    assert text in public, public

@@ -8,6 +8,7 @@ import pytest
 
 from companion import service
 from companion.engine.orders import OrdersRejected
+from companion.fluxx.cards import PLACEHOLDER
 from companion.fluxx.orders import parse_orders
 from companion.registry import get_kind
 from companion.store import Store
@@ -204,6 +205,11 @@ def test_every_option_line_is_valid_input_on_its_own():
         paused += bool(state["pending"])
         for player in state["players"]:
             for line in KIND.options_for(state, player):
+                if PLACEHOLDER in line:     # a template: refused until the player writes a line
+                    with pytest.raises(OrdersRejected):
+                        KIND.check_orders(state, player, KIND.parse_orders(
+                            state, player, line, "o.txt"), "o.txt")
+                    line = line.replace(PLACEHOLDER, "Ni!")
                 orders = KIND.parse_orders(state, player, line, "o.txt")
                 KIND.check_orders(state, player, orders, "o.txt")
                 checked += 1

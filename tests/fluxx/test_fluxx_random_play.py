@@ -163,7 +163,8 @@ def play_in_process(tmp: Path, players: int, seed: int, *, render: bool = False,
             if p in KIND.awaited(state):
                 lines = player_rng.turn_orders(state, p)
                 if not submit_lines(submitter(p), lines):
-                    options = KIND.options_for(state, p)
+                    options = [o for o in KIND.options_for(state, p)    # not a template
+                               if "(write your line here)" not in o]
                     assert options and submitter(p)(options[0])
             elif p in state["game"]["waiting"] and rng.random() < 0.4:
                 assert submitter(p)("join\n")
