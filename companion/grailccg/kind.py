@@ -124,7 +124,14 @@ class GrailKind(GameKind):
     # 2: an extra move or a joining at once does nothing outside its player's turn (a card
     # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
     # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
-    # pages alone does not move (10.1)
+    # pages alone does not move (10.1); a castle says what the Round Table may do there (not
+    # "may consult" when passage is granted or after an assault) and a slain knight's report
+    # names the page who stays, if any (not "his page stays" always); "moves home", "runs
+    # away back home" (not "to home"); "fight with X" or "assault with X" for an X who is not
+    # in the Round Table is left out (not fought by another in X's place); the reason a foe
+    # cannot be met with wits (no wits, an assault) and a move to where the Round Table
+    # stands are said as they are; the dispute and discard questions offer each choice once
+    # and name only what the options allow
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
@@ -323,6 +330,11 @@ class GrailKind(GameKind):
                                       f"has {len(avalon)} areas",
                                       f"Avalon's areas: {', '.join(avalon)}"))
                 continue
+            if kind == "on" or kind in ("defend", "respond"):
+                problem = self._answer_problem(g, player, entry)
+                if problem:
+                    errors.append(illegal(line, *problem))
+                    continue
             if kind == "on":
                 continue
             if kind in ("accept", "concede", "retreat", "defend", "respond", "reveal"):
@@ -368,9 +380,18 @@ class GrailKind(GameKind):
                         errors.append(illegal(line, *problem))
                 gain = gain or t in CHARACTERS or t == "page" or \
                     any(k in ("revive", "join") for k in effects)
+            if kind in ("give", "pass", "use"):
+                problem = self._item_problem(entry)
+                if problem:
+                    errors.append(illegal(line, *problem))
+                    continue
             if kind == "give":
                 problem = self._serving_problem(g, player, self.cards.get(entry["card"]),
                                                 "item", entry["page"], gain)
+                if problem:
+                    errors.append(illegal(line, *problem))
+            if kind in ("lead", "fight", "outwit", "consult", "assault") and entry.get("card"):
+                problem = self._leader_problem(g, player, kind, entry["card"], gain)
                 if problem:
                     errors.append(illegal(line, *problem))
             if kind in ("move", "run", "use", "assault"):
@@ -400,6 +421,141 @@ class GrailKind(GameKind):
                                       "(option doubling=off, 16.1-16.2)"))
         if errors:
             raise OrdersRejected(errors, filename)
+
+    def _leader_problem(self, g: dict, player: str, kind: str, cid: str,
+                        gain: bool) -> tuple[str, str] | None:
+        """Why ``lead X``, ``fight with X``, ``outwit with X``, ``assault with X`` or ``consult
+        with X`` can never be carried out: X is a page (10.1: pages serve no other purpose), not
+        a character, a persona without the sword icon (7.1), without the ability the order
+        needs, or (when no earlier line of the orders, ``gain``, may bring one) not in
+        ``player``'s Round Table. (message, suggestion) or None."""
+        from companion.grailccg.rules import CHARACTERS, icons, num, type_label, type_of
+
+        card = self.cards.get(cid)
+        t = type_of(card)
+        consult = kind == "consult"
+        need = {"fight": "combat", "assault": "combat", "outwit": "wits", "consult": "wits"}.get(
+            kind)
+        doing = {"lead": "lead a dispute", "fight": "lead a fight", "outwit": "lead a battle of "
+                 "wits", "assault": "lead an assault", "consult": "consult a castle table"}[kind]
+
+        def able(c) -> bool:
+            if type_of(c) not in CHARACTERS:
+                return False
+            if not consult and type_of(c) == "persona" and "sword" not in icons(c):
+                return False
+            stats = [need] if need else ["combat", "wits"]
+            return any(num(getattr(c, s, None)) is not None for s in stats)
+
+        names = []
+        for inst in g["table"][player]["members"]:
+            c = self.cards.get(g["cards"][inst])
+            if able(c) and c.name not in names:
+                names.append(c.name)
+        written = [f"'lead {n}'" if kind == "lead" else f"'{kind} with {n}'" for n in names[:3]]
+        alone = "" if kind == "lead" else f", or '{kind}' alone for the strongest"
+        hint = (f"write {' or '.join(written)}{alone}" if names else
+                f"your Round Table has nobody who can {doing} now")
+        if t == "page":
+            return (f"{card.name} is a page, and pages never {doing} (10.1)", hint)
+        if t not in CHARACTERS:
+            label = type_label(card).lower()
+            return (f"{card.name} is {'an' if label[:1].lower() in 'aeiou' else 'a'} {label}, "
+                    f"not a knight or persona of a Round Table", hint)
+        if not consult and t == "persona" and "sword" not in icons(card):
+            return (f"{card.name} has no sword icon, and a persona may {doing} only with it "
+                    "(7.1)", hint)
+        if not able(card):
+            return (f"{card.name} has no {need or 'combat or wits'} value, so cannot {doing}",
+                    hint)
+        if gain or card.name in [self.cards.get(g["cards"][i]).name
+                                 for i in g["table"][player]["members"]]:
+            return None
+        return (f"there is no {card.name} in your Round Table to {doing}", hint)
+
+    def _item_problem(self, entry: dict) -> tuple[str, str] | None:
+        """Why ``give``, ``pass`` or ``use`` can never work with the cards it names: the card
+        is not an item (11.1), a page named is not a page, an item is passed from a page to
+        itself (FAQ 5), or the item has nothing to use (it works by itself in disputes).
+        (message, suggestion) or None."""
+        from companion.grailccg.rules import ekey, type_label, type_of
+
+        kind = entry["kind"]
+        card = self.cards.get(entry["card"])
+        if type_of(card) != "item":
+            label = type_label(card).lower()
+            what = {"give": "only an item is given to a page", "pass": "only items pass from "
+                    "page to page", "use": "only an item a page carries is used"}[kind]
+            return (f"{card.name} is {'an' if label[:1].lower() in 'aeiou' else 'a'} {label}, "
+                    f"not an item: {what} (11.1)",
+                    f"to play it from your hand, write 'play {card.name}'")
+        if kind == "pass":
+            for key in ("from", "to"):
+                page = self.cards.get(entry[key])
+                if type_of(page) != "page":
+                    return (f"{page.name} is not a page; items pass between pages (FAQ 5)",
+                            "write 'pass <item> from <page> to <page>'")
+            if entry["from"] == entry["to"]:
+                return (f"{card.name} would pass from {self.cards.get(entry['from']).name} to "
+                        "the same page (FAQ 5)", "name two different pages of your Round "
+                        "Table")
+        if kind == "use" and not [e for e in card.primary or ()
+                                  if ekey(e) not in ("combat", "wits", "none")]:
+            return (f"{card.name} has nothing to use: it works by itself in disputes, for the "
+                    "lead its page serves (11.1)", "keep it with a page; it adds to the lead "
+                    "without an order")
+        return None
+
+    def _answer_problem(self, g: dict, player: str, entry: dict) -> tuple[str, str] | None:
+        """Why an answer or a standing order names a card that can never serve it: a card to
+        play in answer that is not an event, song, taunt or questions card, or (standing orders)
+        one whose primary property does nothing in that window (13.1-13.4); a castle occupant
+        that is not a knight, persona or adversary with the castle icon (8.1), or not among
+        ``player``'s own cards. (message, suggestion) or None."""
+        from companion.grailccg.rules import ONE_SHOT, ekey, icons, type_label, type_of
+
+        kind, trigger = entry["kind"], entry.get("trigger")
+        value = entry.get("value")
+        if kind == "respond" or (kind == "on" and trigger in ("dispute", "play", "invite")):
+            cids = [entry["card"]] if kind == "respond" else list(value or ())
+            fits = {"dispute": ("combat", "wits", "grail", "cancel", "slay_adversary",
+                                "run_away"),
+                    "play": ("cancel", "auto_join", "no_join"),
+                    "invite": ("cancel", "auto_join", "no_join")}
+            for cid in cids:
+                if cid is None:
+                    continue
+                card = self.cards.get(cid)
+                label = type_label(card).lower()
+                if type_of(card) not in ONE_SHOT:
+                    return (f"{card.name} is {'an' if label[:1].lower() in 'aeiou' else 'a'} "
+                            f"{label}: only events, songs, taunts and questions are played in "
+                            "answer (13.1-13.4)", "your report lists the cards of your hand "
+                            "that can answer")
+                keys = [ekey(e) for e in card.primary or ()]
+                if kind == "on" and not any(k in fits[trigger] for k in keys):
+                    when = {"dispute": "before grail numbers are drawn",
+                            "play": "in answer to a card played",
+                            "invite": "before a Round Table draw"}[trigger]
+                    return (f"{card.name} does nothing {when} (13.1-13.4), so 'on {trigger}:' "
+                            "never plays it", "your report and 'companion options' list the "
+                            "standing orders that fit your hand")
+            return None
+        if kind == "defend" or (kind == "on" and trigger == "defend"):
+            cids = [entry["card"]] if kind == "defend" else list(value or ())
+            seat = f"{g['players'].index(player) + 1}-"
+            own = {c for i, c in g["cards"].items() if i.startswith(seat)}
+            for cid in cids:
+                card = self.cards.get(cid)
+                if type_of(card) not in ("knight", "persona", "adversary") \
+                        or "castle" not in icons(card):
+                    return (f"{card.name} cannot occupy a castle: only knights, personas and "
+                            "adversaries with the castle icon do (8.1)", "name such a card of "
+                            "your deck")
+                if cid not in own:
+                    return (f"{card.name} is not among your cards: a castle's occupants come "
+                            "from your own deck (8.1)", "name such a card of your deck")
+        return None
 
     def _serving_problem(self, g: dict, player: str, card, t: str, member: str | None,
                          gain: bool) -> tuple[str, str] | None:

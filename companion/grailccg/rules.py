@@ -817,6 +817,13 @@ class Run(ReplayedChance):
     def member(self, p: str, cid: str) -> str | None:
         return self.instance(p, cid, self.members(p))
 
+    def to(self, area: str, back: bool = False) -> str:
+        """'to 2a', and 'home' (or 'back home') for home from rules edition 2 ('moves home',
+        'runs away back home', not 'to home')."""
+        if self.edition >= 2 and area == E.HOME:
+            return "back home" if back else "home"
+        return f"to {area}"
+
     # ------------------------------------------------------------------------------ movement
     def moves_left(self, p: str) -> int:
         c = self.g["counters"]
@@ -874,6 +881,9 @@ class Run(ReplayedChance):
             if not self.can_pass(p, at) and target in E.adjacent(at):
                 raise Skip(f"the Round Table cannot pass {at} yet (an adversary or a castle bars "
                            "the way)")
+            if self.edition >= 2 and target == at:     # not "home is not next to home"
+                raise Skip("the Round Table is " + ("at home" if at == E.HOME else f"in {at}")
+                           + " already")
             raise Skip(f"{target} is not next to {at}")
         g["counters"]["moves"] += 1
         self.enter(p, target, "moves")
@@ -892,7 +902,8 @@ class Run(ReplayedChance):
         t["at"] = target
         g["arrival"] = {"player": p, "area": target, "village": False, "castle": False}
         if how != "runs":
-            self.say(f"{p}'s Round Table {how} to {target}.", kind="move", player=p, area=target)
+            self.say(f"{p}'s Round Table {how} {self.to(target)}.", kind="move", player=p,
+                     area=target)
         self.arrive(p)
 
     def arrive(self, p: str) -> None:
@@ -1236,9 +1247,15 @@ class Run(ReplayedChance):
                                           "outside"):
             return self.take(p, found[0]), "orders"
         if self.waits():
+            options = self.dispute_options(p)
+            asked = "lead, fight, outwit, play a card or run away"
+            if self.edition >= 2:       # only what the options offer ('fight or run away')
+                words = [w for w, start in (("fight", "fight "), ("outwit", "outwit "),
+                                            ("play a card", "play "), ("run away", "run away"))
+                         if any(o.startswith(start) for o in options)]
+                asked = _or(words) if words else asked
             raise self.pause(p, "dispute", f"The dispute with {self.n(self.g['dispute']['foe'])}"
-                             ": lead, fight, outwit, play a card or run away?",
-                             self.dispute_options(p))
+                             f": {asked}?", options)
         choice = self.best_choice(p)
         return choice, "default"
 
@@ -1277,12 +1294,18 @@ class Run(ReplayedChance):
         elif kind in ("fight", "outwit"):
             method = "combat" if kind == "fight" else "wits"
             if method not in d["methods"]:
+                why = " (it was outwitted once already, 7.5)" if method == "wits" else ""
+                if self.edition >= 2:       # the reason that holds, not always 7.5
+                    why = (" (an assault is settled by combat, 8.3)" if d["kind"] == "assault"
+                           else f" (it has no {method})" if self.stat(d["foe"], method) is None
+                           else why)
                 raise Skip(f"{self.n(d['foe'])} cannot be met with "
-                           f"{'combat' if method == 'combat' else 'wits'}"
-                           + (" (it was outwitted once already, 7.5)" if method == "wits" else ""))
+                           f"{'combat' if method == 'combat' else 'wits'}{why}")
             lead = line.get("lead")
             if line.get("card"):
                 lead = self.member(p, line["card"])
+                if lead is None and self.edition >= 2:     # not someone else in their place
+                    raise Skip(f"{self.cards.get(line['card']).name} is not in your Round Table")
             lead = lead or d["lead"]
             if lead is not None and lead not in self.leads(p, method):
                 raise Skip(f"{self.n(lead)} cannot lead in a {method} dispute")
@@ -1548,13 +1571,26 @@ class Run(ReplayedChance):
             info = t["pages"].pop(inst)
             for item in info["items"] + info["new"]:
                 self.kill(item)
-        for info in t["pages"].values():
+        served = []
+        for page, info in t["pages"].items():
             if info["knight"] == inst:
                 info["knight"] = None
+                served.append(page)
         self.kill(inst)
-        self.say(f"{self.n(inst)} of {p}'s Round Table is {why} and goes to "
-                 f"{self.owner(inst)}'s dead cart (his page stays, FAQ 4).", kind="slain",
-                 card=inst)
+        if self.edition >= 2:       # the pages that stay, named; none, nothing said
+            stay = ""
+            if served:
+                shown = [self.n(x) for x in served]     # two Patsy cards: counted, not twice
+                named = [n if shown.count(n) == 1 else f"{shown.count(n)} {n} cards"
+                         for i, n in enumerate(shown) if n not in shown[:i]]
+                stay = (f" ({_and(named)} {'stays' if len(served) == 1 else 'stay'} "
+                        "with the Round Table, serving nobody now, FAQ 4)")
+            self.say(f"{self.n(inst)} of {p}'s Round Table is {why} and goes to "
+                     f"{self.owner(inst)}'s dead cart{stay}.", kind="slain", card=inst)
+        else:
+            self.say(f"{self.n(inst)} of {p}'s Round Table is {why} and goes to "
+                     f"{self.owner(inst)}'s dead cart (his page stays, FAQ 4).", kind="slain",
+                     card=inst)
         d = g["dispute"]
         if d and d["player"] == p and d["lead"] == inst:
             d["lead"] = None
@@ -1602,8 +1638,8 @@ class Run(ReplayedChance):
             t = g["table"][p]
             t["at"], t["from"] = came, None
             g["arrival"] = None
-            self.say(f"{p}'s Round Table may not enter {d['area']} this turn and goes back to "
-                     f"{came} (7.4).", kind="move", player=p, area=came)
+            self.say(f"{p}'s Round Table may not enter {d['area']} this turn and goes back "
+                     f"{self.to(came)} (7.4).", kind="move", player=p, area=came)
 
     # ------------------------------------------------------------------------------ running away
     def retreats(self, p: str) -> list[str]:
@@ -1642,7 +1678,7 @@ class Run(ReplayedChance):
         name = self.n(d["foe"]) if d else None
         g["dispute"] = None
         self.say(f"{p}'s Round Table runs away" + (f" from {name}" if name else "") +
-                 f" to {target}.", kind="retreat", player=p, area=target)
+                 f" {self.to(target, back=True)}.", kind="retreat", player=p, area=target)
         self.enter(p, target, "runs")
 
     def resolve_retreat(self, o: str, p: str, options: list[str], wish: str | None):
@@ -1738,9 +1774,30 @@ class Run(ReplayedChance):
                      kind="castle")
             self.open_dispute(p, meek[0], name)
             return
+        if self.edition >= 2:       # what the Round Table may do here now, not always all
+            self.say(self.castle_choices(p, name), kind="castle")
+            return
         self.say(f"{self.n(a['card'])} is held by {self.names(a['occupants'])}: the Round Table "
                  "may consult the castle table, assault after a consultation, stay outside or "
                  "run away (8.1-8.4).", kind="castle")
+
+    def castle_choices(self, p: str, name: str) -> str:
+        """The castle ``p``'s Round Table arrives at and what it may do there (rules edition
+        2): passage already granted says so; a castle assaulted offers no castle table (8.1);
+        one consulted before may be assaulted at once (8.3)."""
+        a = self.area(p, name)
+        cs = a["castle"]
+        held = f"{self.n(a['card'])} is held by {self.names(a['occupants'])}"
+        if self.can_pass(p, name):
+            why = "the castle table granted passage (8.1)" if p in cs["passage"] else \
+                "its occupants were outwitted (7.4)"
+            return f"{held}, but {p}'s Round Table may go on: {why}."
+        choices = [] if cs["assaulted"] else ["consult the castle table"]
+        choices.append("assault it" if cs["consulted"].get(p) else
+                       "assault after a consultation")
+        choices += ["stay outside", "run away"]
+        return (f"{held}: the Round Table may {', '.join(choices[:-1])} or {choices[-1]} "
+                "(8.1-8.4).")
 
     def castle_here(self, p: str) -> tuple[str, dict]:
         at = self.at(p)
@@ -1830,8 +1887,12 @@ class Run(ReplayedChance):
             raise Skip("the castle is breached already; its defenders must be met in a "
                        "dispute (8.3)")
         defender = max(a["occupants"], key=lambda x: (self.stat(x, "combat") or 0))
-        self.open_dispute(p, defender, at, kind="assault")
         lead = self.member(p, cid) if cid else None
+        if cid and self.edition >= 2 and lead not in self.leads(p, "combat"):
+            name = self.cards.get(cid).name     # not someone else in their place
+            raise Skip(f"{name} is not in your Round Table" if lead is None else
+                       f"{name} cannot lead an assault (7.1, 8.3)")
+        self.open_dispute(p, defender, at, kind="assault")
         options = self.leads(p, "combat")
         if not options:
             g["dispute"] = None
@@ -2401,8 +2462,8 @@ class Run(ReplayedChance):
             if d and d["player"] == q:
                 g["dispute"] = None
             g["arrival"] = None
-            self.say(f"{src}: {q}'s Round Table is driven back to {moved[-1]}.", kind="move",
-                     player=q, area=moved[-1])
+            self.say(f"{src}: {q}'s Round Table is driven back {self.to(moved[-1])}.",
+                     kind="move", player=q, area=moved[-1])
         else:
             self.say(f"{src}: {q}'s Round Table cannot be driven back (no explored area below).")
 
@@ -2476,8 +2537,9 @@ class Run(ReplayedChance):
         if len(out) == excess:
             return [g["cards"][x] for x in out], "orders"
         if self.waits() and not wanted:
+            lines = [f"discard {self.n(x)}" for x in hand]
             raise self.pause(p, "discard", f"Your hand is over the limit: discard "
-                             f"{_count(excess)}.", [f"discard {self.n(x)}" for x in hand])
+                             f"{_count(excess)}.", _unique(lines) if self.edition >= 2 else lines)
         rest = [h for h in reversed(hand) if h not in out][:excess - len(out)]
         return [g["cards"][x] for x in out + rest], "default" if not wanted else "orders"
 
@@ -2622,6 +2684,12 @@ TURN_KINDS = ("play", "give", "pass", "use", "move", "lead", "fight", "outwit", 
 # ---------------------------------------------------------------------------------- helpers
 def _count(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _or(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def _and(items: list[str]) -> str:

@@ -78,8 +78,10 @@ def rejected(text: str, player: str = "Anna", state=None) -> OrdersRejected:
     ("play Get On With It", "play"),
 ])
 def test_every_order_form_parses_and_reads_back(text, kind):
-    # the knights named are in Anna's Round Table (a page for a missing knight is refused)
-    state = build(KIND, {"setup": {"Anna": {"table": ["Arthur", "Lancelot", "Bedevere"]}}})
+    # the knights named are in Anna's Round Table (a page for a missing knight is refused),
+    # the castle occupant among her cards (another's card can never occupy her castle)
+    state = build(KIND, {"setup": {"Anna": {"table": ["Arthur", "Lancelot", "Bedevere"],
+                                            "deck": ["Bors"]}}})
     orders = parse(text, state=state)
     entry = orders.lines[0]
     assert entry["kind"] == kind
