@@ -13,7 +13,9 @@ from companion.engine.orders import IllegalOrderError, OrderError, OrdersRejecte
 from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.gral import orders as grammar
-from companion.gral.orders import GralOrders, Move, illegal, move_text, objection_text
+from companion.gral.orders import (
+    GralOrders, Move, ending_clash, illegal, move_text, objection_text,
+)
 from companion.gral.rules import (
     Rules, actions_before, all_rejected_moves, check_move, could_become_legal, four_plus,
     free_units, influence, new_state, pick_units, seats_after,
@@ -73,7 +75,15 @@ class GralKind(GameKind):
     # brings the grail home ends the game before a blow could follow it (5.4; check_move);
     # words: 'N objection lines' (not 'line(s)'), a proposal '... on Akkon and takes the
     # grail' (not '...; and takes'), a move to the field the initiate stands on 'already
-    # stands on' it (not 'X is not adjacent')
+    # stands on' it (not 'X is not adjacent'); the end says what ended the game ('X takes the
+    # grail on Masyaf, his order's headquarters', not 'X reaches Masyaf' after a blow;
+    # 'reaches Masyaf, his order's headquarters'; in The Original 'X drops the grail on
+    # Paris'), 'Winners: A and B' (not 'Winner: A and B'), names listed 'A, B and C' and the
+    # winning amount after a comma, not in parentheses nested in the event's own, and a tie
+    # at 0 as 'nobody has influence on the bearer' (rules.Rules.finish); the round limit
+    # '(1 round)', not '(1 rounds)'; a player whose listed moves all failed, with no
+    # assignment, is told 'None of the moves you listed went ahead', not 'None of your orders
+    # could be carried out' (Rules.action)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",
@@ -242,31 +252,11 @@ class GralKind(GameKind):
                 except OrderError as err:
                     errors.append(err)
                     continue
-            if not ob.ending:
-                continue
-            tokens = ob.line.tokens
-            ending = next((t for t in tokens[2:] if t.kind == "word" and t.key == "ending"),
-                          tokens[0])
-            original = state["variant"] == "original"
-            homes = [o.headquarters for o in w.orders]
-            clash = None
-            if ob.grail is False and not original:
-                clash = ("without grail", "the game ends only when an initiate carries the grail "
-                         "into his own order's headquarters, so the active initiate holds it then")
-            elif ob.to is not None:
-                if ob.initiate is not None and not original:
-                    homes = [w.order[w.initiate[ob.initiate].order].headquarters]
-                if ob.to not in homes:
-                    clash = (f"to {w.field[ob.to].name}",
-                             f"no action that ends on {w.field[ob.to].name} ends the game "
-                             + ("(it is no headquarters)" if ob.initiate is None or original
-                                else f"(it is not the headquarters of "
-                                     f"{w.initiate[ob.initiate].name}'s order)"))
+            clash = ending_clash(w, ob, state["variant"] == "original")
             if clash is not None:
-                errors.append(IllegalOrderError(
-                    f"contradictory conditions: 'ending' with '{clash[0]}': {clash[1]}, so this "
-                    "line could never object", ob.line, ending.col, ending.end - ending.col,
-                    suggestion=f"leave out 'ending' or '{clash[0]}'"))
+                col, width, message, suggestion = clash
+                errors.append(IllegalOrderError(message, ob.line, col, width,
+                                                suggestion=suggestion))
         return errors
 
     def acknowledge(self, state: dict, player: str, orders: GralOrders) -> list[str]:
@@ -363,8 +353,11 @@ class GralKind(GameKind):
         for i in board:
             origin = state["pieces"][i.id]
             can_blow = influence(state, player, i.id, w) >= 10
+            # a bearer keeps the grail when nothing is said: 'with grail' would be the same move
+            clauses = ((None, "leave", "drop") if state["grail"]["holder"] == i.id else
+                       (None, "with", "leave", "drop"))
             for dest in w.adjacent[origin]:
-                for clause in (None, "with", "leave", "drop"):
+                for clause in clauses:
                     mv = Move(None, i.id, dest, grail=clause)
                     out, _ = check_move(state, player, mv, w)
                     if out is None:

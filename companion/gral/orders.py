@@ -540,6 +540,38 @@ def objection_text(world, ob: dict[str, Any]) -> str:
     return text + f" up to {ob['limit']}"
 
 
+def ending_clash(world, ob: Objection, original: bool) -> tuple[int, int, str, str] | None:
+    """Why an 'object ... ending' line could never object, or None: a condition under which no
+    action can end the game ('without grail' outside The Original, where only the active
+    initiate can carry the grail home; 'to' a field where no action that goes there ends the
+    game). Returns the column and width of 'ending' in the line, the message and a
+    suggestion; checked when orders are sent (``GralKind.check_standing``) and when a setup
+    position is read (``position.read_position``)."""
+    if not ob.ending or ob.line is None:
+        return None
+    tokens = ob.line.tokens
+    ending = next((t for t in tokens[2:] if t.kind == "word" and t.key == "ending"), tokens[0])
+    homes = [o.headquarters for o in world.orders]
+    clash = None
+    if ob.grail is False and not original:
+        clash = ("without grail", "the game ends only when an initiate carries the grail into "
+                 "his own order's headquarters, so the active initiate holds it then")
+    elif ob.to is not None:
+        if ob.initiate is not None and not original:
+            homes = [world.order[world.initiate[ob.initiate].order].headquarters]
+        if ob.to not in homes:
+            field = world.field[ob.to].name
+            clash = (f"to {field}", f"no action that ends on {field} ends the game "
+                     + ("(it is no headquarters)" if ob.initiate is None or original
+                        else f"(it is not the headquarters of "
+                             f"{world.initiate[ob.initiate].name}'s order)"))
+    if clash is None:
+        return None
+    return (ending.col, ending.end - ending.col,
+            f"contradictory conditions: 'ending' with '{clash[0]}': {clash[1]}, so this line "
+            "could never object", f"leave out 'ending' or '{clash[0]}'")
+
+
 def illegal(line: Line, message: str, suggestion: str | None = None) -> IllegalOrderError:
     col = line.tokens[0].col if line.tokens else 1
     length = len(line.text.rstrip()) - col + 1

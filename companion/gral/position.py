@@ -34,7 +34,7 @@ from typing import Any
 from companion.engine.names import match_name
 from companion.engine.positions import Entry, LineReader
 from companion.engine.words import counted, word_for
-from companion.gral.orders import Parser, objection_text
+from companion.gral.orders import Parser, ending_clash, objection_text
 from companion.gral.rules import influence, new_state, pick_units
 
 KEYS = ("game", "players", "first", "phase", "next", "opened", "rounds", "actions", "piece",
@@ -426,6 +426,12 @@ def read_position(world, text: str, filename: str,
             if not errs:
                 r.error(entry[0], offset, "a standing order must be an 'object' line")
             continue
+        for ob in orders.standing:
+            # the check of orders sent by players: 'ending' with a condition that rules it out
+            clash = ending_clash(world, ob, state["variant"] == "original")
+            if clash is not None:
+                col, _, message, suggestion = clash
+                r.error(entry[0], col, message, suggestion)
         state["standing"][p].extend(ob.to_json() for ob in orders.standing)
 
     if not r.errors:

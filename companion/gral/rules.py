@@ -22,10 +22,15 @@ from typing import Any
 
 from companion.engine.game import TurnContext, edition
 from companion.engine.record import record
-from companion.engine.words import counted
+from companion.engine.words import counted, word_for
 from companion.gral.orders import Assign, GralOrders, Move, move_text
 
 # ------------------------------------------------------------------------------------ helpers
+
+
+def listed(names: list[str]) -> str:
+    """Names as a list in words: 'Anna', 'Anna and Bert', 'Anna, Bert and Cora'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def seats_after(state: dict, player: str) -> list[str]:
@@ -545,6 +550,10 @@ class Rules:
                 return False
             return self.fallback(state, ctx, player, rejected, proposed, orders,
                                  outcome if plain else None)
+        # from rules edition 3 in the words of the other notes ('None of the moves you listed
+        # went ahead'), where edition 2 said 'None of your orders could be carried out'
+        none = ("None of the moves you listed went ahead" if edition(state) >= 3 else
+                "None of your orders could be carried out")
         if orders.assigns or orders.passed:
             if plain and orders.moves:
                 ctx.event(f"None of the moves you listed went ahead ({outcome}), so "
@@ -553,15 +562,15 @@ class Rules:
             self.assign_or_pass(state, ctx, player, orders)
         elif ctx.wait_for_orders:
             state["pending"] = {"player": player, "rejected": rejected, "proposed": proposed}
-            ctx.event(f"None of your orders could be carried out ({outcome}): send new orders."
+            ctx.event(f"{none} ({outcome}): send new orders."
                       if plain else "None of your orders could be carried out: send new orders.",
                       to=[player], kind="asked")
             ctx.await_orders(player)
             return False
         else:
             ctx.decided(player, "action", "pass", "default")
-            ctx.event(f"None of your orders could be carried out ({outcome}), and you ordered "
-                      "no assignment, so you passed (assigned nothing)." if plain else
+            ctx.event(f"{none} ({outcome}), and you ordered no assignment, so you passed "
+                      "(assigned nothing)." if plain else
                       "None of your orders could be carried out; you passed.", to=[player])
             self.assign(state, ctx, player, [], passed=True)
         state["pending"] = None
@@ -757,26 +766,51 @@ class Rules:
         else:
             best = max(totals.values())
             tied = [p for p in state["players"] if totals[p] == best]
+            # from rules edition 3: names listed 'A, B and C', the amount not in parentheses
+            # nested in the event's own
+            words = edition(state) >= 3
             if len(tied) > 1 and mover in tied:
                 winners = [mover]
-                reason = (f"{', '.join(tied)} tie with {best} on the bearer; the tie goes to "
-                          f"{mover}, who made the move")
+                if words and best == 0:
+                    reason = (f"nobody has influence on the bearer; the tie goes to {mover}, who "
+                              "made the move")
+                else:
+                    reason = (f"{listed(tied) if words else ', '.join(tied)} tie with {best} on "
+                              f"the bearer; the tie goes to {mover}, who made the move")
             else:
                 winners = tied
-                reason = (f"{' and '.join(winners)} {'has' if len(winners) == 1 else 'share'} "
-                          f"the most influence on the bearer ({best})")
+                reason = (f"{listed(winners) if words else ' and '.join(winners)} "
+                          f"{'has' if len(winners) == 1 else 'share'} the most influence on the "
+                          + (f"bearer, {best}" if words else f"bearer ({best})"))
         state["result"] = {"winners": winners, "bearer": out.grail_holder,
                            "field": out.grail_field, "mover": mover, "totals": totals,
                            "reason": reason}
         bearer = self.name(out.grail_holder) if out.grail_holder else "the grail"
-        ctx.event(f"{bearer} reaches {self.fname(out.grail_field)}: the game ends. "
-                  f"Winner: {' and '.join(winners)} ({reason}).", kind="end")
+        where = self.fname(out.grail_field)
+        if edition(state) < 3:
+            ctx.event(f"{bearer} reaches {where}: the game ends. "
+                      f"Winner: {' and '.join(winners)} ({reason}).", kind="end")
+            return
+        # rules edition 3: what ended the game, said as it happened (a bearer who takes the
+        # grail after a blow has reached nothing), and 'Winners' for more than one
+        if out.grail_holder is None:            # The Original: dropped on a headquarters
+            how = f"{self.name(out.initiate)} drops the grail on {where}"
+        elif out.blow is not None and out.grail_holder == out.initiate:
+            # the grail taken after the blow (a move bringing it home allows no blow)
+            how = f"{bearer} takes the grail on {where}"
+        else:
+            how = f"{bearer} reaches {where}"
+        if state["variant"] != "original" and out.grail_holder:
+            how += ", his order's headquarters"
+        ctx.event(f"{how}: the game ends. {word_for(len(winners), 'Winner')}: "
+                  f"{listed(winners)} ({reason}).", kind="end")
 
     def end_by_limit(self, state: dict, ctx: TurnContext, limit: int) -> None:
         state["phase"] = "over"
         state["result"] = {"winners": [], "bearer": None, "field": None, "mover": None,
                            "totals": {}, "reason": f"the round limit of {limit} was reached"}
-        ctx.event(f"The round limit ({limit} rounds) is reached: the game ends without a winner.",
+        rounds = counted(limit, "round") if edition(state) >= 3 else f"{limit} rounds"
+        ctx.event(f"The round limit ({rounds}) is reached: the game ends without a winner.",
                   kind="end")
 
 

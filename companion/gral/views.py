@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
-from companion.engine.words import counted
+from companion.engine.words import counted, word_for
 from companion.gral.orders import objection_text
-from companion.gral.rules import free_units, influence
+from companion.gral.rules import free_units, influence, listed
 from companion.render import document as d
 
 
@@ -225,8 +225,8 @@ def board_text(view: dict[str, Any]) -> str:
             lines.append("|" + "|".join((c[k] if k < len(c) else "").ljust(width) for c in cells)
                          + "|")
         lines.append("+" + "+".join("-" * width for _ in range(cols)) + "+")
-    lines.append("North is up. [A] [T] [R] [I]: headquarters of the orders; * carries the "
-                 "grail.")
+    # within the board's width, so that a plain-text report does not wrap it
+    lines.append("North is up; [A] [T] [R] [I] mark the headquarters; * carries the grail.")
     legend = [f"{p['code']} {p['initiate']} ({p['order']}, {p['size']})"
               + ("" if p["field"] else ": uncovered") for p in b["pieces"]]
     column = max(len(x) for x in legend) + 2
@@ -257,10 +257,16 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     sections.append(d.section("What happened", d.bullet_list(events)))
     if v["result"]:
         r = v["result"]
-        blocks = [d.para(f"Winner: {', '.join(r['winners']) or 'nobody'}. {r['reason'].capitalize()}.")]
+        # the reason begins with a capital; capitalize() would lower the names in it
+        blocks = [d.para(f"{word_for(len(r['winners']), 'Winner')}: "
+                         f"{listed(r['winners']) if r['winners'] else 'nobody'}. "
+                         f"{r['reason'][:1].upper()}{r['reason'][1:]}.")]
         if r["totals"]:
             blocks.append(d.table(["Player", "Influence on the bearer"],
                                   [[p, str(n)] for p, n in r["totals"].items()], [2, 1]))
+            if v["variant"] == "original":
+                blocks.append(d.para("In The Original the headquarters the grail reached "
+                                     "decides; the influence is shown for interest only."))
         sections.append(d.section("Result", *blocks))
 
     pieces_rows = [[p["code"], p["initiate"], p["order"], p["size"],

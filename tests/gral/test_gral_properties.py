@@ -322,7 +322,8 @@ def test_setup_players_names_none_for_a_broken_players_line():
 
 def every_legal_action_line(state: dict, player: str) -> list[str]:
     """The move and blow lines of ``player``'s options worked out the slow way: every initiate,
-    adjacent field, grail clause, target and 'taking' tried through check_move."""
+    adjacent field, grail clause, target and 'taking' tried through check_move; for the
+    grail's bearer without 'with grail', the same move as saying nothing (he keeps it)."""
     from companion.gral.orders import Move, move_text
     from companion.gral.rules import check_move, four_plus
 
@@ -330,8 +331,11 @@ def every_legal_action_line(state: dict, player: str) -> list[str]:
     board = [i for i in W.initiates if state["pieces"][i.id] is not None]
     tries = []
     for i in board:
+        bearer = state["grail"]["holder"] == i.id
         for dest in W.adjacent[state["pieces"][i.id]]:
             for clause in (None, "with", "leave", "drop"):
+                if bearer and clause == "with":
+                    continue
                 tries.append(Move(None, i.id, dest, grail=clause))
                 if not four_plus(state):
                     tries += [Move(None, i.id, dest, grail=clause, blow=t.id, take=take)

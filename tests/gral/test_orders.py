@@ -355,6 +355,29 @@ def test_options_are_few_valid_and_include_standing_orders():
     assert titles[-2].startswith("Standing orders") and titles[-1] == "Or"
 
 
+def test_options_offer_a_bearer_no_with_grail_twin():
+    """A bearer keeps the grail when nothing is said, so 'move X to F with grail' would repeat
+    'move X to F' in the option list: only the plain move is offered (also before a blow);
+    an initiate whose field the grail lies on is offered both (without it he leaves it)."""
+    pieces = "".join(f"piece: {n} @ {f}\n" for n, f in [
+        ("Mansur", "Akkon"), ("Yusuf", "Masyaf"), ("Alberto", "Tortosa"), ("Bertrand", "Paris"),
+        ("Tobias", "Kassel"), ("Elias", "Kassel"), ("Adam", "Ingolstadt"),
+        ("Kaspar", "Ingolstadt")])
+    state = current(extra=pieces + "grail: Alberto Castellano\n"
+                    "sheet: Anna: Alberto Castellano = 10+9\n")
+    lines = KIND.options_for(state, "Anna")
+    alberto = [line for line in lines if line.startswith("move Alberto")]
+    assert "move Alberto Castellano to Akkon" in alberto
+    assert not [line for line in alberto if "with grail" in line], alberto
+    assert "move Alberto Castellano to Akkon and blow Mansur Al-Jallah" in alberto
+    assert "move Alberto Castellano to Akkon leaving grail" in alberto
+    assert "move Alberto Castellano to Akkon dropping grail" in alberto
+    lying = current(extra=pieces + "grail: Tortosa\n")
+    alberto = [line for line in KIND.options_for(lying, "Anna") if line.startswith("move Alb")]
+    assert {"move Alberto Castellano to Akkon",
+            "move Alberto Castellano to Akkon with grail"} <= set(alberto)
+
+
 def test_acknowledgement_of_further_moves_after_rejections_says_the_game_waits():
     state = current(extra="sheet: Anna: Alberto Castellano = 5\n")
     state["pending"] = {"player": "Anna", "rejected": [["alberto-castellano", "chartres"]],

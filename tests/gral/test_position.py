@@ -94,3 +94,64 @@ def test_new_game_from_setup_and_errors(tmp_path):
         service.new_game(store, "gral", "i", [], seed="1", setup=str(setup))
     assert store.game_ids() == ["g"]
     assert service.replay(store, "g").ok
+
+
+@pytest.mark.parametrize("line, col, message", [
+    ("standing: Bert: object any without grail ending up to all", 42,
+     "'ending' with 'without grail'"),
+    ("standing: Bert:   object Alberto to Masyaf ending up to 3", 44,
+     "'ending' with 'to Masyaf': no action that ends on Masyaf ends the game (it is not the "
+     "headquarters of Alberto Castellano's order)"),
+    ("standing: Bert: object any to Golgota ending up to 3", 39,
+     "'ending' with 'to Golgota': no action that ends on Golgota ends the game (it is no "
+     "headquarters)"),
+])
+def test_standing_lines_that_could_never_object_are_refused(line, col, message):
+    """A setup's standing orders get the checks of orders sent by players: 'ending' with a
+    condition that rules it out (gral kind.check_standing) is refused at file, line, column."""
+    bad = GOOD.replace("standing: Bert: object any ending up to 2", line)
+    with pytest.raises(DataError) as info:
+        read_position(KIND.world, bad, "bad.txt")
+    rendered = info.value.render()
+    assert f"bad.txt:24:{col}: " in rendered and message in rendered, rendered
+    assert "hint: leave out 'ending' or '" in rendered, rendered
+
+
+def test_standing_ending_lines_that_can_end_the_game_are_read():
+    for line in ("standing: Bert: object Alberto to Paris ending up to 3",
+                 "standing: Bert: object any to Masyaf with grail ending up to 3"):
+        state = read_position(KIND.world, GOOD.replace(
+            "standing: Bert: object any ending up to 2", line), "good.txt")
+        assert state["standing"]["Bert"][-1]["ending"] is True
+    # in The Original a grail dropped on an assigned headquarters ends the game, so 'without
+    # grail' can end it there, and any headquarters is one for any initiate
+    original = (GOOD.replace("players: Anna, Bert, Cora", "players: Anna, Bert, Cora, Dora")
+                .replace("rounds: 4\nactions: 13\n", "rounds: 4\n")
+                .replace("standing: Bert: object any ending up to 2",
+                         "standing: Bert: object any without grail ending up to 2\n"
+                         "standing: Bert: object Alberto to Masyaf ending up to 2")
+                + "hq: Anna = Templars\nhq: Bert = Assassins\nhq: Cora = Rosicrucians\n"
+                  "hq: Dora = Illuminati\n")
+    state = read_position(KIND.world, original, "original.txt", {"variant": "original"})
+    assert [ob["ending"] for ob in state["standing"]["Bert"]] == [False, True, True]
+
+
+def test_game_begun_from_a_setup_now_refused_still_replays(tmp_path, monkeypatch):
+    """A game begun before the check from a position with such a line replays from its stored
+    start (with a note), and its turns are re-run from it."""
+    import companion.gral.position as position
+
+    bad = GOOD.replace("standing: Bert: object any ending up to 2",
+                       "standing: Bert: object any to Golgota ending up to 3")
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    setup = tmp_path / "pos.txt"
+    setup.write_text(bad, encoding="utf-8")
+    monkeypatch.setattr(position, "ending_clash", lambda *args: None)   # as before the check
+    service.new_game(store, "gral", "g", [], seed="1", setup=str(setup))
+    service.submit_orders(store, "g", "Cora", "pass", "cora.txt")
+    service.run_turn(store, "g")
+    monkeypatch.undo()
+    with pytest.raises(DataError, match="'ending' with 'to Golgota'"):
+        read_position(KIND.world, bad, "pos.txt")
+    result = service.replay(store, "g")
+    assert result.ok and "no longer passes the checks" in result.notes[0], result

@@ -1,0 +1,77 @@
+"""The report's result section: 'Winners' for several, the reason as the event wrote it (names
+not lowered), and in The Original a word that the influence did not decide."""
+from __future__ import annotations
+
+from companion import service
+from companion.render.report_text import render_text
+from companion.store import Store
+
+SHARED = """game: gral
+players: Anna, Bert, Cora
+first: Anna
+phase: round
+next: Anna
+piece: Mansur Al-Jallah @ Masyaf
+piece: Yusuf ibn Tariq @ Antioch
+piece: Alberto Castellano @ Masyaf
+piece: Bertrand de Voisins @ Paris
+piece: Tobias Morgenstern @ Kassel
+piece: Elias Rosenthal @ Kassel
+piece: Adam zu Weisenheim @ Ingolstadt
+piece: Kaspar von Eichstätt @ Ingolstadt
+grail: Alberto Castellano
+sheet: Anna: Mansur Al-Jallah = 10+5
+sheet: Bert: Mansur Al-Jallah = 3+9
+sheet: Cora: Mansur Al-Jallah = 3+9
+"""
+
+
+def finished(tmp_path, position: str, orders: dict[str, str], options=()) -> dict[str, str]:
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    setup = tmp_path / "pos.txt"
+    setup.write_text(position, encoding="utf-8")
+    service.new_game(store, "gral", "g", [], seed="1", setup=str(setup),
+                     option_args=list(options))
+    for player, text in orders.items():
+        service.submit_orders(store, "g", player, text, f"{player}.txt")
+    service.run_turn(store, "g")
+    turn = store.turn("g")
+    assert turn.state["phase"] == "over"
+    return {v: " ".join(render_text(doc).split()) for v, doc in
+            service.report_documents(store.game("g"), turn).items()}
+
+
+def test_several_winners_and_names_kept(tmp_path, fixed_date):
+    texts = finished(tmp_path, SHARED, {"Anna": "blow Alberto by Mansur taking grail"})
+    for text in texts.values():
+        assert "Winners: Bert and Cora. Bert and Cora share the most influence on the bearer, " \
+            "12." in text, text
+        assert "Winner: Bert and Cora" not in text and "bert and cora" not in text
+
+
+def test_the_original_says_the_influence_did_not_decide(tmp_path, fixed_date):
+    original = """game: gral
+players: Anna, Bert, Cora, Dora
+first: Anna
+phase: round
+next: Bert
+hq: Anna = Templars
+hq: Bert = Assassins
+hq: Cora = Rosicrucians
+hq: Dora = Illuminati
+piece: Mansur Al-Jallah @ Chartres
+piece: Yusuf ibn Tariq @ Masyaf
+piece: Alberto Castellano @ Kassel
+piece: Bertrand de Voisins @ Paris
+piece: Tobias Morgenstern @ Kassel
+piece: Elias Rosenthal @ Kassel
+piece: Adam zu Weisenheim @ Ingolstadt
+piece: Kaspar von Eichstätt @ Ingolstadt
+grail: Mansur Al-Jallah
+sheet: Bert: Mansur Al-Jallah = 10+9
+"""
+    texts = finished(tmp_path, original, {"Bert": "move Mansur to Paris with grail"},
+                     ["variant=original"])
+    text = texts["Bert"]
+    assert "Winner: Anna. The grail reached Paris, the headquarters assigned to Anna." in text
+    assert "the influence is shown for interest only" in text
