@@ -91,7 +91,12 @@ class MayhemKind(GameKind):
     edition = 2     # 1: a player protected from a card is told so once, not at each step.
     # 2: an end triggered by the player just before the starting player is announced as ending
     # the game after that turn (rules K), not with 'the others play until ...' (rules.Machine
-    # .trigger_end); the opening names a round limit of one as '(1 round)', not '(1 rounds)'
+    # .trigger_end); the opening names a round limit of one as '(1 round)', not '(1 rounds)';
+    # three winners (or a team of three) are 'Anna, Bert and Cora', not 'Anna and Bert and
+    # Cora', and the end names a tie-breaker's figure after a comma, not in parentheses nested
+    # in its own ('most cards in hand, 3'; rules.rank), and a team's total as 'the highest
+    # team total', not 'the highest score'; a line skipped for cards no longer at
+    # hand says they 'are not in your hand' (earlier without the verb; rules.Machine.are)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),

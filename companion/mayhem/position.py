@@ -41,7 +41,7 @@ from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import Parser, defend_text, hand_text
-from companion.mayhem.rules import BARRACKS, team_set_goal
+from companion.mayhem.rules import BARRACKS, listed, team_set_goal
 
 KEYS = ("game", "players", "first", "turn", "actions", "character-used", "recycled", "round",
         "turns", "end", "rules", "character", "hand", "play", "set", "barracks", "discard",
@@ -420,7 +420,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             continue
         e = next((e for e in entries.get("set", []) if e[2].partition("=")[0].strip()
                   .casefold() in {p.casefold() for p in team}), (r.end_line, 1, ""))
-        who = " and ".join(team)
+        who = listed(team)
         if rules["charm"]:
             r.error(e[0], 1, f"{who} {'has' if len(team) == 1 else 'have'} {count} sets, so "
                     "with Three's a Charm (optional rule C) the game would be won already")

@@ -35,6 +35,11 @@ class Wait(Exception):
 
 
 # ================================================================================ the table
+def listed(names: list[str]) -> str:
+    """Names as a list in words: 'Anna', 'Anna and Bert', 'Anna, Bert and Cora'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def seats_from(state: dict, player: str) -> list[str]:
     """Every player in seat order (clockwise), starting with ``player``."""
     players = state["players"]
@@ -132,18 +137,26 @@ def final_scores(cat: Catalogue, state: dict) -> dict[str, dict[str, int]]:
     return out
 
 
-def rank(scores: dict[str, dict[str, int]], sides: list[list[str]]) -> tuple[list[str], str]:
+def rank(scores: dict[str, dict[str, int]], sides: list[list[str]],
+         words: int = 0) -> tuple[list[str], str]:
     """The winning side(s) by total, then most sets, most cards in play, most cards in hand.
 
     ``sides`` lists the competitors (single players, or teams). Returns the winners (players)
-    and the reason in words."""
+    and the reason in words, those of rules edition ``words``: from edition 2 a team's total
+    is called so ('the highest team total, 28', not 'the highest score', which no member
+    has), and a tie-breaker's figure follows a comma, where earlier editions put it in
+    parentheses that the end-of-game event nests in its own."""
+    nested = words < 2
+
     def key(side):
         return tuple(sum(scores[p][k] for p in side) for k in ("total", "sets", "in_play",
                                                                  "in_hand"))
     keys = {tuple(side): key(side) for side in sides}
     best_total = max(k[0] for k in keys.values())
     tied = [s for s in sides if keys[tuple(s)][0] == best_total]
-    reason = f"the highest score, {best_total}"
+    teams = any(len(side) > 1 for side in sides)
+    reason = (f"the highest team total, {best_total}" if teams and not nested else
+              f"the highest score, {best_total}")
     labels = ("most sets in the Castle", "most cards in play", "most cards in hand")
     for level, label in enumerate(labels, start=1):
         if len(tied) < 2:
@@ -151,7 +164,8 @@ def rank(scores: dict[str, dict[str, int]], sides: list[list[str]]) -> tuple[lis
         top = max(keys[tuple(s)][level] for s in tied)
         narrowed = [s for s in tied if keys[tuple(s)][level] == top]
         if len(narrowed) < len(tied):
-            reason = f"tied on {best_total}; the tie-breaker is {label} ({top})"
+            reason = (f"tied on {best_total}; the tie-breaker is {label} ({top})" if nested
+                      else f"tied on {best_total}; the tie-breaker is {label}, {top}")
         tied = narrowed
     if len(tied) > 1:
         reason = f"tied on {best_total} and on every tie-breaker: the game ends in a tie"
@@ -192,6 +206,13 @@ class Machine:
 
     def names(self, cards: list[str]) -> str:
         return ", ".join(self.name(c) for c in cards) if cards else "nothing"
+
+    def are(self, cards: list[str]) -> str:
+        """' is' or ' are' before 'not in your hand' (from rules edition 2; earlier editions
+        said 'Red Squire (...) not in your hand', without a verb)."""
+        if edition(self.s) < 2:
+            return ""
+        return " is" if len(cards) == 1 else " are"
 
     def card(self, cid: str) -> Card:
         return self.cat.card[cid]
@@ -307,11 +328,12 @@ class Machine:
         if count < goal:
             return False
         if rules.get("charm"):
-            who = " and ".join(team)
+            # from rules edition 2 a team of three is 'A, B and C' (earlier 'A and B and C')
+            who = listed(team) if edition(self.s) >= 2 else " and ".join(team)
             self.event(f"Three's a Charm: {who} {'wins' if len(team) == 1 else 'win'} at once "
                        f"with {count} sets.", kind="charm")
             self.finish(team, "Three's a Charm: " + (f"{player} formed a third set" if len(team)
-                        == 1 else f"the team {' and '.join(team)} reached {goal} sets"),
+                        == 1 else f"the team {who} reached {goal} sets"),
                         charm=True)
             return True
         self.trigger_end("sets" if not rules.get("teams") else "team-sets")
@@ -323,7 +345,7 @@ class Machine:
         teams = s["rules"].get("teams")
         sides = [list(t) for t in teams] if teams else [[p] for p in s["players"]]
         if winners is None:
-            winners, reason = rank(scores, sides)
+            winners, reason = rank(scores, sides, words=edition(s))
         s["phase"] = "over"
         s["stack"] = []
         s["pending"] = None
@@ -340,7 +362,8 @@ class Machine:
                        f"{self.names(s['hands'][p])}. Score: play {sc['play']}, sets {sc['set']}, "
                        f"hand {sc['hand']}, bonus {sc['bonus']}: {sc['total']}.", kind="score",
                        player=p)
-        label = " and ".join(winners)
+        # from rules edition 2 'Anna, Bert and Cora' (earlier 'Anna and Bert and Cora')
+        label = listed(winners) if edition(s) >= 2 else " and ".join(winners)
         self.event(f"The game is over. {'Winner' if len(winners) == 1 else 'Winners'}: "
                    f"{label} ({reason}).", kind="end")
 
@@ -494,7 +517,7 @@ class Machine:
         if kind == "exchange":
             missing = [c for c in a["cards"] if c not in hand]
             if missing:
-                return f"{self.names(missing)} not in your hand"
+                return f"{self.names(missing)}{self.are(missing)} not in your hand"
         if kind == "recycle":
             if not s["rules"].get("best_defense"):
                 return "the Recycle action belongs to the optional rule The Best Defense"
@@ -502,7 +525,7 @@ class Machine:
                 return "Recycle may be used only once per turn"
             missing = [c for c in a["cards"] if c not in hand and c not in s["play"][p]]
             if missing:
-                return f"{self.names(missing)} not in your hand or play zone"
+                return f"{self.names(missing)}{self.are(missing)} not in your hand or play zone"
         return None
 
     def effect_problem(self, p: str, effect: Effect, a: dict) -> str | None:

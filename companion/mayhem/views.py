@@ -16,7 +16,7 @@ from companion.engine.game import MODERATOR, visible
 from companion.engine.words import counted
 from companion.mayhem.effects import shared_aspects
 from companion.mayhem.orders import defend_text, hand_text
-from companion.mayhem.rules import LIMITS, bonus_points, team_of, zone_points
+from companion.mayhem.rules import LIMITS, bonus_points, listed, team_of, zone_points
 from companion.mayhem.table import table_data, table_text
 from companion.render import document as d
 
@@ -264,7 +264,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                  str(s["total"]), str(s["sets"]), str(s["in_play"]), str(s["in_hand"])]
                 for p, s in r["scores"].items()]
         blocks = [d.para(f"{'Winner' if len(r['winners']) == 1 else 'Winners'}: "
-                         f"{' and '.join(r['winners'])} ({r['reason']})."),
+                         f"{listed(r['winners'])} ({r['reason']})."),
                   d.table(["Player", "Points in play", "Points in sets", "Points in hand",
                            "Bonus", "Total", "Sets", "Cards in play", "Cards in hand"], rows,
                           [1.4, 0.7, 0.7, 0.7, 0.7, 0.8, 0.9, 0.9, 0.9])]

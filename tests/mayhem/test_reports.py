@@ -231,3 +231,36 @@ def test_a_players_report_has_every_part_the_issue_asks_for(game):
     text = render_text(doc)
     assert "Concealed side (only you)" in text and "Barracks" in text and "discard" in text
     assert "points in play" in text and "draw\n" in text
+
+
+def test_result_lists_three_winners_in_words_also_for_an_older_game(tmp_path, fixed_date):
+    """The report's result line (not tied to an edition): 'Winners: Anna, Bert and Cora'; the
+    end-of-game event keeps an edition 1 game's 'Anna and Bert and Cora' (casebook 81, 82)."""
+    from .helpers import setup_game
+
+    position = """players: Anna, Bert, Cora
+first: Anna
+turn: Cora
+end: deck (Anna)
+character: Anna = The Thief III
+character: Bert = The Warlord III
+character: Cora = The Marshal I
+hand: Anna = Ember Drake, Red Squire
+hand: Bert = Cinder Whelp, Ember Lancer
+hand: Cora = Rose Maiden, Scarlet Heiress
+barracks:
+rest: discard
+deck:
+"""
+    store = new_store(tmp_path)
+    KIND.edition = 1
+    try:
+        setup_game(store, "g", position)
+    finally:
+        vars(KIND).pop("edition", None)
+    service.submit_orders(store, "g", "Cora", "discard none\ndiscard none\n", "c.txt")
+    service.run_turn(store, "g")
+    turn = store.turn("g")
+    text = " ".join(render_text(service.report_documents(store.game("g"), turn)["Anna"]).split())
+    assert "Winners: Anna, Bert and Cora (tied on 2 and on every tie-breaker" in text, text
+    assert "The game is over. Winners: Anna and Bert and Cora" in text
