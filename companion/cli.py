@@ -926,6 +926,9 @@ def print_kit(
                                         crop_marks=crop_marks, cut_lines=cut_lines, backs=backs,
                                         back_offset=back_offset, only=only, out=out,
                                         reprint=reprint or ())
+    # like every --out of companion, a folder the file goes into is created if missing; one
+    # the user named is then said on stderr, so that a typo in it does not go unnoticed
+    created = _missing_folder(out) if out is not None else None
     if kind.strip().lower() == "calibrate":
         name = f"calibration-{options.paper.name}.pdf"
         target = out or SETTINGS.output / name
@@ -940,6 +943,7 @@ def print_kit(
                                  f"{exc.strerror or exc}",
                                  hint="give --out a file name in a folder you can write to"
                                  ) from None
+        _created_note(created)
         echo(str(target))
         return
     from companion.registry import get_kind, info
@@ -962,7 +966,27 @@ def print_kit(
             typer.echo(line.ljust(79), err=True, nl=done == total)
 
     path = write_kit(game_kind.print_kit(), options, target, progress=progress)
+    _created_note(created)
     echo(str(path))
+
+
+def _missing_folder(out: Path) -> Path | None:
+    """The outermost folder on the way to ``out`` (a file, or a folder that exists) that does
+    not exist yet: writing creates it.  None when every folder is there."""
+    if out.is_dir():
+        return None
+    missing = None
+    for parent in out.parents:
+        if parent.exists():
+            break
+        missing = parent
+    return missing
+
+
+def _created_note(created: Path | None) -> None:
+    if created is not None and created.is_dir():
+        typer.echo(f"note: created the folder {created} for --out (it did not exist)",
+                   err=True)
 
 
 @data_app.command("export")

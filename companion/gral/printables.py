@@ -141,9 +141,22 @@ def draw_sheet(c, width: float, height: float, sheet: dict[str, Any] | None,
         c.setFont(SANS, 7.5)
         c.drawString(x + 12 * MM, by + bh - 10.5 * MM,
                      f"{i['order']}, {i['size']} figure ({i['code']})")
+        # two lines to write on: the influence line takes a handwritten "100" with room to
+        # spare, the paid line a few sums such as "-10 -10"
         c.setFont(SANS, 7)
-        c.drawString(x + 3 * MM, by + 3 * MM, "Paid for blowing covers:")
-        c.drawRightString(x + bw - 3 * MM, by + 3 * MM, "Influence: ______")
+        base = by + 3 * MM
+        c.drawString(x + 3 * MM, base, PAID_LABEL)
+        line_x1 = x + bw - 3 * MM
+        line_x0 = line_x1 - INFLUENCE_LINE_MM * MM
+        label_x = line_x0 - 1.5 * MM - c.stringWidth(INFLUENCE_LABEL, SANS, 7)
+        c.drawString(label_x, base, INFLUENCE_LABEL)
+        paid_x0 = x + 3 * MM + c.stringWidth(PAID_LABEL, SANS, 7) + 1.5 * MM
+        paid_x1 = min(paid_x0 + 18 * MM, label_x - 4 * MM)
+        c.setStrokeColorRGB(*LINE)
+        c.setLineWidth(0.5)
+        c.line(line_x0, base - 1.2, line_x1, base - 1.2)
+        if paid_x1 > paid_x0 + 8 * MM:
+            c.line(paid_x0, base - 1.2, paid_x1, base - 1.2)
         if sheet:
             mine = sorted((u for u, t in assigned.items() if t == i["id"]),
                           key=lambda s: (s[0], int(s[1:])))
@@ -154,12 +167,16 @@ def draw_sheet(c, width: float, height: float, sheet: dict[str, Any] | None,
                 c.drawString(x + 4 * MM, by + bh / 2 - 3 * MM, " + ".join(map(str, values)))
             if paid:
                 c.setFont(SANS_BOLD, 8)
-                c.drawString(x + 36 * MM, by + 3 * MM, f"-{paid}")
-            c.setFillColorRGB(1, 1, 1)
-            c.rect(x + bw - 14 * MM, by + 2 * MM, 11 * MM, 4.5 * MM, stroke=0, fill=1)
-            c.setFillColorRGB(*LINE)
+                c.drawString(paid_x0 + 1 * MM, base, f"-{paid}")
             c.setFont(SANS_BOLD, 8)
-            c.drawRightString(x + bw - 3 * MM, by + 3 * MM, str(sum(values) - paid))
+            c.drawRightString(line_x1 - 1 * MM, base, str(sum(values) - paid))
+
+
+PAID_LABEL = "Paid for blowing covers:"
+INFLUENCE_LABEL = "Influence:"
+INFLUENCE_LINE_MM = 24.0
+"""The line for an initiate's influence: room for a handwritten "100" (about 3 x 5 mm a
+figure) and more."""
 
 
 def draw_blank_sheet(pen, width_mm: float, height_mm: float, index: int) -> None:
@@ -270,11 +287,13 @@ def kit():
                   draw=draw_board_part),
             FreePages(title="Influence sheets", draw=draw_blank_sheet, count=8,
                       part_kind="sheets", name="sheets", same_pages=True),
-            Standees(title="Tall initiates", figure_mm=42, width_mm=26,
-                     figures=[Standee(i.name, draw=standee_panel(i)) for i in tall]),
-            Standees(title="Small initiates and the grail", figure_mm=32, width_mm=22,
-                     figures=[Standee(i.name, draw=standee_panel(i)) for i in small]
-                     + [Standee("The Holy Grail", draw=grail_panel)]),
+            # the tall and the small figures share a sheet, each size in a row of its own
+            Standees(title="Initiates and the grail", figure_mm=42, width_mm=26,
+                     figures=[Standee(i.name, draw=standee_panel(i)) for i in tall]
+                     + [Standee(i.name, draw=standee_panel(i), figure_mm=32, width_mm=22)
+                        for i in small]
+                     + [Standee("The Holy Grail", draw=grail_panel, figure_mm=32,
+                                width_mm=22)]),
             ReferenceSheet(title="Rules summary", blocks=blocks),
         ])
 

@@ -491,8 +491,10 @@ def war_blocks(world: World) -> list:
     return [Heading("Steps of a foreign war", level=2),
             Paragraph("Start at step A. Each step says where the knight goes next: at once, or "
                       "on his next turn. Where a step rolls a die, the die picks the line."),
+            # each way on ("serve and lose: R next turn") on a line of its own: shared by
+            # width, the long labels took the room and every way on wrapped
             Table(["Step", "What happens", "Next"], rows, align=["centre", "left", "left"],
-                  bold_first_column=True)]
+                  bold_first_column=True, widths=[1.1, 4.3, 4.6])]
 
 
 def request_blocks(world: World) -> list:

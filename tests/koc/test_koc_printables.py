@@ -280,3 +280,31 @@ def test_a_lost_counter_or_card_is_printed_again_alone():
     assert [c.name for c in parts["cards"].cards if c.count] == ["Sir Lancelot"]
     labels = [c.front.label for p in kit().parts if p.kind == "chits" for c in p.chits]
     assert all(labels), "a counter without a name cannot be reprinted"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_way_on_in_the_foreign_war_steps_takes_one_line(the_kit, paper):
+    """Shared by natural width, the long step labels took the room and every way on ("serve
+    and lose: R next turn") wrapped; the Next column is wide enough for each way to a step on
+    one line (the two longest ends of the war, "...: war over: to her castle", may wrap)."""
+    from companion.render.fonts import register_fonts
+    from companion.render.printkit.flow import CELL_PAD_X, GUTTER, column_widths
+    from companion.render.printkit.fit import faces, parsed, text_width
+    from companion.render.printkit.layout import content_area
+    from companion.render.printkit.options import parse_paper
+
+    register_fonts()
+    table = next(b for p in the_kit.parts for b in getattr(p, "blocks", None) or ()
+                 if getattr(b, "columns", None) == ["Step", "What happens", "Next"])
+    _, _, area = content_area(parse_paper(paper), 8.0)
+    widths = column_widths(table, (area.w - GUTTER) / 2, 8.0)
+    f = faces(False)
+    for row in table.rows:
+        for line in row[2].split("\n"):
+            if "war over" in line:
+                continue
+            words = parsed(line, "r")[0]
+            width = sum(text_width(w.text, f.bold if w.style == "b" else f.regular, 8.0)
+                        + (text_width(" ", f.regular, 8.0) if w.space_before else 0.0)
+                        for w in words)
+            assert width <= widths[2] - 2 * CELL_PAD_X, (paper, line)

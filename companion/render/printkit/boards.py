@@ -56,73 +56,104 @@ def _arrow(c, x: float, y: float, direction: str, size: float = mm(2.2)) -> None
     c.drawPath(p, stroke=0, fill=1)
 
 
-def _tile_page(part: Board, bp: BoardPlan, tile: Tile, forms=None,
+def _tile_page(part: Board, bp: BoardPlan, tiles: list[Tile], forms=None,
                form_name: str = "") -> Callable[[object], None]:
-    from companion.render import fonts
+    """A page holding one tile, or several small ones, each in its own frame."""
     from companion.render.printkit.draw import draw_notice
 
     def draw(c):
-        c.saveState()
-        _clip(c, tile.place)
-        _draw_board(c, part, compose(tile.transform, bp.board_transform), forms, form_name)
-        c.restoreState()
-        # glue strips
-        for neighbour, strip in tile.glue:
-            c.saveState()
-            c.setFillColorRGB(0.3, 0.3, 0.3)
-            c.setFillAlpha(0.22)
-            c.rect(strip.x, strip.y, strip.w, strip.h, stroke=0, fill=1)
-            c.restoreState()
-            c.saveState()
-            c.setStrokeColorRGB(0.1, 0.1, 0.1)
-            c.setFillColorRGB(0.1, 0.1, 0.1)
-            c.setLineWidth(0.6)
-            c.setDash([4, 2], 0)
-            vertical = strip.x > tile.place.x + 1e-6  # a right strip, else a bottom one
-            if vertical:  # right strip: the neighbour's left edge goes on the strip's left side
-                c.line(strip.x, strip.y, strip.x, strip.y1)
-                c.setDash([], 0)
-                for y in (strip.y + mm(3), strip.y1 - mm(3)):
-                    _arrow(c, strip.x, y, "right")
-            else:  # bottom strip: the neighbour's top edge goes on the strip's top side
-                c.line(strip.x, strip.y1, strip.x1, strip.y1)
-                c.setDash([], 0)
-                for x in (strip.x + mm(3), strip.x1 - mm(3)):
-                    _arrow(c, x, strip.y1, "down")
-            text = f"{tile.name} \u2192 glue under {neighbour}"
-            size = min(8.0, (strip.w if vertical else strip.h) * 0.45)
-            c.setFont(fonts.SANS_BOLD, size)
-            if vertical:
-                step = mm(60)
-                n = max(1, int(strip.h // step))
-                for k in range(n):
-                    yc = strip.y + strip.h * (k + 0.5) / n
-                    c.saveState()
-                    c.translate(strip.cx + size * 0.35, yc)
-                    c.rotate(90)
-                    c.drawCentredString(0, 0, text)
-                    c.restoreState()
-            else:
-                step = mm(60)
-                n = max(1, int(strip.w // step))
-                for k in range(n):
-                    xc = strip.x + strip.w * (k + 0.5) / n
-                    c.drawCentredString(xc, strip.cy - size * 0.35, text)
-            c.restoreState()
-        # the cut frame
-        c.setStrokeColorRGB(0.45, 0.45, 0.45)
-        c.setLineWidth(0.3)
-        c.rect(tile.place.x, tile.place.y, tile.place.w, tile.place.h, stroke=1, fill=0)
-        edges = []
-        if "left" in tile.cut_edges:
-            edges.append(f"lay the left edge on the dashed line of "
-                         f"{_name(tile.col - 1, tile.row)}")
-        if "top" in tile.cut_edges:
-            edges.append(f"lay the top edge on the dashed line of {_name(tile.col, tile.row - 1)}")
-        how = "cut along the frame" + ("; " + "; ".join(edges) if edges else "")
-        label = (f"{part.title}: tile {tile.name} of {bp.cols} x {bp.rows} ({how})")
+        from companion.render import fonts
+
+        for tile in tiles:
+            _draw_tile(c, part, bp, tile, forms, form_name)
+            # tiles sharing a page: each one's name just above its frame, where there is room
+            if len(tiles) > 1 and tile.place.y1 + mm(1.5) + 6.5 <= bp.area.y1:
+                c.setFillColorRGB(0.3, 0.3, 0.3)
+                c.setFont(fonts.SANS_BOLD, 6.5)
+                c.drawString(tile.place.x, tile.place.y1 + mm(1.5), f"{part.title}: {tile.name}")
+        hows = []
+        for tile in tiles:
+            hows += [f"lay the {edge} edge of {tile.name} on the dashed line of {other}"
+                     if len(tiles) > 1 else f"lay the {edge} edge on the dashed line of {other}"
+                     for edge, other in _laid_on(tile)]
+        how = ("cut along the frame" if len(tiles) == 1 else "cut along each frame") + (
+            "; " + "; ".join(hows) if hows else "")
+        names = _and([t.name for t in tiles])
+        label = (f"{part.title}: tile{'s' if len(tiles) > 1 else ''} {names} of {bp.cols} x "
+                 f"{bp.rows} ({how})")
         draw_notice(c, bp.notice, label)
     return draw
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _laid_on(tile: Tile) -> list[tuple[str, str]]:
+    """(edge, neighbour) for each edge of ``tile`` laid on a neighbour's glue strip."""
+    out = []
+    if "left" in tile.cut_edges:
+        out.append(("left", _name(tile.col - 1, tile.row)))
+    if "top" in tile.cut_edges:
+        out.append(("top", _name(tile.col, tile.row - 1)))
+    return out
+
+
+def _draw_tile(c, part: Board, bp: BoardPlan, tile: Tile, forms=None,
+               form_name: str = "") -> None:
+    from companion.render import fonts
+
+    c.saveState()
+    _clip(c, tile.place)
+    _draw_board(c, part, compose(tile.transform, bp.board_transform), forms, form_name)
+    c.restoreState()
+    # glue strips
+    for neighbour, strip in tile.glue:
+        c.saveState()
+        c.setFillColorRGB(0.3, 0.3, 0.3)
+        c.setFillAlpha(0.22)
+        c.rect(strip.x, strip.y, strip.w, strip.h, stroke=0, fill=1)
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColorRGB(0.1, 0.1, 0.1)
+        c.setFillColorRGB(0.1, 0.1, 0.1)
+        c.setLineWidth(0.6)
+        c.setDash([4, 2], 0)
+        vertical = strip.x > tile.place.x + 1e-6  # a right strip, else a bottom one
+        if vertical:  # right strip: the neighbour's left edge goes on the strip's left side
+            c.line(strip.x, strip.y, strip.x, strip.y1)
+            c.setDash([], 0)
+            for y in (strip.y + mm(3), strip.y1 - mm(3)):
+                _arrow(c, strip.x, y, "right")
+        else:  # bottom strip: the neighbour's top edge goes on the strip's top side
+            c.line(strip.x, strip.y1, strip.x1, strip.y1)
+            c.setDash([], 0)
+            for x in (strip.x + mm(3), strip.x1 - mm(3)):
+                _arrow(c, x, strip.y1, "down")
+        text = f"{tile.name} \u2192 glue under {neighbour}"
+        size = min(8.0, (strip.w if vertical else strip.h) * 0.45)
+        c.setFont(fonts.SANS_BOLD, size)
+        if vertical:
+            step = mm(60)
+            n = max(1, int(strip.h // step))
+            for k in range(n):
+                yc = strip.y + strip.h * (k + 0.5) / n
+                c.saveState()
+                c.translate(strip.cx + size * 0.35, yc)
+                c.rotate(90)
+                c.drawCentredString(0, 0, text)
+                c.restoreState()
+        else:
+            step = mm(60)
+            n = max(1, int(strip.w // step))
+            for k in range(n):
+                xc = strip.x + strip.w * (k + 0.5) / n
+                c.drawCentredString(xc, strip.cy - size * 0.35, text)
+        c.restoreState()
+    # the cut frame
+    c.setStrokeColorRGB(0.45, 0.45, 0.45)
+    c.setLineWidth(0.3)
+    c.rect(tile.place.x, tile.place.y, tile.place.w, tile.place.h, stroke=1, fill=0)
 
 
 def _name(col: int, row: int) -> str:
@@ -195,8 +226,12 @@ def board_pages(part: Board, bp: BoardPlan, forms=None,
     if part.overview and not single:
         pages.append((f"{part.title}: assembly", _overview_page(part, bp, forms, form_name),
                       [("Assembly", 1)]))
+    sheets: dict[int, list[Tile]] = {}
     for tile in bp.tiles:
-        marks = [] if single else [(f"Tile {tile.name}", 1)]
-        pages.append((f"{part.title}: tile {tile.name}",
-                      _tile_page(part, bp, tile, forms, form_name), marks))
+        sheets.setdefault(tile.sheet, []).append(tile)
+    for tiles in sheets.values():
+        marks = [] if single else [(f"Tile {t.name}", 1) for t in tiles]
+        names = _and([t.name for t in tiles])
+        pages.append((f"{part.title}: tile{'s' if len(tiles) > 1 else ''} {names}",
+                      _tile_page(part, bp, tiles, forms, form_name), marks))
     return pages

@@ -107,12 +107,22 @@ class _Forms:
 def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefix: str,
                  front_form: Callable[[int], tuple[str, Callable]],
                  back_form: Callable[[int], tuple[str, Callable] | None],
-                 w: float, h: float) -> list[PlannedPage]:
+                 w: float, h: float,
+                 size_of: Callable[[int], tuple[float, float]] | None = None
+                 ) -> list[PlannedPage]:
     """Planned pages of a sheet plan; ``front_form(i)`` / ``back_form(i)`` give the form name and
-    drawing function of item i's front and back."""
+    drawing function of item i's front and back; every item is w x h points, or
+    ``size_of(i)`` when the items differ."""
     pages: list[PlannedPage] = []
     n = len(plan.sheets)
-    bbox = Rect(-plan.bleed, -plan.bleed, w + 2 * plan.bleed, h + 2 * plan.bleed)
+    b = plan.bleed
+    bbox = Rect(-b, -b, w + 2 * b, h + 2 * b)
+
+    def box(i: int) -> Rect:
+        if size_of is None:
+            return bbox
+        iw, ih = size_of(i)
+        return Rect(-b, -b, iw + 2 * b, ih + 2 * b)
 
     def page_drawer(layout: PageLayout, label: str):
         def draw(c):
@@ -123,7 +133,7 @@ def _sheet_pages(plan: SheetPlan, part: Part, *, noun: str, forms: _Forms, prefi
                 if spec is None:
                     continue
                 name, fn = spec
-                forms.place(c, name, slot.transform, bbox, fn)
+                forms.place(c, name, slot.transform, box(slot.index), fn)
             draw_sheet_furniture(c, layout, label)
         return draw
 
@@ -443,18 +453,25 @@ def _plan_chits(part: ChitSheet, options: PrintOptions, forms: _Forms, pi: int) 
 
 
 def _plan_standees(part: Standees, options: PrintOptions, forms: _Forms, pi: int) -> PartPlan:
+    """The strips of a part's standees; figures of several sizes (``Standee(width_mm=...,
+    figure_mm=...)``) share a page when they fit, each size in rows of its own."""
     from companion.render.printkit.draw import draw_standee, prepare_standee
+    from companion.render.printkit.layout import layout_groups
 
-    size = part.strip_size
-    w, h = size.width, size.height
     preps = {i: prepare_standee(f, part, f"standees '{part.title}', '{f.name}'")
              for i, f in enumerate(part.figures) if f.count}
-    plan = layout_items(sum(int(f.count) for f in part.figures), size, options.paper,
-                        margin_mm=options.margin_mm, bleed_mm=options.bleed_mm,
-                        gap_mm=max(options.gap_mm, 2.0), backs="none",
-                        crop_marks=options.crop_marks, cut_lines=options.cut_lines,
-                        rotate=options.rotate, what=f"standees '{part.title}'")
-    order = [i for i, _ in part.expanded()]
+    # the figures by strip size, sizes in the order they first come
+    groups: dict[tuple[float, float], list[int]] = {}
+    for i, f in part.expanded():
+        s = part.strip_of(f)
+        groups.setdefault((s.width_mm, s.height_mm), []).append(i)
+    order = [i for ids in groups.values() for i in ids]
+    sizes = {k: part.strip_of(part.figures[ids[0]]) for k, ids in groups.items()}
+    plan = layout_groups([(sizes[k], len(ids)) for k, ids in groups.items()], options.paper,
+                         margin_mm=options.margin_mm, bleed_mm=options.bleed_mm,
+                         gap_mm=max(options.gap_mm, 2.0), crop_marks=options.crop_marks,
+                         cut_lines=options.cut_lines, rotate=options.rotate,
+                         what=f"standees '{part.title}'")
     bleed = plan.bleed
     prefix = f"P{pi}"
 
@@ -462,9 +479,15 @@ def _plan_standees(part: Standees, options: PrintOptions, forms: _Forms, pi: int
         d = order[idx]
         return f"{prefix}S{d}", lambda c, p=preps[d]: draw_standee(c, p, part, bleed)
 
+    def size_of(idx):
+        s = part.strip_of(part.figures[order[idx]])
+        return s.width, s.height
+
+    size = part.strip_size
     pages = _sheet_pages(plan, part, noun="fold-over standees (fold on the dashed lines)",
                          forms=forms, prefix=prefix, front_form=front_form,
-                         back_form=lambda i: None, w=w, h=h)
+                         back_form=lambda i: None, w=size.width, h=size.height,
+                         size_of=size_of)
     if pages:
         pages[0].bookmarks.append((part.title, 0))
     return PartPlan(part, pages, sheets=plan, backs="none")
@@ -694,7 +717,8 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
             "board": lambda: (f"{pp.part.width_mm:g} x {pp.part.height_mm:g} mm on "
                               f"{counted(len(pp.pages), 'page')}"
                               + (" with the assembly overview"
-                                 if len(pp.pages) > len(pp.board.tiles) else "")),
+                                 if any(p.label.endswith(": assembly") for p in pp.pages)
+                                 else "")),
         }.get(part.kind, lambda: counted(len(pp.pages), "page"))()
         rows.append([part.title, what, str(starts.get(id(part), ""))])
     duplex = options.backs in ("duplex-long", "duplex-short")

@@ -537,8 +537,7 @@ def prepare_standee(fig: Standee, part: Standees, what: str) -> dict:
     colour = rgb(fig.colour, what=what)
     if fig.icon:
         check_icon(fig.icon, what)
-    w = mm(part.width_mm)
-    fh = mm(part.figure_mm)
+    w, fh = (mm(v) for v in part.figure_size(fig))
     name = fit_line(fig.name, w - mm(2), max_size=9.0, min_size=4.5, what=f"{what} name")
     text = None
     if fig.text:
@@ -580,8 +579,7 @@ def _standee_panel(c, prep: dict, w: float, fh: float) -> None:
 def draw_standee(c, prep: dict, part: Standees, bleed: float) -> None:
     """The strip from the bottom: base tab, front panel, back panel (turned half round, so that
     it stands upright once folded over the top), base tab."""
-    w = mm(part.width_mm)
-    fh = mm(part.figure_mm)
+    w, fh = (mm(v) for v in part.figure_size(prep["fig"]))
     base = mm(part.base_mm)
     total = 2 * fh + 2 * base
     colour = prep["colour"]

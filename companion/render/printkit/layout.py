@@ -398,6 +398,9 @@ class Tile:
     """Strips covered by a neighbour after assembly: (neighbour name, page rectangle)."""
     cut_edges: tuple[str, ...]
     """Edges ('left', 'top') of this tile that are laid over a neighbour's glue strip."""
+    sheet: int = 0
+    """The page (0-based, among the board's tile pages) it is printed on: small tiles share a
+    page, each in its own frame."""
 
     @property
     def transform(self) -> Affine:
@@ -438,6 +441,10 @@ def column_name(i: int) -> str:
     return name
 
 
+TILE_SEP = mm(6)
+"""Between tiles that share a page: room to cut each along its own frame."""
+
+
 def _tiles_needed(total: float, avail: float, overlap: float) -> int:
     if total <= avail + EPS:
         return 1
@@ -449,7 +456,10 @@ def tile_board(width_mm: float, height_mm: float, paper: Paper, *, margin_mm: fl
     """Split a board of ``width_mm`` x ``height_mm`` into page-sized tiles that overlap by
     ``overlap_mm``; all tiles of a board have the same size.  Each tile but the last in its row
     (column) keeps a glue strip of the overlap's width on its right (bottom) edge; the
-    neighbour is cut along its edge and laid on that strip."""
+    neighbour is cut along its edge and laid on that strip.  Tiles small enough to share a page
+    do (``Tile.sheet``), in reading order, each in its own frame ``TILE_SEP`` apart: a strip of
+    two tiles takes one page instead of two, and is cut and glued the same way.  The board is
+    turned a quarter when that needs fewer pages."""
     safe, notice, area = content_area(paper, margin_mm)
     overlap = mm(overlap_mm)
     if overlap * 2 >= min(area.w, area.h):
@@ -459,18 +469,33 @@ def tile_board(width_mm: float, height_mm: float, paper: Paper, *, margin_mm: fl
         bw, bh = (mm(height_mm), mm(width_mm)) if rotated else (mm(width_mm), mm(height_mm))
         cols = _tiles_needed(bw, area.w, overlap)
         rows = _tiles_needed(bh, area.h, overlap)
-        options.append((cols * rows, int(rotated), rotated, bw, bh, cols, rows))
-    _, _, rotated, bw, bh, cols, rows = min(options)
-    tw = bw if cols == 1 else (bw + (cols - 1) * overlap) / cols
-    th = bh if rows == 1 else (bh + (rows - 1) * overlap) / rows
+        tw = bw if cols == 1 else (bw + (cols - 1) * overlap) / cols
+        th = bh if rows == 1 else (bh + (rows - 1) * overlap) / rows
+        across = max(1, _count(area.w, tw, TILE_SEP, 0.0))
+        down = max(1, _count(area.h, th, TILE_SEP, 0.0))
+        per_page = min(across * down, cols * rows)
+        pages = math.ceil(cols * rows / per_page)
+        options.append(((pages, cols * rows, int(rotated)), rotated, bw, bh, cols, rows, tw, th,
+                        across, per_page))
+    _, rotated, bw, bh, cols, rows, tw, th, across, per_page = min(options, key=lambda o: o[0])
     tiles = []
     for row in range(rows):
         for col in range(cols):
+            k = row * cols + col
+            sheet, at = divmod(k, per_page)
+            # the tiles of this page, centred as a block (one tile: centred on the page)
+            on_page = min(per_page, cols * rows - sheet * per_page)
+            used_across = min(across, on_page)
+            used_down = math.ceil(on_page / across)
+            block_w = used_across * tw + (used_across - 1) * TILE_SEP
+            block_h = used_down * th + (used_down - 1) * TILE_SEP
+            r, c = divmod(at, across)
+            px = area.x + (area.w - block_w) / 2 + c * (tw + TILE_SEP)
+            py = area.y + (area.h + block_h) / 2 - r * (th + TILE_SEP) - th
             wx = col * (tw - overlap)
             wy = bh - th - row * (th - overlap)
             window = Rect(_clean(wx), _clean(wy), _clean(tw), _clean(th))
-            place = Rect(_clean(area.x + (area.w - tw) / 2), _clean(area.y + (area.h - th) / 2),
-                         _clean(tw), _clean(th))
+            place = Rect(_clean(px), _clean(py), _clean(tw), _clean(th))
             glue = []
             if col < cols - 1:
                 glue.append((column_name(col + 1) + str(row + 1),
@@ -480,5 +505,109 @@ def tile_board(width_mm: float, height_mm: float, paper: Paper, *, margin_mm: fl
                              Rect(place.x, place.y, place.w, _clean(overlap))))
             cut = tuple(e for e, on in (("left", col > 0), ("top", row > 0)) if on)
             tiles.append(Tile(column_name(col) + str(row + 1), col, row, window, place,
-                              tuple(glue), cut))
+                              tuple(glue), cut, sheet))
     return BoardPlan(bw, bh, rotated, cols, rows, overlap, tiles, safe, notice, area, paper)
+
+
+# ----------------------------------------------------------------------------------------------
+# Items of several sizes sharing pages
+
+
+def layout_groups(groups: list[tuple[CardSize, int]], paper: Paper, *, margin_mm: float = 8.0,
+                  bleed_mm: float = 0.0, gap_mm: float = 0.0, crop_marks: bool = True,
+                  cut_lines: bool = False, rotate: bool = True, what: str = "items") -> SheetPlan:
+    """Lay out one-sided items of several sizes: ``groups`` of (size, count), in order.  Each
+    size keeps the grid :func:`layout_items` gives it (columns, turned or not), in rows of its
+    own; a page takes the rows of the next size below those of the last when they fit.  The
+    rows of one size on a page form a *section* with crop marks (and cut lines) of its own,
+    kept within its band of the page: the sheet is cut between the sections first, then each
+    section as usual.  Sections stand far enough apart for the marks of both, 2 mm clear of
+    each other; the whole stack is centred on the page.  Slot indexes run through the groups in
+    order.  One size alone is laid out exactly as :func:`layout_items` does."""
+    groups = [(size, n) for size, n in groups if n > 0]
+    if len({(s.width_mm, s.height_mm) for s, _ in groups}) <= 1:
+        size = groups[0][0] if groups else CardSize(1.0, 1.0)
+        return layout_items(sum(n for _, n in groups), size, paper, margin_mm=margin_mm,
+                            bleed_mm=bleed_mm, gap_mm=gap_mm, crop_marks=crop_marks,
+                            cut_lines=cut_lines, rotate=rotate, what=what)
+    bleed = mm(bleed_mm)
+    gap = max(mm(gap_mm), 2 * bleed)
+    safe, notice, area = content_area(paper, margin_mm)
+    room = (bleed + MARK_GAP + MARK_MIN) if crop_marks else bleed
+    # between sections: room for the bottom marks of one and the top marks of the next
+    # (2.5 mm each) with 2 mm clear between them, so each set reads as its section's
+    clear = mm(2)
+    sep = max(gap, 2 * (bleed + MARK_GAP + mm(2.5)) + clear if crop_marks
+              else 2 * bleed + clear)
+    avail = area.h - 2 * room
+    grids = []
+    for size, n in groups:
+        alone = layout_items(n, size, paper, margin_mm=margin_mm, bleed_mm=bleed_mm,
+                             gap_mm=gap_mm, crop_marks=crop_marks, cut_lines=cut_lines,
+                             rotate=rotate, what=what)
+        grids.append((size, n, alone.cols, alone.rotated))
+    # pages -> sections -> rows -> item indexes; ``used`` the height taken on the current page
+    pages: list[list[tuple[int, list[list[int]]]]] = [[]]
+    used = 0.0
+    index = 0
+    for gi, (size, n, cols, rotated) in enumerate(grids):
+        ch = size.width if rotated else size.height
+        items = list(range(index, index + n))
+        index += n
+        for start in range(0, n, cols):
+            row = items[start:start + cols]
+            page = pages[-1]
+            same = bool(page) and page[-1][0] == gi
+            need = ch + (gap if same else sep if page else 0.0)
+            if page and used + need > avail + EPS:
+                pages.append([])
+                page, same, need, used = pages[-1], False, ch, 0.0
+            if same:
+                page[-1][1].append(row)
+            else:
+                page.append((gi, [row]))
+            used += need
+    sheets: list[Sheet] = []
+    for number, page in enumerate(pages, 1):
+        heights = []
+        for gi, rows in page:
+            size, _, _, rotated = grids[gi]
+            ch = size.width if rotated else size.height
+            heights.append(len(rows) * ch + (len(rows) - 1) * gap)
+        total = sum(heights) + sep * (len(page) - 1)
+        top = area.y + (area.h + total) / 2
+        layout = PageLayout("front", paper, safe, notice)
+        tops = []
+        for (gi, rows), height in zip(page, heights):
+            tops.append(top)
+            top -= height + sep
+        row_no = 0
+        for k, ((gi, rows), height) in enumerate(zip(page, heights)):
+            size, _, cols, rotated = grids[gi]
+            w, h = size.width, size.height
+            cw, ch = (h, w) if rotated else (w, h)
+            gw = cols * cw + (cols - 1) * gap
+            g = _Grid(cols, len(rows), rotated, cw, ch, area.x + (area.w - gw) / 2, tops[k],
+                      cw + gap, ch + gap)
+            slots = []
+            for r, row in enumerate(rows):
+                for c, i in enumerate(row):
+                    t = _front_transform(g, r, c, w, h)
+                    slots.append(Slot(i, "front", row_no + r, c, bounds_of(t, w, h),
+                                      bounds_of(t, w, h, bleed), t))
+            row_no += len(rows)
+            # this section's band: up to half way to its neighbours
+            band_top = area.y1 if k == 0 else tops[k] + (sep - clear) / 2
+            band_bottom = (area.y if k == len(page) - 1
+                           else tops[k] - height - (sep - clear) / 2)
+            band = Rect(area.x, band_bottom, area.w, band_top - band_bottom)
+            marks, cuts = _marks(slots, bleed, band, crop_marks, cut_lines, paper)
+            layout.slots += slots
+            layout.crop_marks += marks
+            layout.cut_lines += cuts
+        sheets.append(Sheet(number, layout))
+    size, _, cols, rotated = grids[0]
+    per = max(len(s.front.slots) for s in sheets)
+    return SheetPlan(paper, size, index, "none", bleed, gap, cols,
+                     max(len({sl.row for sl in s.front.slots}) for s in sheets), rotated, None,
+                     per, sheets)

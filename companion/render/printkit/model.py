@@ -197,6 +197,9 @@ class Standee:
     count: int = 1
     draw: DrawFn | None = None
     """Optional ``draw(pen, width_mm, height_mm)`` for one panel (called for front and back)."""
+    width_mm: float | None = None
+    figure_mm: float | None = None
+    """This figure's own strip width and panel height; None: the part's."""
 
 
 @dataclass
@@ -212,6 +215,15 @@ class Standees(Part):
     @property
     def strip_size(self) -> CardSize:
         return CardSize(self.width_mm, 2 * self.figure_mm + 2 * self.base_mm)
+
+    def figure_size(self, fig: Standee) -> tuple[float, float]:
+        """(strip width, panel height) of ``fig`` in mm: its own, else the part's."""
+        return (self.width_mm if fig.width_mm is None else fig.width_mm,
+                self.figure_mm if fig.figure_mm is None else fig.figure_mm)
+
+    def strip_of(self, fig: Standee) -> CardSize:
+        w, f = self.figure_size(fig)
+        return CardSize(w, 2 * f + 2 * self.base_mm)
 
     def expanded(self) -> list[tuple[int, Standee]]:
         return [(i, f) for i, f in enumerate(self.figures) for _ in range(int(f.count))]
