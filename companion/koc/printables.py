@@ -421,6 +421,9 @@ def chart_blocks(chart) -> list:
     rows = []
     for e in entries:
         label = e.label + (" (optional)" if e.optional and optional else "")
+        marks = [text for flag, text in ENTRY_MARKS if e.get(flag)]
+        if marks:       # the entry's flags in the words the chart's note explains them in
+            label += " (" + "; ".join(marks) + ")"
         if e.note:
             label += "\n" + e.note
         row = [chart.shown_roll(e), label]
@@ -436,6 +439,10 @@ def chart_blocks(chart) -> list:
     blocks.append(Table(columns, rows, align=align, bold_first_column=True, widths=widths))
     return blocks
 
+
+ENTRY_MARKS = (("refusable", "may be refused"), ("npk_choice", "fit for a non-player Knight"))
+"""Flags of a chart entry (charts.toml) printed after its result, as its chart's note names
+them."""
 
 COLUMN_PT = 262.0
 """About the width of one column of a two-column reference sheet (A4 or Letter), in points;

@@ -112,8 +112,9 @@ def test_every_chart_with_every_entry(the_kit, world):
         table = next(b for b in sheet.blocks[i:] if isinstance(b, Table))
         rows = chart.rows(optional=bool(chart.optional_dice))
         assert [r[0] for r in table.rows] == [roll for roll, _ in rows]
-        assert [r[1].split("\n")[0].removesuffix(" (optional)") for r in table.rows] == \
-            [label for _, label in rows]
+        assert [re.sub(r" \((may be refused|fit for a non-player Knight)(; [^)]*)?\)$", "",
+                       r[1].split("\n")[0]).removesuffix(" (optional)")
+                for r in table.rows] == [label for _, label in rows]
     war = next(s for s in sheets if s.title == "The Foreign War")
     steps = next(b for b in war.blocks if isinstance(b, Table) and b.columns[0] == "Step")
     assert [r[0] for r in steps.rows] == list(world.war_steps)
@@ -308,3 +309,20 @@ def test_each_way_on_in_the_foreign_war_steps_takes_one_line(the_kit, paper):
                         + (text_width(" ", f.regular, 8.0) if w.space_before else 0.0)
                         for w in words)
             assert width <= widths[2] - 2 * CELL_PAD_X, (paper, line)
+
+
+def test_the_knights_fate_chart_marks_its_flags_in_words(world):
+    """Which fates the loser may refuse, and which suit a beaten non-player knight, are marked
+    in each row in the words the chart's note uses (it once printed the data's field names,
+    'refusable = ...', for a table without such a column)."""
+    from companion.koc.printables import chart_blocks
+    from companion.render.printkit import Paragraph, Table
+
+    blocks = chart_blocks(world.charts["knights_fate"])
+    note = " ".join(b.text for b in blocks if isinstance(b, Paragraph))
+    assert "refusable" not in note and "npk_choice" not in note
+    assert "'may be refused'" in note and "'fit for a non-player Knight'" in note
+    rows = {r[0]: r[1] for b in blocks if isinstance(b, Table) for r in b.rows}
+    assert rows["2"].startswith("Pilgrimage to a shrine (may be refused)")
+    assert rows["1"].startswith("Grants a request (fit for a non-player Knight)")
+    assert "(" not in rows["3"]
