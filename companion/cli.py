@@ -410,23 +410,26 @@ def new(
 
 
 def orders_of_message(text: str, store, game_id: str, player: str, name: str
-                      ) -> tuple[str, list[str]]:
+                      ) -> tuple[str, list[str], str]:
     """A whole saved email (headers, MIME, quoted-printable...) gives its order text; a bare
     body is returned as it is (companion/mail/parse.py). A greeting before the orders and a
     sign-off after them, from the mail layer's fixed lists, become comments as they do in
-    mail (never a line the game reads as an order); returned are the text and what was set
-    aside, to be said."""
+    mail (never a line the game reads as an order); returned are the text, what was set
+    aside, to be said, and the name errors give it: 'the body of FILE' for a whole message,
+    whose line numbers count from the first line of the body, not of the file."""
     from companion import service
-    from companion.mail.parse import orders_from_text, without_courtesies
+    from companion.mail.parse import looks_like_message, orders_from_text, without_courtesies
     from companion.mail.run import reads_as_order
     from companion.registry import get_kind
 
+    if looks_like_message(text):
+        name = f"the body of {name}"
     text = orders_from_text(text)
     game = store.game(game_id)
     who = service.resolve_player(game, player)
     text, ignored = without_courtesies(
         text, reads_as_order(get_kind(game.kind), store.turn(game_id).state, who))
-    return text, [c.said(f" of {name}") for c in ignored]
+    return text, [c.said(f" of {name}") for c in ignored], name
 
 
 @orders_app.command("check")
@@ -443,7 +446,7 @@ def orders_check(
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
     store = open_store()
-    text, ignored = orders_of_message(text, store, game_id, player, name)
+    text, ignored, name = orders_of_message(text, store, game_id, player, name)
     result = service.check_orders(store, game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
@@ -470,7 +473,7 @@ def orders_submit(
     SETTINGS.json = json_out
     text, name = service.read_text_file(file)
     store = open_store()
-    text, ignored = orders_of_message(text, store, game_id, player, name)
+    text, ignored, name = orders_of_message(text, store, game_id, player, name)
     result = service.submit_orders(store, game_id, player, text, name)
     if json_out:
         as_json({"ok": True, "game": game_id, "player": result.player,
@@ -536,9 +539,9 @@ def options(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     for line in lines:
         echo(line)
     if not lines:       # said on stderr: standard output stays the (empty) list of lines
-        typer.echo(f"no order lines for {player} now in game {game_id}: the game is over, or "
-                   f"nothing is asked of {player} ('companion show {game_id} --player "
-                   f"{player}' says why)", err=True)
+        why = service.why_no_options(open_store(), game_id, player)
+        typer.echo(f"no order lines for {player} now in game {game_id}: {why} ('companion show "
+                   f"{game_id} --player {player}' shows where the game stands)", err=True)
 
 
 @app.command()
@@ -567,13 +570,13 @@ def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         return
     if outcome.recovered:
         for number in outcome.recovered:
-            echo(f"game {game_id}: turn {number} had been stored by an interrupted run without "
-                 "its reports; they are written now")
+            echo(f"game {game_id}: turn {number} had been stored without its reports (by an "
+                 "interrupted run, or imported); they are written now")
         echo("no new turn was processed: run 'companion turn' again for the next one")
         echo(f"reports in {SETTINGS.output / game_id / f'turn-{outcome.turn:03d}'}")
         return
     echo(f"game {game_id}: turn {outcome.turn} processed"
-         + (f" (in the game's own count: {outcome.progress})" if outcome.progress else ""))
+         + (f" (now, in the game's own count: {outcome.progress})" if outcome.progress else ""))
     for line in outcome.public:
         echo(f"  {line}")
     for note in outcome.notes:
@@ -736,7 +739,11 @@ def export(game_id: str = typer.Argument(..., metavar="GAME_ID"),
         file.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
                         encoding="utf-8")
     except OSError as exc:
-        raise CompanionError(f"cannot write {file}: {exc.strerror}") from None
+        folder = file.parent
+        raise CompanionError(f"cannot write {file}: {exc.strerror}",
+                             hint=f"the folder {folder} does not exist: create it first, or "
+                                  "give a file in a folder that exists"
+                             if not folder.is_dir() else None) from None
     echo(f"exported game {game_id} ({len(data['turns'])} turns) to {file}")
 
 
@@ -761,8 +768,9 @@ def import_(file: Path = typer.Argument(..., metavar="FILE"),
     game_id = service.import_game(open_store(create=True), data, name, new_id)
     echo(f"imported game {game_id} into {SETTINGS.store}")
     if new_id:
-        echo(f"as a copy its players have new private links; 'companion report {game_id}' "
-             "writes its latest reports with them")
+        echo("as a copy its players have new private links (the original's do not open it)")
+    echo(f"its reports are not written yet: 'companion report {game_id}' writes them to "
+         f"{SETTINGS.output / game_id}")
 
 
 @app.command()
@@ -782,12 +790,12 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
 
     SETTINGS.json = json_out
     if (game_id is None) == (disclosure is None):
-        raise CompanionError("give either GAME_ID or --disclosure FILE")
+        raise CompanionError("give either GAME_ID or --disclosure FILE" + (
+            ", not both" if game_id is not None else ""),
+            hint="'companion verify GAME_ID' checks a game of this store; 'companion verify "
+                 "--disclosure FILE' checks a published disclosure file alone")
     if disclosure is not None:
-        try:
-            data = json.loads(disclosure.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CompanionError(f"cannot read {disclosure}: {exc}") from None
+        data = read_disclosure(disclosure)
         if isinstance(data, dict) and data.get("format") == fairness.FORMAT:
             verify_chance(data, disclosure, report, json_out)
             return
@@ -812,6 +820,30 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
               then=lambda: verify_chance(chance, None, report, json_out))
     else:
         verify_chance(fairness.disclosure(game, turns), None, report, json_out)
+
+
+def read_disclosure(path: Path):
+    """The JSON of a disclosure file, or an error saying what is wrong and where to look."""
+    where = ("a finished game's disclosure is in its last turn's folder "
+             "(OUTPUT/GAME_ID/turn-NNN/chance-disclosure.json); 'companion disclose GAME_ID' "
+             "writes one to OUTPUT/GAME_ID/")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CompanionError(f"file not found: {path}", hint=where) from None
+    except IsADirectoryError:
+        raise CompanionError(f"{path} is a folder, not a file", hint=where) from None
+    except (OSError, ValueError) as exc:
+        raise CompanionError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}",
+                             hint=where) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CompanionError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})",
+                             hint="give the chance-disclosure.json (or disclosure.json) a "
+                                  "finished game wrote, unchanged") from None
+    except RecursionError:
+        raise CompanionError(f"{path}: the JSON is nested too deeply to be a disclosure") from None
 
 
 def sealed_check(kind_id: str):
@@ -1007,9 +1039,17 @@ def data_check(kind: str = typer.Argument(..., help="game kind id"),
     """Validate an edited copy of a game's data files; print every error with file and line."""
     from companion.registry import get_kind, info
 
+    kind_id = info(kind).id
     if not folder.is_dir():
-        raise CompanionError(f"{folder} is not a folder")
-    errors = get_kind(info(kind).id).data_check(folder)
+        import companion
+
+        bundled = Path(companion.__file__).resolve().parent / kind_id / "data"
+        raise CompanionError(
+            f"{folder} is a file, not a folder" if folder.exists() else f"no folder {folder}",
+            hint=(f"copy the bundled data folder first (cp -r {bundled} my-{kind_id}-data), edit "
+                  f"the copy, then: companion data check {kind_id} my-{kind_id}-data")
+            if bundled.is_dir() else "give the folder holding the edited data files")
+    errors = get_kind(kind_id).data_check(folder)
     if errors:
         for error in errors:
             typer.echo(error.render(), err=True)
@@ -1077,7 +1117,10 @@ def game_address(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     echo(f"game {game_id}: the address of {name} is now {new or 'none (no mail)'} "
          f"(was {old or 'none'})")
     if new:
-        echo(f"'companion mail resend {game_id} \"{name}\"' mails them the latest report")
+        import re
+
+        shown = name if re.fullmatch(r"[\w.@+-]+", name) else f'"{name}"'
+        echo(f"'companion mail resend {game_id} {shown}' mails them the latest report")
 
 
 @app.command()
@@ -1096,12 +1139,13 @@ def serve(host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS",
     """Serve the web view of the store's games: the pages behind the QR codes, the order form
     and the moderator's page (docs/web.md)."""
     from companion.web.config import config_path, read_config
-    from companion.web.server import announce, server
+    from companion.web.server import announce, check_port, server
 
     store = open_store()
     store.close()
     config_file = config or config_path(SETTINGS.store)
     settings = read_config(config_file)
+    check_port(host, port)
     url = announce(host, port, root_path)
     typer.echo(f"give games this base URL (as seen by the players, e.g. behind your TLS "
                f"proxy): companion new ... --base-url {url}  or  companion game set GAME_ID "
@@ -1129,8 +1173,9 @@ def web_hash_password(stdin: bool = typer.Option(False, "--stdin",
         password = getpass.getpass("moderator password: ")
         if getpass.getpass("again: ") != password:
             raise CompanionError("the two passwords differ; nothing was made")
-    echo("[web]")
-    echo(f'moderator_password_hash = "{hash_password(password)}"')
+    hashed = hash_password(password)     # first: a refused password prints nothing at all,
+    echo("[web]")                        # so 'hash-password >> companion.toml' adds nothing
+    echo(f'moderator_password_hash = "{hashed}"')
 
 
 # ----------------------------------------------------------------------------- play by email

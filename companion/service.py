@@ -89,11 +89,16 @@ def read_text_file(path: str) -> tuple[str, str]:
     if path == "-":
         import sys
 
+        if sys.stdin.isatty():      # typed at the terminal: say what it waits for
+            print("reading from standard input: type or paste the text, then Ctrl-D on a line "
+                  "of its own (Ctrl-Z and Enter on Windows)", file=sys.stderr, flush=True)
         return decode_text(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise CompanionError(f"file not found: {path}") from None
+        raise CompanionError(f"file not found: {path}",
+                             hint=f"a relative path starts in the current folder ({Path.cwd()}); "
+                                  "'-' reads standard input") from None
     except IsADirectoryError:
         raise CompanionError(f"{path} is a folder, not a file") from None
     except OSError as exc:
@@ -409,6 +414,22 @@ def legal_options(store: Store, game_id: str, player_typed: str) -> list[str]:
     return kind.options_for(store.turn(game_id).state, player)
 
 
+def why_no_options(store: Store, game_id: str, player_typed: str) -> str:
+    """Why PLAYER has no order lines now: the game is over, or whom it waits for instead."""
+    game = store.game(game_id)
+    player = resolve_player(game, player_typed)
+    kind = get_kind(game.kind)
+    state = store.turn(game_id).state
+    if kind.is_over(state):
+        return "the game is over"
+    awaited = kind.awaited(state)
+    if player in awaited:
+        return f"the game waits for {player}, but what it asks has no lines to list"
+    if awaited:
+        return f"nothing is asked of {player} now; the game waits for {', '.join(awaited)}"
+    return f"nothing is asked of {player} now"
+
+
 # ----------------------------------------------------------------------------------- turns
 def compute_turn(kind, game: Game, last: Turn, submissions: dict[str, dict[str, Any]],
                  *, dice: Sequence[int] = (), replay_chance: list[dict] | None = None,
@@ -459,10 +480,9 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
                                  f"orders from {', '.join(ctx.awaiting) or 'nobody'}",
                                  hint="the game's options make it wait for these orders "
                                       "(missing=wait or the like): when a player does not "
-                                      "answer, the "
-                                      "moderator may send orders for them ('companion options "
-                                      "GAME PLAYER' lists them; 'companion orders submit GAME "
-                                      "PLAYER FILE')")
+                                      "answer, the moderator may send orders for them "
+                                      f"('companion options {game_id} PLAYER' lists them; "
+                                      f"'companion orders submit {game_id} PLAYER FILE')")
         number = last.number + 1
         inputs = {"submissions": [dict(sub, player=p, used=p in ctx.used)
                                   for p, sub in submissions.items()],
@@ -829,7 +849,8 @@ def rewind_span(store: Store, game_id: str, to: int) -> list[int]:
         raise CompanionError(f"game {game_id} has turns 0 to {latest}; turn {to} is "
                              + ("its latest: nothing comes after it" if to == latest else
                                 "not one of them"),
-                             hint=f"give a turn from 0 to {latest - 1}" if latest else
+                             hint=(f"give a turn from 0 to {latest - 1}" if latest > 1 else
+                                   "give turn 0 (to take back turn 1)") if latest else
                              "a game at turn 0 has nothing to take back")
     return list(range(to + 1, latest + 1))
 

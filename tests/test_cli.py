@@ -207,6 +207,9 @@ def test_every_kind_exports_imports_replays_and_verifies(cli, kind):
     assert "every hash matches" in cli.ok("replay", "g1", env=other).out
     copied = cli.ok("import", str(export), "--as", "g2", env=other).out
     assert "imported game g2" in copied and "new private links" in copied
+    # an import writes no reports: it says so and how, and the next turn or report does not
+    # speak of an interrupted run alone
+    assert "reports are not written yet: 'companion report g2'" in copied
     db = sqlite3.connect(cli.root / "other.sqlite3")
     tokens = dict(db.execute("SELECT game_id || seat, token FROM players").fetchall())
     db.close()
@@ -283,6 +286,7 @@ def test_rejected_orders_change_nothing(cli):
     assert result.code == 1 and "no game 'g2'" in result.err and "did you mean 'g1'" in result.err
     result = cli("orders", "submit", "g1", "Anna", str(cli.root / "missing.txt"))
     assert result.code == 1 and "file not found" in result.err
+    assert "'-' reads standard input" in result.err and str(cli.root) in result.err
     (cli.root / "latin1.txt").write_bytes("assign 3 to Kaspar von Eichst\xe4tt\n".encode("latin-1"))
     result = cli("orders", "submit", "g1", "Anna", str(cli.root / "latin1.txt"))
     assert result.code == 1 and "not UTF-8" in result.err
@@ -372,6 +376,7 @@ def test_wait_mode_refuses_an_empty_turn(cli):
     cli.ok("new", "gral", "w", "--player", "A", "--player", "B", "--option", "missing=wait")
     result = cli("turn", "w")
     assert result.code == 1 and "waits for orders from A, B" in result.err
+    assert "'companion options w PLAYER'" in result.err     # the game's own id, to copy
 
 
 def test_sheet_and_print(cli):
@@ -477,6 +482,9 @@ def test_options_with_nothing_to_send_says_so_on_stderr(cli):
     cli.ok("new", "mayhem", "m1", "--player", "Anna", "--player", "Bert", "--seed", "3")
     result = cli.ok("options", "m1", "Bert")
     assert result.out == "" and "no order lines for Bert now in game m1" in result.err
+    awaited = json.loads(cli.ok("list", "--json").out)[0]["awaited"]
+    assert awaited and "Bert" not in awaited
+    assert f"nothing is asked of Bert now; the game waits for {', '.join(awaited)}" in result.err
     assert "companion show m1 --player Bert" in result.err
 
 
@@ -488,3 +496,69 @@ def test_a_kind_without_commands_of_its_own_says_how_it_is_played(cli):
         assert result.code == 2 and f"{title} ('{kind}') has no commands of its own" in result.err
         assert f"companion new {kind} GAME_ID" in result.err and "No such command" not in result.err
     assert "roll" in cli.ok("koc", "--help").out
+
+
+def test_files_that_are_not_there_say_where_to_look(cli):
+    """A newcomer's wrong paths: a disclosure looked for beside the game's folder (it is in the
+    last turn's folder), a data folder not copied yet; each says what to give instead."""
+    result = cli("verify", "--disclosure", str(cli.root / "chance-disclosure.json"))
+    assert result.code == 1 and "file not found" in result.err and "Errno" not in result.err
+    assert "turn-NNN/chance-disclosure.json" in result.err and "companion disclose" in result.err
+    result = cli("verify", "--disclosure", cli.write("broken.json", "{not json"))
+    assert result.code == 1 and "broken.json:1:2: not valid JSON" in result.err
+    result = cli("data", "check", "gral", str(cli.root / "my-data"))
+    assert result.code == 1 and "no folder" in result.err
+    assert "cp -r " in result.err and "companion data check gral my-gral-data" in result.err
+    result = cli("data", "check", "gral", cli.write("a-file.txt", "x"))
+    assert result.code == 1 and "is a file, not a folder" in result.err
+    result = cli("verify")
+    assert result.code == 1 and "'companion verify --disclosure FILE' checks" in result.err
+    result = cli("verify", "g1", "--disclosure", "x.json")
+    assert result.code == 1 and "not both" in result.err
+    cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "1")
+    result = cli("export", "g1", str(cli.root / "no-such-folder" / "g1.json"))
+    assert result.code == 1 and "no-such-folder does not exist: create it first" in result.err
+
+
+def test_a_saved_message_names_its_body_in_errors(cli):
+    """README: 'orders submit' reads a whole saved message. Its errors count lines from the
+    first line of the body, so they name the body, not the file (whose line 3 is a header);
+    nothing is stored."""
+    new_game(cli)
+    message = ("From: Cora <cora@example.org>\nTo: judge@example.org\nSubject: my orders\n"
+               "Content-Type: text/plain; charset=utf-8\n\nHello judge,\n\npas\n")
+    path = cli.write("cora.eml", message)
+    before = cli.store.read_bytes()
+    result = cli("orders", "submit", "g1", "Cora", path)
+    assert result.code == 1 and f"the body of {path}:3:1: syntax error" in result.err
+    assert "1 error in the body of" in result.err and cli.store.read_bytes() == before
+    good = cli.ok("orders", "check", "g1", "Cora", cli.write("ok.eml", message.replace(
+        "\npas\n", "\npass\n"))).out
+    assert "(line 1 of the body of" in good and "ignored the greeting 'Hello judge,'" in good
+    bare = cli("orders", "check", "g1", "Cora", "-", input="Hello judge,\n\npas\n")
+    assert "<stdin>:3:1: syntax error" in bare.err          # a bare body: its own lines
+
+
+def test_reading_orders_at_a_terminal_says_how_to_end_them(cli):
+    """README: 'companion orders submit g1 Bert -' reads the orders from standard input. Typed
+    at a terminal it waited without a word; now it says what it waits for and how to end."""
+    import os
+    import pty
+    import subprocess
+
+    new_game(cli)
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen([cli.script, "orders", "check", "g1", "Anna", "-"],
+                                cwd=cli.root, env=cli.env, stdin=slave, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        os.close(slave)
+        os.write(master, b"pass\n\x04")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0, err
+    assert "reading from standard input" in err and "Ctrl-D" in err
+    assert "orders of Anna are valid" in out
+    piped = cli.ok("orders", "check", "g1", "Anna", "-", input="pass\n")
+    assert "standard input" not in piped.err          # piped in: nothing to say

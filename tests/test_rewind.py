@@ -203,3 +203,12 @@ def test_a_rewind_for_a_turn_since_moved_on_takes_nothing_back(cli):
     assert rows(cli, "SELECT COUNT(*) FROM rewound_turns") == [(0,)]
     assert service.rewind(store, "g", 0, cli.output, "late", expect_latest=2).numbers == [1, 2]
     store.close()
+
+
+def test_a_game_of_one_turn_names_the_turn_to_give(cli):
+    """With only turn 1 to take back the hint said 'give a turn from 0 to 0'."""
+    cli.ok("new", "gral", "g", "--player", "Anna", "--player", "Bert", "--seed", "1")
+    cli.ok("turn", "g")
+    bad = cli("rewind", "g", "1", "--yes")
+    assert bad.code == 1 and "give turn 0 (to take back turn 1)" in bad.err, bad.err
+    assert "from 0 to 0" not in bad.err

@@ -210,9 +210,10 @@ def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
     try:
         found = mail_config.inspect(path)
     except DataError as exc:
-        if exc.message.startswith("TOML syntax") and not exc.hint:
-            exc.hint = ("the file cannot be read past this point, so nothing else was checked: "
-                        "fix it and run 'companion mail check' again")
+        if exc.message.startswith("TOML syntax"):
+            exc.hint = (f"{exc.hint}; " if exc.hint else "") + (
+                "the file cannot be read past this point, so nothing else was checked: fix it "
+                "and run 'companion mail check' again")
         raise
     for problem in sorted(found.errors + found.warnings,
                           key=lambda e: (e.line or 0, e.column or 0)):

@@ -206,7 +206,15 @@ def read(path: Path):
         raise CompanionError(f"no mail configuration at {path}",
                              hint="write one (docs/mail.md has a complete example), or give "
                                   "--config FILE")
-    data = DataFile.load(path)
+    try:
+        data = DataFile.load(path)
+    except DataError as exc:
+        if "Cannot declare" in exc.message and not exc.hint:    # a table written twice
+            exc.hint = ("a table appears once in a file: merge the two into one (for [web], "
+                        "replace the old moderator_password_hash line instead of appending "
+                        "'companion web hash-password' again)" if "'web'" in exc.message else
+                        "a table appears once in a file: merge the two into one")
+        raise
 
     def error(message: str, needle: str, *, hint: str | None = None) -> None:
         """An error at the line of ``needle`` in the table the message names ([smtp]: ...)."""

@@ -21,6 +21,9 @@ class MaildirSource:
         import mailbox
 
         try:
+            # Maildir(create=True) makes the last folder only: 'mail/inbox' (companion.toml's
+            # default) needs 'mail' first
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             mailbox.Maildir(str(self.path), create=True)     # new/, cur/, tmp/
         except OSError as exc:
             raise CompanionError(f"cannot open the Maildir {self.path}: "

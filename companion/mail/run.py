@@ -700,7 +700,8 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
     game = store.game(game_id)
     kind = get_kind(game.kind)
     for number in service.publish_missing(store, game, output):
-        log(f"game {game_id}: reports of turn {number} written (an interrupted run)")
+        log(f"game {game_id}: reports of turn {number} written (stored without them: an "
+            "interrupted run, or an imported game)")
     latest = store.turn(game_id)
     with store.transaction() as db:
         schedule = deadlines.ensure(db, game_id, latest.number, config)

@@ -18,7 +18,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, DataError
 
 FILE_NAME = "companion.toml"
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
@@ -49,7 +49,16 @@ def read_config(path: Path | None) -> WebConfig:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CompanionError(f"cannot read {path}: {exc}") from None
-    data = load_toml(text, str(path))       # a syntax error at its file, line and column
+    try:
+        data = load_toml(text, str(path))   # a syntax error at its file, line and column
+    except DataError as exc:
+        if "Cannot declare" in exc.message and not exc.hint:
+            exc.hint = ("a table appears once in a file: keep one [web] line (to change the "
+                        "moderator's password, replace the old moderator_password_hash line "
+                        "instead of adding the output of 'companion web hash-password' again)"
+                        if "'web'" in exc.message else "a table appears once in a file: merge "
+                        "the two")
+        raise
     web = data.get("web", {})
     if not isinstance(web, dict):
         raise CompanionError(f"{path}: [web] must be a table")

@@ -48,6 +48,50 @@ def server(store: Path, output: Path | None, config: WebConfig, config_file: Pat
     return uvicorn.Server(settings)
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse, before anything is announced, an address the server could not listen on: a
+    port in use (another 'companion serve'), one the user may not open, a host that is not this
+    machine's (uvicorn would print 'answering at' first and then stop with its own log line)."""
+    import errno
+    import socket
+
+    from companion.errors import CompanionError
+
+    if not 1 <= port <= 65535:
+        raise CompanionError(f"--port {port} is not a port", hint="give a number from 1024 to "
+                             "65535, such as --port 8000")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CompanionError(f"--host {host} is not an address of this machine "
+                             f"({getattr(exc, 'strerror', None) or exc})",
+                             hint="--host 127.0.0.1 (the default, behind your proxy) or "
+                                  "--host 0.0.0.0 (every interface)") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CompanionError(f"port {port} on {host} is already in use (another "
+                                     "'companion serve', or another program)",
+                                     hint=f"stop that one, or give another port: companion "
+                                          f"serve --port {port + 1 if port < 65535 else 8000}"
+                                     ) from None
+            if exc.errno == errno.EACCES:
+                raise CompanionError(f"not allowed to listen on port {port} (ports below 1024 "
+                                     "are for the administrator)",
+                                     hint="use a port from 1024 up behind your TLS proxy "
+                                          "(docs/web.md): --port 8000") from None
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise CompanionError(f"--host {host} is not an address of this machine",
+                                     hint="--host 127.0.0.1 (the default, behind your proxy) "
+                                          "or --host 0.0.0.0 (every interface)") from None
+            raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                                 ) from None
+
+
 def announce(host: str, port: int, root_path: str = "", stream=None) -> str:
     """The base URL the server answers at (for ``companion new --base-url``)."""
     shown = f"[{host}]" if ":" in host else host

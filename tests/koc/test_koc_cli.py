@@ -218,7 +218,7 @@ def test_first_turn_without_orders_runs_on_defaults(cli):
                  "--option", "missing=default").out
     assert "orders are now needed from: Bert, Anna" in out
     out = cli.ok("turn", "d1").out
-    assert "turn 1 processed (in the game's own count: game turn 2 next)" in out
+    assert "turn 1 processed (now, in the game's own count: game turn 2 next)" in out
     state = _state(cli, "d1")
     assert state["koc"]["turn"] == 2 and not state["pending"]
     report = (cli.output / "d1" / "turn-001" / "anna.txt").read_text()

@@ -78,6 +78,19 @@ def test_all_errors_come_together(tmp_path):
     assert "companion.toml: unknown" not in rendered
 
 
+def test_a_table_written_twice_says_to_merge_it(tmp_path):
+    """README: 'companion web hash-password >> companion.toml'; done twice (a new password),
+    the file has two [web] tables, which every command reading it refused with TOML's words
+    alone."""
+    path = tmp_path / "companion.toml"
+    path.write_text('[mail]\naddress = "j@example.org"\n[web]\nmax_failures = 3\n'
+                    '[web]\nmax_failures = 4\n', encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load(path)
+    assert caught.value.line == 5 and "twice" in caught.value.message
+    assert "replace the old moderator_password_hash line" in caught.value.render()
+
+
 def test_a_missing_file_says_how_to_make_one(tmp_path):
     with pytest.raises(CompanionError, match="no mail configuration"):
         load(tmp_path / "companion.toml")

@@ -245,6 +245,7 @@ def test_the_moderator_hands_a_seat_to_somebody_else(world):
     world.cli.ok("token", "g1", "Bert")
     out = world.cli.ok("game", "address", "g1", "bert", "dora@example.net").out
     assert f"the address of Bert is now dora@example.net (was {who['Bert']})" in out
+    assert "'companion mail resend g1 Bert' mails them" in out     # a command to copy as is
     out = world.cli.ok("mail", "resend", "g1", "Bert").out
     assert "goes to Bert at dora@example.net" in out and "next 'companion mail run'" in out
     world.run()
@@ -531,3 +532,15 @@ def test_one_pass_at_a_time(world):
     assert world.sent() == []
     world.run()
     assert len(world.sent()) == 2
+
+
+def test_a_maildir_in_a_folder_not_made_yet_is_created(tmp_path):
+    """companion.toml's default Maildir is mail/inbox: 'mail check' says the first 'mail run'
+    makes it, so opening it makes 'mail' too (it stopped with 'No such file or directory')."""
+    from companion.mail.mailbox import MaildirSource
+
+    source = MaildirSource(tmp_path / "mail" / "inbox")
+    assert "does not exist yet" in source.check()
+    source.open()
+    assert all((tmp_path / "mail" / "inbox" / sub).is_dir() for sub in ("new", "cur", "tmp"))
+    assert source.check() == "ok, 0 new messages"

@@ -429,6 +429,7 @@ def test_hash_password_command_and_the_config_file(cli, tmp_path):
     assert made.startswith("[web]\nmoderator_password_hash = \"scrypt$")
     short = cli("web", "hash-password", "--stdin", input="short\n")
     assert short.code == 1 and "too short" in short.err
+    assert short.out == ""      # 'hash-password >> companion.toml' (README) appends no stray [web]
     store = tmp_path / "s.sqlite3"
     config_path(store).write_text(made + "max_failures = 5\n", encoding="utf-8")
     config = read_config(config_path(store))
@@ -647,3 +648,21 @@ def test_incomplete_forms_and_unknown_actions_are_said_as_such(gral_store, make_
                                      "action": "delete"})
     assert answer.status_code == 400 and "asked for &#39;delete&#39;" in answer.text
     assert ">assign 10 to Alberto</textarea>" in answer.text and gral_store.pending("g") == {}
+
+
+def test_a_second_web_table_says_to_replace_the_hash(cli, tmp_path):
+    """'companion web hash-password >> companion.toml' a second time (a new password) makes two
+    [web] tables: the error says to replace the old line, not only that TOML refuses it."""
+    from companion.errors import CompanionError
+    from companion.web.config import read_config
+
+    made = cli.ok("web", "hash-password", "--stdin", input=PASSWORD + "\n").out
+    path = tmp_path / "companion.toml"
+    path.write_text(made + made, encoding="utf-8")
+    import pytest
+
+    with pytest.raises(CompanionError) as caught:
+        read_config(path)
+    text = caught.value.render()
+    assert "companion.toml:3:" in text and "twice" in text
+    assert "replace the old moderator_password_hash line" in text

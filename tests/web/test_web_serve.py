@@ -51,3 +51,26 @@ def test_serve_refuses_a_broken_configuration(cli):
     result = cli("serve", "--port", "1")
     assert result.code == 1 and "companion web hash-password" in result.err
     assert "Traceback" not in result.err
+
+
+def test_serve_says_when_it_cannot_listen(cli):
+    """A port already taken (a second 'companion serve'), no port at all, a host that is not
+    this machine's: one line saying so, with the option to change, before any 'answering at'
+    (uvicorn announced the address and then stopped with its own log line, exit status 3)."""
+    import socket
+
+    cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "1")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--port", str(port))
+    assert result.code == 1, result.text
+    assert f"port {port} on 127.0.0.1 is already in use" in result.err
+    assert "companion serve --port" in result.err
+    assert "answering at" not in result.err and "uvicorn" not in result.err
+    result = cli("serve", "--port", "70000")
+    assert result.code == 1 and "--port 70000 is not a port" in result.err
+    result = cli("serve", "--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert result.code == 1 and "is not an address of this machine" in result.err
+    assert "--host 127.0.0.1" in result.err
