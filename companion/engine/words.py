@@ -16,3 +16,11 @@ def numbered(word: str, numbers) -> str:
     """The word and the numbers it names: 'turn 3', 'turns 3, 4'."""
     numbers = list(numbers)
     return f"{word_for(len(numbers), word)} {', '.join(map(str, numbers))}"
+
+
+def joined(items, last: str = "and") -> str:
+    """A list in words: 'Gore', 'Gore and Vagon', 'Gore, Vagon and Jagent' (no serial comma)."""
+    items = [str(x) for x in items]
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -558,7 +558,11 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         out += ["request men at arms of lord", "request dwarf of lord", "request adventure of lord"]
     if pk["lady"] and pk["at"]["area"] == pk["lady"].get("castle"):
         out.append("request token of lady")
-    if at["area"] == "Camelot Castle" and at["where"] == "inside":
+    from companion.koc.engine.requests import arthur_task_undone
+
+    # not to one who serves him already, nor while a task he set is undone (w16)
+    if at["area"] == "Camelot Castle" and at["where"] == "inside" and not pk["arthurian"] \
+            and not arthur_task_undone(pk):
         out.append("request service of arthur")
     from companion.koc.engine import tournaments
 

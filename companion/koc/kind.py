@@ -82,7 +82,20 @@ class KocKind(GameKind):
     # (session.AT_THE_LIMIT); the way out of a land of exile is no return to it, and a knight
     # without 12 VP to lose stays exiled (movement.EXILE_KEPT); "equipment vanishes"; Knight's
     # Fate 6 assigned at the castle it sends him to is an oath (fate.LORD_HERE_IS_OATH); a
-    # player knight without a castle cannot imprison one he beat (fate.JAILOR_OWNS_A_CASTLE)
+    # player knight without a castle cannot imprison one he beat (fate.JAILOR_OWNS_A_CASTLE);
+    # Fate 6 from a player knight sends to his own Lord (fate.PK_LORD_KNOWN); going ashore in a
+    # land of exile is a return (movement.EXILE_BY_SEA); an exile's lands listed with "and"
+    # (fate.LANDS_JOINED); a Knave's stamina from CP + SP (combat.KNAVE_STAMINA); wounds
+    # tended before King Arthur's joust (tournaments.JOUST_TENDED); a request nobody can
+    # grant names where the knight is (requests.NOBODY_WHERE); "pirate 1" without its WL
+    # (encounters.PIRATES_NAMED); a foe still standing robs a beaten knight (combat.VICTOR_STANDS);
+    # "a knight", "He is" for one knight met (encounters.ONE_KNIGHT_SEEN); "he left the most
+    # direct route" (tasks.HE_STRAYED); "Sir Epinogrus robs" (combat.ROBBER_AGREES); "The castle
+    # in Usk is placed on the map" (tasks.CASTLE_PLACED); "has lost: he stays in prison"
+    # (resolutions.LOST_FOR_FREEDOM); "stays on the coast of", "at the gate of"
+    # (movement.STAY_WORDED); no method chosen anew once the fight is over
+    # (combat.NO_CHOICE_AT_THE_END); a task taken on before his movement this game turn is not
+    # judged by its moves (tasks.ORDERS_BEFORE_TASK)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

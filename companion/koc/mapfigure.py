@@ -156,7 +156,7 @@ def map_data(world, v: dict[str, Any]) -> dict[str, Any]:
                          "mine": c["player"] == viewer, "arthurian": bool(c["arthurian"]),
                          "knave": bool(c.get("knave"))})
     reach: list[str] = []
-    if v.get("neighbours"):
+    if v.get("neighbours") and not v.get("prison"):    # a prisoner goes nowhere next
         reach = sorted({a for way in ("land", "river", "ship")
                         for a in v["neighbours"].get(way, []) if a in names})
     return {**geo, "turn": v["turn"], "viewer": viewer, "mine": "journal" in v,

@@ -152,6 +152,8 @@ def view(kind, state: dict, viewer: str) -> dict:
         v["question"] = dict(pending["question"]) if pending else None
         v["so_far"] = list(pending["events"]) if pending else []
         v["options"] = kind.options_for(state, viewer)
+        if rec["at"]["where"] == "prison" and not rec["slain"]:
+            v["prison"] = rec["at"].get("castle") or rec["at"]["area"]
     if viewer == MODERATOR:
         v["journals"] = {p: journal(state["knights"][p]) for p in players}
     return v
@@ -404,6 +406,12 @@ def report(kind, v: dict) -> dict:
         if v["options"]:
             sections.append(d.section("What you can order now", d.options(
                 [("Legal order lines now (movement, requests, answers)", v["options"])])))
+        elif v.get("prison") and not v.get("question"):
+            sections.append(d.section("What you can order now", d.para(
+                f"Your knight is in prison at {v['prison']}: he does not move and makes no "
+                "requests. Each turn he makes one appeal for his freedom, as your standing "
+                "answer 'on prison_appeal: jailor | passerby | none' says (by default to the "
+                "jailor where a direct appeal is allowed, else to a passer-by).")))
         standing = v["journal"]["standing"]
         sections.append(d.section(
             "Order form", d.code(ORDER_HELP),

@@ -71,10 +71,15 @@ def goal_lines(rng: random.Random, state: dict, player: str) -> list[str]:
     * one time in five, random legal orders (as ``random_lines``);
     * otherwise: yield when beaten (never refuse and die), and if a legal line serves the
       goal (``request grail ...``, ``request service of arthur``, challenging the Grail's
-      bearer) take one of them at random; else a knight not yet in King Arthur's service in a
-      Round Table or Campaign game rides for Camelot Castle, and any other knight sends no
-      move, so the engine's own default plan takes him towards the Grail.
-    Encounters are met, not avoided (avoiding costs an Arthurian knight VP)."""
+      bearer) take one of them at random; but a knight with a task of King Arthur's undone
+      rides to it first ('go to ...'), as the King hears no request before it is done; else
+      a knight not yet in King Arthur's service in a Round Table or Campaign game, or in a
+      Campaign not yet allowed to seek the Grail, rides for Camelot Castle, and any other
+      knight sends no move, so the engine's own default plan
+      takes him towards the Grail.
+    Encounters are met, not avoided (avoiding costs an Arthurian knight VP). (The legal lines
+    no longer offer 'request service of arthur' to a knight who serves him already (w16):
+    that line had kept an Arthurian knight idle at Camelot Castle.)"""
     lines = KIND.options_for(state, player)
     if rng.random() < 0.2:
         from tests.koc.engine.test_koc_random_play import random_orders
@@ -83,9 +88,17 @@ def goal_lines(rng: random.Random, state: dict, player: str) -> list[str]:
     out = ["on yield: yes"]
     goal = [x for x in lines if x.startswith(("request grail", "request service of arthur",
                                               "challenge "))]
-    if goal:
+    from companion.koc.engine import grail
+
+    pk = state["knights"][player]
+    owed = {f"go to {t['dest']}" for t in pk["tasks"]
+            if t["status"] == "active" and t["kind"] == "arthur_task" and t.get("dest")}
+    owed = [x for x in lines if x in owed]
+    if owed:
+        out.append(owed[0])
+    elif goal:
         out.append(rng.choice(goal))
-    elif state["koc"]["scenario"] != "grail" and not state["knights"][player]["arthurian"]:
+    elif state["koc"]["scenario"] != "grail" and not grail.on_quest(state, pk):
         out.append("go to Camelot Castle")
     return out
 

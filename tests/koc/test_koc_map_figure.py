@@ -299,3 +299,22 @@ def test_the_geometry_cache_key_covers_every_module_that_builds_it():
     packages = {(root / "companion" / sub / "__init__.py").resolve()
                 for sub in ("", "engine", "koc", "koc/engine")}
     assert loaded - packages - covered == set()
+
+
+def test_a_prisoners_report_says_what_he_may_order_and_outlines_nowhere(states):
+    """Found reading random games: a knight in prison had no 'What you can order now' section
+    (no legal lines) and the map outlined the areas next to his prison as where he could go.
+    His report says he stays and makes one appeal a turn (the standing answer that chooses
+    it), and outlines no area."""
+    state = copy.deepcopy(states[-1])
+    viewer = state["koc"]["order"][0]
+    rec = state["knights"][viewer]
+    state["pending"].pop(viewer, None)
+    rec["at"] = {"area": "Sharpenose Wood", "where": "prison",
+                 "castle": "the castle in Sharpenose Wood"}
+    doc = document(state, viewer)
+    section = next(sec for sec in doc["sections"] if sec["title"] == "What you can order now")
+    text = " ".join(str(b) for b in section["blocks"])
+    assert "in prison at the castle in Sharpenose Wood" in text and "prison_appeal" in text
+    assert figure_of(doc)["data"]["reach"] == []
+    assert "Outlined: where" not in figure_of(doc)["text"]

@@ -153,15 +153,36 @@ def superior(s: Session, rider: dict, other: dict) -> bool:
     return (rider.get("cp") or 0) >= (other.get("cp") or 0) + 50
 
 
+VICTOR_STANDS = 3
+"""The rules edition from which a knight beaten by one foe who then fell to his followers
+(brigands, pirates: the ship's crew fights on) is robbed, or slain, by a foe still standing;
+before, by the fallen one ("pirate 1 is slain", then "pirate 1 robs Anna")."""
+
+ROBBER_AGREES = 3
+"""The rules edition from which a robber whose name ends in s robs ("Sir Epinogrus robs Bert");
+before, "Sir Epinogrus rob Bert" (the verb of "the brigands rob")."""
+
+NO_CHOICE_AT_THE_END = 3
+"""The rules edition from which a lance broken in the pass that ends the fight (he or his foe
+is down) asks no new method of combat, nor the foe to fight fairly (a VL check); before, it
+did: "Cora's lance breaks ... Sir Aglovale agrees to fight with the same weapons. Cora is
+defeated"."""
+
+KNAVE_STAMINA = 3
+"""The rules edition from which a Knave's Stamina Attack Bonus counts his WL points, CP + SP
+(at most 300), as his WL does (Knaves: Knave Combat); before, his CP alone."""
+
+
 def stamina_bonus(s: Session, f: dict) -> int:
     """Stamina Attack Bonus (optional rule): +1 on the attack dice for every full 60 CP of a
-    knight or king (6 WL), and for every full 6 WL of a ship's crew; not for a mad knight nor
-    a player knight in animal form."""
+    knight or king (6 WL; a Knave's CP + SP from rules edition 3), and for every full 6 WL of
+    a ship's crew; not for a mad knight nor a player knight in animal form."""
     if not s.options_rule("stamina"):
         return 0
     if f["kind"] == "pk":
         rec = f["pk"]
-        return 0 if rec["animal"] or rec.get("mad") else rec["cp"] // 60
+        points = kn.wl_points(rec) if edition(s.game.state) >= KNAVE_STAMINA else rec["cp"]
+        return 0 if rec["animal"] or rec.get("mad") else points // 60
     if f["knightly"]:
         return (f.get("cp") or 0) // 60
     if f["kind"] == "crew":
@@ -523,7 +544,9 @@ class Combat:
             if not self.from_dwarf("lance"):
                 f["method"] = None
                 foe = self.current_foe()
-                if foe is not None and foe["knightly"]:
+                over = foe is not None and (left(f) <= 0 or left(foe) <= 0) and \
+                    edition(s.game.state) >= NO_CHOICE_AT_THE_END
+                if foe is not None and foe["knightly"] and not over:
                     self.choose_method(foe)     # else the best he has left (roll picks it)
         else:
             f["gear"]["lance"] = False
@@ -1137,6 +1160,10 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
             continue
         if not c.result.won:
             victor = getattr(c, "victor", None) or (c.result.remaining or c.foes)[0]
+            left_standing = c.result.remaining
+            if left_standing and not any(f is victor for f in left_standing) and \
+                    edition(s.game.state) >= VICTOR_STANDS:
+                victor = left_standing[0]   # his victor fell to his followers: one who stands
             pk_defeated(s, c, victor, on_defeat)
         else:
             pk["defeated"] = True
@@ -1366,7 +1393,11 @@ def robbed(s: Session, *, by: str) -> None:
     pk["on_foot"] = True
     # an item carried on an errand (adventures 7:3-6) is taken with the rest
     pk["party_extra"] = [e for e in pk["party_extra"] if e.get("kind") != "item"]
-    s.note(f"{by} rob{'s' if not by.endswith('s') else ''} {pk['name']} and his party of all "
+    if edition(s.game.state) >= ROBBER_AGREES:    # "the brigands rob", "Sir Bors robs"
+        plural = by.lower().startswith("the ") and by.endswith("s")
+    else:
+        plural = by.endswith("s")
+    s.note(f"{by} rob{'' if plural else 's'} {pk['name']} and his party of all "
            "their equipment.")
 
 

@@ -63,6 +63,12 @@ CAMELOT = "Camelot Castle"
 ONE_KNIGHT_FLEES = 3
 """The rules edition from which a lone knight who flees is named (he flees, he reacts anew;
 before: "the knights", "they react", whatever their number)."""
+ONE_KNIGHT_SEEN = 3
+"""The rules edition from which one knight met on the way is "a knight (in Camelot's colours)",
+"He is Sir Kay"; before, "1 knight, 1 of them in Camelot's colours", "They are Sir Kay"."""
+PIRATES_NAMED = 3
+"""The rules edition from which pirates are named "pirate 1", as brigands are; before, "pirate 1
+(WL 4)", which the fight's texts doubled ("pirate 1 (WL 4) (WL 4)")."""
 MERLIN = {"kind": "merlin", "name": "Merlin", "vl": 0}
 MORGAN = {"kind": "lady", "name": "Morgan Le Fay", "vl": 12, "service_award": 30,
           "seduction": 5, "enchantress": True, "castle": None, "morgan": True}
@@ -1602,7 +1608,11 @@ def meet_knights(s: Session, knights: list[dict] | None = None, *, count: int | 
     if knights is None:
         knights = m.knights(count or 1, "a knight met on the way")
     n, arth = len(knights), arthurian_count(knights)
-    what = f"{n} {plural(s, n, 'knight')}, {arth} of them in Camelot's colours"
+    lone = n == 1 and edition(s.game.state) >= ONE_KNIGHT_SEEN
+    if lone:
+        what = "a knight in Camelot's colours" if arth else "a knight"
+    else:
+        what = f"{n} {plural(s, n, 'knight')}, {arth} of them in Camelot's colours"
     s.note(f"{pk['name']} sees {what}.")
     kind = "knights" if n > 1 else "knight"
     choice = decide(m, kind, what, avoidable=avoidable, tags=group_tags(knights), count=n,
@@ -1610,8 +1620,8 @@ def meet_knights(s: Session, knights: list[dict] | None = None, *, count: int | 
     if choice == "avoided":
         out.avoided = True
     else:
-        s.note("They are " + ", ".join(f"{c['name']} (VL {c['vl']}, CP {c['cp']})"
-                                        for c in knights) + ".")
+        s.note(("He is " if lone else "They are ")
+               + ", ".join(f"{c['name']} (VL {c['vl']}, CP {c['cp']})" for c in knights) + ".")
         if choice == "attack":
             s.note(f"{pk['name']} attacks them.")
             m.fight([npk(c) for c in knights], attacker="pk", out=out)
@@ -2517,7 +2527,9 @@ def pirates(m: Meeting, sea: str, entry) -> None:
     crew = []
     for i in range(entry.get("count", 10)):
         chit = m.chit("brigand", "a pirate")
-        crew.append(foe("pirate", f"pirate {i + 1} (WL {chit['wl']})", chit["wl"], 2))
+        name = f"pirate {i + 1}" if edition(s.game.state) >= PIRATES_NAMED else \
+            f"pirate {i + 1} (WL {chit['wl']})"        # the fight adds its WL itself
+        crew.append(foe("pirate", name, chit["wl"], 2))
     s.note(f"Pirates board {pk['name']}'s ship: {len(crew)} of them, WL "
            + ", ".join(str(c["wl"]) for c in crew) + ".")
     result = m.fight(crew, out=Outcome("pirates"))

@@ -3,6 +3,7 @@ given by a victorious player knight to a defeated knight (chosen)."""
 from __future__ import annotations
 
 from companion.engine.game import edition
+from companion.engine.words import joined
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
@@ -14,6 +15,15 @@ he would be sent to is an oath (Fate 5), as the chart says; before, the task was
 JAILOR_OWNS_A_CASTLE = 3
 """The rules edition from which a player knight without a castle cannot choose to imprison a
 player knight he defeated (Knight's Fate 14; before, he could, for a castle at hand)."""
+
+LANDS_JOINED = 3
+"""The rules edition from which the lands of an exile are listed with 'and' ("Beale-Valet and
+Vagon"); before, with commas alone ("Beale-Valet, Vagon")."""
+
+PK_LORD_KNOWN = 3
+"""The rules edition from which Knight's Fate 6 (sends to his Lord) given by a player knight
+sends the loser to that knight's own Lord's castle; before, a player knight not in King
+Arthur's service sent him to a random royal castle, as an unknown knight's Lord is found."""
 
 REFUSABLE = ("sends_to_shrine", "exact_oath", "sends_to_lord", "demands_company",
              "charges_with_adventure", "exiles", "sends_as_guard")
@@ -114,7 +124,8 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
         if victor["kind"] == "king":
             castle = s.world.kingdoms[victor["card"]["kingdom"]].royal_castle
         else:
-            castle = "Camelot Castle" if victor.get("arthurian") else tasks.random_royal_castle(s)
+            castle = "Camelot Castle" if victor.get("arthurian") else \
+                victor.get("lord_castle") or tasks.random_royal_castle(s)
         if pk["at"]["area"] == castle and edition(s.game.state) >= LORD_HERE_IS_OATH:
             # Knight's Fate 6 assigned at the castle he would be sent to counts as 5
             s.note(f"{pk['name']} is at {castle} already: {victor['name']} makes him swear an "
@@ -185,8 +196,8 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
         for land in lands:
             if land not in pk["exiles"]:
                 pk["exiles"].append(land)
-        s.note(f"{pk['name']} is exiled from {', '.join(lands)} and must leave by the most "
-               "direct way.")
+        named = joined(lands) if edition(s.game.state) >= LANDS_JOINED else ", ".join(lands)
+        s.note(f"{pk['name']} is exiled from {named} and must leave by the most direct way.")
         tasks.add(s, "leave", None, awards={}, penalty_vp=12, leave=lands,
                   why="leaving the land of his exile")
     elif key == "declared_enemy":
@@ -334,8 +345,13 @@ def give_fate_to_pk(s: Session, loser: dict) -> None:
         if s.ask_other(loser["player"], q2) == "refuse":
             other.gain_vp(-12, "refusing a Knight's Fate")
             return
-    apply_fate(other, choice, {"kind": "pk", "name": s.pk["name"], "vl": kn.vl(s.pk),
-                               "arthurian": s.pk["arthurian"]}, None, chosen=chosen, chooser=s)
+    victor = {"kind": "pk", "name": s.pk["name"], "vl": kn.vl(s.pk),
+              "arthurian": s.pk["arthurian"]}
+    if choice == "sends_to_lord" and edition(s.game.state) >= PK_LORD_KNOWN:
+        from companion.koc.engine.service import lord_castle
+
+        victor["lord_castle"] = lord_castle(s)  # his own Lord's; a knight without one: random
+    apply_fate(other, choice, victor, None, chosen=chosen, chooser=s)
 
 
 def victor_terms(s: Session, other: Session, key: str) -> str | None:

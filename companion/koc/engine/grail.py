@@ -434,8 +434,10 @@ def legal_lines(state: dict, player: str) -> list[str]:
     rec = peek(state)
     out = []
     at = pk["at"]
+    from companion.koc.engine.requests import arthur_task_undone
+
     if at["area"] == CAMELOT and at["where"] == "inside" and pk.get("arthurian") and \
-            not search_allowed(state):
+            not search_allowed(state) and not arthur_task_undone(pk):     # (w16)
         out.append("request grail of arthur")
     q = pk.get("quest") or {}
     if on_quest(state, pk) and not rec["bearer"] and at == {"area": rec["castle"],

@@ -139,6 +139,12 @@ class Mover:
         # only from where he took them on (tasks.after_movement)
         known = {t["id"] for t in self.pk["tasks"]}
         taken: dict[int, int] = {}
+        from companion.koc.engine.tasks import ORDERS_BEFORE_TASK
+
+        turn = s.game.state["koc"]["turn"]
+        unforeseen = {t["id"] for t in self.pk["tasks"] if t.get("since") == turn
+                      and t["status"] == "active"} \
+            if edition(s.game.state) >= ORDERS_BEFORE_TASK else set()
         for step in plan:
             if self.stopped:
                 break
@@ -152,7 +158,8 @@ class Mover:
                     taken[t["id"]] = len(self.visited)
         from companion.koc.engine.tasks import after_movement
 
-        after_movement(s, self.start_area, self.visited, self.stopped, taken=taken)
+        after_movement(s, self.start_area, self.visited, self.stopped, taken=taken,
+                       unforeseen=unforeseen)
         s.moved_through = list(self.visited)    # tournaments.after_movement: Camelot Town
 
     # -- land ------------------------------------------------------------------------------
@@ -253,7 +260,12 @@ class Mover:
         if here["where"] == "ship":
             s.note(f"{pk['name']} stays aboard in {here['area']}.")
             return
-        s.note(f"{pk['name']} stays in {here['area']}.")
+        if here["where"] in ("coast", "gate") and edition(s.game.state) >= STAY_WORDED:
+            s.note(f"{pk['name']} stays " + ("on the coast of " if here["where"] == "coast"
+                                             else "at the gate of ")
+                   + (here.get("castle") or here["area"]) + ".")
+        else:
+            s.note(f"{pk['name']} stays in {here['area']}.")
         from companion.koc.engine import encounters
 
         if here["where"] == "gate":
@@ -451,6 +463,7 @@ class Mover:
             pk.pop("ship", None)
             party.follow(s, here)
             s.note(f"{pk['name']} goes ashore at {here['area']}.")
+            exile_ashore(s, here["area"])
             if area.is_town and area.kind != "castle":
                 from companion.koc.engine import encounters
 
@@ -467,6 +480,7 @@ class Mover:
             party.follow(s, here)
             s.note(f"{pk['name']} lands on the bank of {here['area']} (a whole turn; no "
                    "encounter roll).")
+            exile_ashore(s, here["area"])
             return
         coast = step.get("area")
         if area.kind in LANDING_KINDS and edition(s.game.state) >= 1:   # a ship sailed to
@@ -487,6 +501,7 @@ class Mover:
         party.follow(s, here)
         s.note(f"{pk['name']} lands on the coast of {coast} (a whole turn; no encounter roll). "
                "Next turn he must first go inland.")
+        exile_ashore(s, coast)
         if in_merlins_reach(s, coast):
             from companion.koc.engine import encounters
 
@@ -528,9 +543,29 @@ class Mover:
                 self.stopped = True
 
 
+STAY_WORDED = 3
+"""The rules edition from which a knight who stays on a coast or at a castle's gate is said to
+("stays on the coast of Gaul", "stays at the gate of Tintagel"); before, "stays in Gaul"."""
+
 EXILE_KEPT = 3
 """The rules edition from which a knight on his way out of the land of his exile (or still in
 it) does not 'return' to it, and one without 12 VP to lose stays exiled (Knight's Fate 12)."""
+
+EXILE_BY_SEA = 3
+"""The rules edition from which going ashore from a ship (in a port, on a river bank or on a
+coast) in a land the knight is exiled from is a return to it, as riding in is; before, a
+landing was never charged."""
+
+
+def exile_ashore(s: Session, area: str) -> None:
+    """The exile check of a landing (rules edition 3): he comes from the sea, so no land he
+    was in counts as 'still in it'; his way out of the land (his leaving task) is no return."""
+    if edition(s.game.state) < EXILE_BY_SEA or not s.pk["exiles"]:
+        return
+    was = getattr(s, "came_from", None)
+    s.came_from = None
+    check_exile(s, area)
+    s.came_from = was
 
 
 def check_exile(s: Session, area_name: str) -> None:

@@ -37,6 +37,11 @@ from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
 
+NOBODY_WHERE = 3
+"""The rules edition from which a request nobody can grant says where the knight is when it is
+made, after his moves ("Nobody in Cornwall can grant the request 'adventure' (asked of
+lord)."; a request sent with moves out of his Lord's castle); before, "Nobody present"."""
+
 REQUEST_KEYS = {
     "adventure": "adventure", "appeal to jailor": "appeal_to_jailor",
     "arthurs favour": "arthurs_favour", "castle": "castle", "dwarf": "dwarf",
@@ -290,6 +295,12 @@ def requests_phase(s: Session) -> None:
                 grail.request(s, people, item, asked)
                 continue
             who = choose(s, people, request, item.get("of"))
+            if who is None and edition(s.game.state) >= NOBODY_WHERE:
+                from companion.koc.engine.turn import place_text
+
+                s.tell(f"Nobody {place_text(s)} can grant the request '{item['request']}'"
+                       + (f" (asked of {item['of']})." if item.get("of") else "."))
+                continue
             if who is None:
                 s.tell(f"Nobody present can grant the request '{item['request']}'"
                        + (f" (asked of {item['of']})." if item.get("of") else "."))
@@ -766,6 +777,18 @@ def appeal_for_prisoner(s: Session, p: dict) -> bool:
 
 
 # ============================================================================== King Arthur
+def arthur_task_undone(pk: dict) -> bool:
+    """Whether King Arthur set the knight a task not yet done: he hears no request until then
+    (read only, for the legal-orders list; ``sync_arthur_task`` settles a failed journey)."""
+    task = pk["arthur"].get("task")
+    if not task:
+        return False
+    if not task.get("task_id"):
+        return True
+    rec = next((t for t in pk["tasks"] if t["id"] == task["task_id"]), None)
+    return rec is not None and rec["status"] not in ("failed", "cancelled")
+
+
 def sync_arthur_task(s: Session) -> None:
     """A task King Arthur set whose journey failed (a detour, a delay) is failed."""
     a = s.pk["arthur"]

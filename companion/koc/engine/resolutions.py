@@ -63,6 +63,10 @@ from companion.koc.engine.questions import OATH_KEYS, Spec, register
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
 
+LOST_FOR_FREEDOM = 3
+"""The rules edition from which a fight for a prisoner's freedom that is lost says so ("Anna
+has lost: he stays in prison."); before, "Anna fails: Anna stays in prison."."""
+
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
             "deliver_message", "give_directions")
@@ -1063,7 +1067,11 @@ def appeal_to_jailor(s: Session, *, castle: str | None = None, prisoner: dict | 
                 res = challenge(s, champion, challenger="pk")
                 won = res.challenge_winner == "pk"
             if not won:
-                s.note(f"{pk['name']} fails: {whom} stays in prison.")
+                if edition(s.game.state) >= LOST_FOR_FREEDOM:
+                    s.note(f"{pk['name']} has lost: "
+                           + ("he stays" if for_pk else f"{whom} stays") + " in prison.")
+                else:
+                    s.note(f"{pk['name']} fails: {whom} stays in prison.")
                 if for_pk:
                     pk["gear"] = {g: False for g in kn.GEAR}
                 return False

@@ -9,8 +9,23 @@ is a delay (adventures allow one turn of grace).
 """
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.engine.names import fold
 from companion.koc.engine.session import Session
+
+CASTLE_PLACED = 3
+"""The rules edition from which a castle named for its area is "placed on the map" ("The castle
+in Usk is placed on the map."); before, "the castle in Usk (its lord's castle) stands in Usk."."""
+
+ORDERS_BEFORE_TASK = 3
+"""The rules edition from which a task taken on this game turn before his movement phase (in
+another player's turn: a Knight's Fate from a player knight who played first) is not judged
+by the moves of that phase, ordered before he knew of it; before, staying put as ordered
+failed it at once ("it was delayed", 12 VP)."""
+
+HE_STRAYED = 3
+"""The rules edition from which a task lost by straying says "he left the most direct route"
+(the knight did); before, "it left ..."."""
 
 
 def add(s: Session, kind: str, dest: str | None, *, awards: dict | None = None,
@@ -52,7 +67,7 @@ def land_distance(s: Session, a: str, b: str) -> int | None:
 
 
 def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
-                   taken: dict[int, int] | None = None) -> None:
+                   taken: dict[int, int] | None = None, unforeseen=frozenset()) -> None:
     """Check every task's route after the movement phase, and what arriving completes.
 
     ``taken`` maps the tasks taken on during this movement phase to the number of areas he
@@ -61,7 +76,11 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
     encounter or fight that gave it ended his movement, and his orders were written before
     he knew of it). A knight bound by terms he accepted (a Knight's Fate) thus loses the
     12 VP only once he actually leaves the direct path or stops for something other than
-    an encounter (COMBAT, Knight's Fate: Sir Eric's pilgrimage)."""
+    an encounter (COMBAT, Knight's Fate: Sir Eric's pilgrimage). ``unforeseen``: tasks he
+    took on this game turn before his movement phase (a Knight's Fate given in another
+    player's turn): his orders were written before he knew of them, so this phase neither
+    strays from nor delays them (rules edition 3, ORDERS_BEFORE_TASK); reaching one's end
+    still completes it."""
     pk = s.pk
     taken = taken or {}
     for task in active(s):
@@ -75,7 +94,8 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
         if here == dest:
             arrive(s, task)
             continue
-        if task["route"] != "direct" or pk["at"]["where"] == "ship":
+        if task["route"] != "direct" or pk["at"]["where"] == "ship" or \
+                task["id"] in unforeseen:
             continue
         position, route = start, visited
         if task["id"] in taken:
@@ -99,7 +119,9 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
             if task["delay"] > task["grace"]:
                 strayed = True
         if strayed and not pursuit_survives(s, task):
-            fail(s, task, "it left the most direct route" if route else "it was delayed")
+            strayed_from = "he left the most direct route" \
+                if edition(s.game.state) >= HE_STRAYED else "it left the most direct route"
+            fail(s, task, strayed_from if route else "it was delayed")
     pk.pop("encountered", None)
 
 
@@ -257,7 +279,13 @@ def place_castle(s: Session, name: str, owner: str, kind: str, *, area: str | No
         castles[name] = {"area": area or deploy_castle_area(s, f"where {name} stands"),
                          "owner": owner, "kind": kind}
         whose = "" if owner in name else f" ({owner}'s castle)"
-        s.note(f"{name}{whose} stands in {castles[name]['area']}.")
+        where = castles[name]["area"]
+        if edition(s.game.state) >= CASTLE_PLACED and name.endswith(f" in {where}"):
+            # "the castle in Usk": its name says where; a lord unnamed is no news
+            whose = "" if owner == "its lord" else whose
+            s.note(f"{name[0].upper()}{name[1:]}{whose} is placed on the map.")
+        else:
+            s.note(f"{name}{whose} stands in {where}.")
     return name
 
 

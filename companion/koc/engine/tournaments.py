@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 
+from companion.engine.game import edition
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
@@ -58,6 +59,11 @@ JOUST_VP = 6
 LESSON_CP = 6
 TOKEN_VP = 6
 MAX_PASSES = 400            # a safety net: a joust never runs for ever
+JOUST_TENDED = 3
+"""The rules edition from which a knight who comes to King Arthur's joust (task 7) with
+wounds not yet healed (dealt in another player's turn: they heal in his own healing phase)
+is tended before the first joust, as after each; before, he rode with them (at WL 0, beaten
+without a pass, and given a Knight's Fate). Poisoned wounds stay."""
 OFFICES = {"ambassador": "Ambassador-at-Large", "lord_admiral": "Lord Admiral",
            "war_duke": "War Duke"}
 SOLE_OFFICES = ("lord_admiral", "war_duke")     # one holder at a time, an Arthurian PK
@@ -1103,6 +1109,9 @@ def arthur_joust(s: Session) -> bool:
         if pk["arthur"].get("task"):
             requests.arthur_task_done(s, success=False)
         return False
+    if pk["wounds"] and edition(s.game.state) >= JOUST_TENDED:
+        s.note(f"{pk['name']} is tended before the joust: his wounds are healed.")
+        pk["wounds"] = 0
     cards = draw_npks(s, joust.get("knights", 3), "King Arthur's knights for the joust",
                       accept=lambda c: c.arthurian)
     label = "King Arthur's joust"

@@ -103,6 +103,26 @@ def test_c06_lance_breaks_on_eleven(table):
     assert not t.knight()["gear"]["lance"] and t.saw("lance breaks")
 
 
+def test_c38_a_lance_broken_in_the_last_pass_asks_nothing_more(table):
+    """Breaking lances; Knightly Methods of Combat (found reading random games): Anna's lance
+    breaks on 11 in the very pass that takes her last wound (Sir Kay's lance: 13). Rules edition
+    3 asks no new method and no appeal to fight fairly (no VL check is rolled): the fight is
+    over. A game begun under edition 2 keeps its reading: Sir Kay's VL check to fight fairly
+    came between the pass and her defeat."""
+    for edition in (3, 2):
+        t = table(position(cp=10, vp=20), dice=[5, 5, 1, 6, 6, 1, 1, 1])
+        t.state["edition"] = edition
+        s = t.session()
+        knight = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 100})
+        c = Combat(s, [knight], attacker="foe")
+        c.me["method"] = "lance"
+        knight["method"] = "lance"
+        c.exchange(c.me, knight)
+        assert not t.knight()["gear"]["lance"] and t.saw("lance breaks")
+        assert t.saw("agrees to fight fairly") == (edition == 2)
+        assert len(t.unused_dice) == (2 if edition == 3 else 0)
+
+
 def test_c07_monster_slays_defeated_knight(table):
     """Defeat: a knight defeated by a Monster is slain; his player starts a new knight."""
     t = table(position(cp=20, vp=5), dice=[1, 1, 6, 6, 6, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1])
@@ -357,8 +377,8 @@ def test_c24_no_penalty_on_the_direct_path(table, fate, orders, dice, end):
 
 
 @pytest.mark.parametrize("fate,orders,why", [
-    (2, "move Buckingham", "it left the most direct route"),     # away from Canterbury
-    (6, "move Surrey", "it left the most direct route"),         # away from Camelot
+    (2, "move Buckingham", "he left the most direct route"),     # away from Canterbury
+    (6, "move Surrey", "he left the most direct route"),         # away from Camelot
     (2, "stay", "it was delayed"),          # she stops, and no encounter stops her
     (6, "stay", "it was delayed"),
 ])
@@ -520,6 +540,75 @@ def test_c32_the_way_out_of_an_exile_is_no_return(table):
     assert t.saw("Anna breaks his exile from Cornwall.")
 
 
+def test_c34_coming_back_by_sea_is_a_return_from_exile(table):
+    """Knight's Fate 12 (Exiles) and the glossary's Exile: re-entering the land costs 12 VP
+    and lifts the exile, whatever the way in. Rules edition 3: landing on the coast of Devon
+    from the Celtic Sea, going ashore in the port of Tintagel, are returns to Cornwall, as
+    riding in is (c32); a game begun under edition 2 keeps its reading: a landing was never
+    charged. A knight still on his way out of the land (his leaving task) does not return."""
+    from companion.koc.engine.movement import Mover
+
+    def lands(at, edition, step, leaving=False):
+        t = table(pos(at=at, where="ship", vp=30, anna='exiles = ["Cornwall"]'))
+        t.state["edition"] = edition
+        s = t.session()
+        if leaving:
+            tasks.add(s, "leave", None, awards={}, penalty_vp=12, why="exiled")
+            s.pk["tasks"][-1]["leave"] = ["Cornwall"]
+        Mover(s).run([step])
+        return t
+
+    for at, step, where in (("Celtic Sea", {"do": "debark", "area": "Devon"}, "coast"),
+                            ("Tintagel", {"do": "debark"}, "inside")):
+        t = lands(at, 3, step)
+        assert t.knight()["at"]["where"] == where
+        assert t.knight()["vp"] == 18 and t.knight()["exiles"] == []
+        assert t.saw("Anna breaks his exile from Cornwall.")
+        t = lands(at, 2, step)
+        assert t.knight()["at"]["where"] == where
+        assert t.knight()["vp"] == 30 and t.knight()["exiles"] == ["Cornwall"]
+        assert not t.saw("exile")
+    t = lands("Celtic Sea", 3, {"do": "debark", "area": "Devon"}, leaving=True)
+    assert t.knight()["vp"] == 30 and t.knight()["exiles"] == ["Cornwall"]
+
+
+def test_c35_the_lands_of_an_exile_are_listed_in_words(table):
+    """Knight's Fate 12 (Exiles) from a fight on the Thames, a river of three Logres
+    castellanies: he is exiled from all three. Rules edition 3 lists them with 'and'; a game
+    begun under edition 2 keeps its commas alone."""
+    from companion.engine.words import joined
+    from companion.koc.engine.fate import apply_fate
+
+    assert [joined(x) for x in ([], ["Gore"], ["Gore", "Vagon"])] == [
+        "", "Gore", "Gore and Vagon"]
+    for edition, lands in ((3, "Jagent, Vagon and Magouns"), (2, "Jagent, Vagon, Magouns")):
+        t = table(pos(at="Thames", vp=30))
+        t.state["edition"] = edition
+        apply_fate(t.session(), "exiles", {"name": "Sir Kay", "kind": "knight"}, None)
+        assert t.saw(f"Anna is exiled from {lands} and must leave by the most direct way.")
+        assert t.knight()["exiles"] == ["Jagent", "Vagon", "Magouns"]
+
+
+def test_c36_a_poisoned_knight_losing_cp_keeps_his_held_wl(table):
+    """Poisoned Wounds (decision): while poisoned a knight's WL is the WL he had before the
+    poisoning less the poisoned wounds; CP he gains do not raise it until the last is cured.
+    The rules are silent on CP lost meanwhile: the project keeps their words, the held value
+    less the poison, whatever the CP (no lower, no higher); once cured, his WL is his CP's
+    again. Anna at 100 CP (WL 10) with 2 poisoned wounds: WL 8 at 40 CP and at 200 CP; cured
+    at 40 CP, WL 4."""
+    t = table(pos(cp=100, vp=30))
+    s, pk = t.session(), t.knight()
+    kn.poison(pk, 2)
+    assert kn.wl(pk) == 8
+    s.gain_cp(-60, "a penalty")
+    assert pk["cp"] == 40 and kn.wl(pk) == 8
+    s.gain_cp(160, "an award")
+    assert kn.wl(pk) == 8
+    s.gain_cp(-160, "a penalty")
+    kn.cure_poison(pk)
+    assert kn.wl(pk) == 4
+
+
 def test_c33_sent_to_his_lord_where_he_stands_swears_an_oath(table):
     """Knight's Fate 6 (sends to Lord): an Arthurian victor sends the loser to King Arthur at
     Camelot Castle; assigned at that very castle, the fate counts as 5, an oath (here 11: do
@@ -543,3 +632,35 @@ def test_c33_sent_to_his_lord_where_he_stands_swears_an_oath(table):
     suffer_fate(t.session(), npk(dict(kay)))
     task, = t.knight()["tasks"]
     assert task["kind"] == "report" and task["dest"] == "Camelot Castle"
+
+
+def test_c37_words_of_robbing_placing_and_losing_for_freedom(table):
+    """Found reading random games; rules edition 3 against a game begun under edition 2:
+    a knight whose name ends in s robs ("Sir Epinogrus robs Anna"; the brigands still rob),
+    where edition 2 wrote "Sir Epinogrus rob Anna"; a castle named for its area is placed on
+    the map ("The castle in Usk is placed on the map."), where edition 2 wrote "the castle in
+    Usk (its lord's castle) stands in Usk."; a prisoner who loses the jailor's challenge (Appeal
+    to Jailor 9) "has lost: he stays in prison", where edition 2 wrote "Anna fails: Anna stays
+    in prison"."""
+    from companion.koc.engine.combat import robbed
+    from companion.koc.engine.fate import apply_fate
+    from companion.koc.engine.resolutions import appeal_to_jailor
+
+    for edition in (3, 2):
+        t = table(pos(at="Powys", cp=10, vp=20, extra='[decks]\nknights = ["Sir Kay"]\n'),
+                  dice=[4, 5] + [1, 1, 1, 6, 6, 6] * 3 + [1] * 10)
+        t.state["edition"] = edition
+        s = t.session()
+        apply_fate(s, "robs", {"name": "Sir Epinogrus", "kind": "knight"}, None)
+        robbed(s, by="the brigands")
+        tasks.place_castle(s, "the castle in Usk", "its lord", "knight", area="Usk")
+        assert not appeal_to_jailor(s)
+        assert t.saw("the brigands rob Anna and his party")
+        if edition == 3:
+            assert t.saw("Sir Epinogrus robs Anna and his party of all their equipment.")
+            assert t.saw("The castle in Usk is placed on the map.")
+            assert t.saw("Anna has lost: he stays in prison.")
+        else:
+            assert t.saw("Sir Epinogrus rob Anna and his party of all their equipment.")
+            assert t.saw("the castle in Usk (its lord's castle) stands in Usk.")
+            assert t.saw("Anna fails: Anna stays in prison.")

@@ -1780,3 +1780,73 @@ def test_e141_a_lone_knight_who_rides_off_is_named(table):
     t, s = setup(table, "Powys", D[12] + [5] + D[8], orders="on pursue: yes")
     E.meet_knights(s, [card("Sir Dinadan"), card("Sir Hemison")], ask=False)
     assert t.saw("The knights turn and ride away.") and t.saw("catches up with the knights")
+
+
+def test_e142_pirates_named_once_and_robbing_while_standing(table):
+    """Sea 11, pirates (found reading random games): the fight's texts give every foe's WL, so
+    a pirate is named "pirate 1", as a brigand is; and when Anna is beaten by pirate 1 and her
+    ship's crew then cuts down pirates 1 and 2 before it falls, a pirate still standing robs
+    her (pirate 3), not the fallen pirate 1. Rules edition 3; a game begun under edition 2
+    keeps "pirate 1 (WL 1)" (doubled in the fight: "pirate 1 (WL 1) (WL 1)") and the fallen
+    robber."""
+    dice = D[11] + [1, 1, 6, 6] + [6, 6, 1, 1] * 2 + [1, 1, 6, 6] * 12 + [1] * 20
+    for edition in (3, 2):
+        t, s = setup(table, "Narrow Sea", dice, where="ship", cp=10, vp=2,
+                     extra=draws(brigand=["Brigand 1"] * 10))
+        t.state["edition"] = edition
+        s.pk["ship"] = {"kind": "ship", "name": "Cog", "wl": 10, "dice": 2}
+        E.sea_encounter(s, "Narrow Sea", "Hampshire")
+        if edition == 3:
+            assert t.saw("Pass: Anna 2, pirate 1 12; Anna WL 0, pirate 1 WL 1.")
+            assert t.saw("Anna is defeated by pirate 1.")
+            assert t.saw("the crew of the Cog fights pirate 2: pirate 2 falls.")
+            assert t.saw("pirate 3 robs Anna and his party of all their equipment.")
+        else:
+            assert t.saw("against pirate 1 (WL 1) (WL 1), pirate 2 (WL 1) (WL 1)")
+            assert t.saw("pirate 1 (WL 1) robs Anna and his party")
+        assert s.pk["at"]["where"] == "coast" and not any(s.pk["gear"].values())
+
+
+def test_e143_one_knight_met_is_a_knight(table):
+    """Knight encounters (found reading random games): one knight met on the way is "a knight
+    in Camelot's colours" (or "a knight"), and "He is Sir Kay", where a game begun under
+    rules edition 2 keeps "1 knight, 1 of them in Camelot's colours" and "They are". More
+    than one are counted as before (e24). Also from edition 3 a task lost by straying says
+    "he left the most direct route" (the knight did; c25), where edition 2 said "it left"."""
+    from companion.koc.engine import tasks
+
+    for edition in (3, 2):
+        for name, seen in (("Sir Kay", "a knight in Camelot's colours"),
+                           ("Sir Belleus", "a knight")):
+            t, s = setup(table, "Powys", D[7] + [1] + D[7] + [1] * 10,
+                         extra=decks(knights=[name]))
+            t.state["edition"] = edition
+            E.terrain_encounter(s, "Powys")
+            if edition == 3:
+                assert t.saw(f"Anna sees {seen}.") and t.saw(f"He is {name} (VL ")
+            else:
+                arth = 1 if name == "Sir Kay" else 0
+                assert t.saw(f"Anna sees 1 knight, {arth} of them in Camelot's colours.")
+                assert t.saw(f"They are {name} (VL ")
+        t, s = setup(table, "Hampshire", [4])
+        t.state["edition"] = edition
+        task = tasks.add(s, "pilgrimage", "Kent", route="direct", penalty_vp=12)
+        tasks.after_movement(s, "Hampshire", ["Dorset"], False)
+        assert task["status"] == "failed"
+        assert t.saw(("he" if edition == 3 else "it") + " left the most direct route")
+
+
+def test_e144_staying_on_a_coast_says_so(table):
+    """Movement (found reading random games): a knight landed on a coast who stays there is
+    "stays on the coast of Cornwall" (he is still on it, his report's journal says), where a
+    game begun under rules edition 2 keeps "stays in Cornwall"; the encounter roll is as
+    before."""
+    from companion.koc.engine.movement import Mover
+
+    for edition, text in ((3, "Anna stays on the coast of Cornwall."),
+                          (2, "Anna stays in Cornwall.")):
+        t, s = setup(table, "Cornwall", [6] * 4, where="coast")
+        t.state["edition"] = edition
+        Mover(s).run([{"do": "stay"}])
+        assert t.saw(text) and t.saw("Encounter roll in Cornwall")
+        assert s.pk["at"] == {"area": "Cornwall", "where": "coast"}

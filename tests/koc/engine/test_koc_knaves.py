@@ -782,3 +782,24 @@ def test_kn46_turn_knave_sent_to_a_waiting_turn_is_refused_with_its_line(table):
         in str(error) and error.suggestion == "send it again with your orders for the next turn"
     check_orders(t.world, t.state, "Anna",
                  parse_orders(t.world, ["Anna"], "answer encounter: avoid\n", "a.txt"), "a.txt")
+
+
+def test_kn47_a_knaves_stamina_counts_his_scoundrel_points(table):
+    """Stamina Attack Bonus (optional rule) with Knave Combat: +1 for every full 6 WL, and a
+    Knave's WL is counted from CP + SP (at most 300). Rules edition 3: at 95 CP and 30 SP
+    (WL 12) he adds 2; a game begun under edition 2 keeps its reading, his 95 CP alone (+1).
+    A knight who is no Knave (absolved) counts his CP as ever."""
+    from kocpos import card as a_card
+
+    from companion.koc.engine.combat import Combat, npk
+
+    for edition, bonus in ((3, 2), (2, 1)):
+        t = table(knave_pos(cp=95, anna='knave = {sp = 30}'), dice=[1, 1],
+                  options={"rules": ("stamina",)})
+        t.state["edition"] = edition
+        c = Combat(t.session(), [npk(a_card("Sir Kay"))], attacker="pk")
+        assert c.roll(c.me, c.foes[0])[0] == 3 + bonus      # 1 + 1, +1 as in o07
+    t = table(knave_pos(cp=95, anna='knave = {sp = 30, absolved = true}'), dice=[1, 1],
+              options={"rules": ("stamina",)})
+    c = Combat(t.session(), [npk(a_card("Sir Kay"))], attacker="pk")
+    assert c.roll(c.me, c.foes[0])[0] == 3 + 1

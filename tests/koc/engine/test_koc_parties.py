@@ -259,7 +259,8 @@ def test_p11_castle_friendly_to_one_knight_admits_the_party(table):
     assert anna["at"] == bert["at"] == {"area": "Jagent", "where": "inside"}
     assert all(anna["gear"].values()) and all(bert["gear"].values())
     assert anna["guest_of"] == "Jagent" and "guest_of" not in bert
-    assert t.saw("Nobody present can grant the request 'men at arms' (asked of castle owner).")
+    assert t.saw("Nobody inside Jagent can grant the request 'men at arms' (asked of castle "
+                 "owner).")     # where he is, from rules edition 3 (q32)
     assert t.saw("Bert asks Sir Galahad for: Men-at-Arms.")
     assert len(bert["men_at_arms"]) == 1 and not anna["men_at_arms"]
     assert t.unused_dice == []
@@ -759,3 +760,46 @@ def test_p34_only_a_castle_owner_imprisons_the_knight_he_beat(table):
         else:
             assert t.saw("Anna gives Bert a Knight's Fate: imprisons.")
             assert t.saw("Bert is thrown into the prison of Caerleon by Anna")
+
+
+def test_p35_sent_to_the_lord_of_the_knight_who_beat_him(table):
+    """Knight's Fate 6 (sends to Lord): the loser reports to the victor's Lord. The chart finds
+    a random Lord only for a victor whose Lord is unknown (a card knight not of Arthur's); a
+    player knight's Lord is on his record. Rules edition 3: Anna, who serves King Mark, sends
+    Bert to report at Tintagel, with no die rolled for it; a game begun under edition 2 keeps
+    its reading, a random royal castle (the random kingdom chart rolled: Deganwy, in Gwynedd)."""
+    left = {}
+    for edition in (3, 2):
+        t = table(pos(at="Powys", lord="King Mark", others={"Bert": knight(at="Powys")}),
+                  dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
+                  orders={"Anna": "attack Bert\non fate_pk: sends to lord", "Bert": "stay"})
+        t.state["edition"] = edition
+        game_turn(t)
+        assert t.saw("Anna gives Bert a Knight's Fate: sends to lord.")
+        task, = t.knight("Bert")["tasks"]
+        assert task["kind"] == "report"
+        assert task["dest"] == ("Tintagel" if edition == 3 else "Deganwy")
+        left[edition] = len(t.unused_dice)
+    assert left[3] > left[2]                # no die rolled for a Lord under edition 3
+
+
+def test_p36_a_fate_from_an_earlier_seat_is_not_judged_by_orders_sent_before_it(table):
+    """COMBAT, Knight's Fate (the loser strays only once he leaves the direct path; Sir Eric's
+    pilgrimage) in play by email: Anna, seated first, beats Bert and sends him to report at
+    her Lord's castle (p35); Bert's orders for this game turn ('stay') were sent before he
+    knew of it. Rules edition 3 does not judge the task by that turn's moves, as for a task
+    taken on during his own movement: it stays active, no VP lost. A game begun under
+    edition 2 keeps its reading: "it was delayed", the task failed and the VP lost."""
+    for edition in (3, 2):
+        t = table(pos(at="Powys", lord="King Mark", others={"Bert": knight(at="Powys")}),
+                  dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
+                  orders={"Anna": "attack Bert\non fate_pk: sends to lord", "Bert": "stay"})
+        t.state["edition"] = edition
+        game_turn(t)
+        task, = t.knight("Bert")["tasks"]
+        assert task["kind"] == "report"
+        if edition == 3:
+            assert task["status"] == "active" and not t.saw("Bert's task (report) fails")
+        else:
+            assert task["status"] == "failed"
+            assert t.saw("Bert's task (report) fails: it was delayed.")

@@ -281,7 +281,7 @@ def test_q26_unfriendly_not_asked(table):
     t.knight()["met"] = [{"kind": "knight", "card": card("Sir Belleus"),
                           "attitude": "neutral"}]
     rq.requests_phase(t.session())
-    assert not t.knight()["comrades"] and t.saw("Nobody present")
+    assert not t.knight()["comrades"] and t.saw("Nobody in Hampshire can grant")   # q32
 
 
 def test_q27_travel_alone_refuses_company(table):
@@ -684,3 +684,43 @@ def test_w15_whom_a_request_is_made_of_is_checked_when_sent(table):
     for fine in ("lord", "castle owner", "king mark", "Queen of the Out Isles", "lancelot",
                  "Bert", "gauter", "hermit", "Merlin"):
         assert errors(f"request adventure of {fine}\n") == [], fine
+
+
+def test_w16_no_petition_offered_that_king_arthur_would_not_hear(table):
+    """PRAYERS & REQUESTS, King Arthur (and Quest of the Holy Grail, the Campaign's leave to
+    seek it): the legal-orders list ('companion options') offers 'request service of arthur'
+    inside Camelot Castle only to a knight not yet in his service; one who serves him already
+    was offered it and then told so. Nor does it offer a request of King Arthur while a task
+    he set is undone: he hears none until it is done (the turn says so). The list is not
+    replayed: no edition guard."""
+    from companion.koc.kind import KIND
+
+    t = table(pos(at="Camelot Castle", where="inside", lord="King Mark"))
+    assert "request service of arthur" in KIND.options_for(t.state, "Anna")
+    t.knight()["arthur"]["task"] = {"kind": "joust"}
+    assert "request service of arthur" not in KIND.options_for(t.state, "Anna")
+    t = table(pos(at="Camelot Castle", where="inside", anna="arthurian = true"))
+    assert "request service of arthur" not in KIND.options_for(t.state, "Anna")
+    t = run(table, pos(at="Camelot Castle", where="inside", anna="arthurian = true"),
+            "request service of arthur")
+    assert t.saw("He already serves King Arthur.")     # sent anyway: so answered
+
+
+def test_q32_a_request_nobody_can_grant_says_where_he_is(table):
+    """PRAYERS & REQUESTS (found reading random games): requests are made after the movement
+    phase, where the knight then is. Anna, inside Tintagel, her Lord's castle, sends 'move
+    Cornwall' and 'request adventure of lord' (the legal-orders list offered both): her Lord
+    is not in Cornwall. Rules edition 3 says where she is ("Nobody in Cornwall can grant
+    ..."); a game begun under edition 2 keeps "Nobody present can grant ..."."""
+    for edition, text in ((3, "Nobody in Cornwall can grant the request 'adventure' (asked "
+                              "of lord)."),
+                          (2, "Nobody present can grant the request 'adventure' (asked of "
+                              "lord).")):
+        t = table(pos(at="Tintagel", where="inside", lord="King Mark"), dice=[4, 6],
+                  orders={"Anna": "move Cornwall\nrequest adventure of lord"})
+        t.state["edition"] = edition
+        from companion.koc.engine.game import process
+
+        process(t.world, t.state, t.ctx)
+        assert t.knight()["at"]["area"] == "Cornwall"
+        assert t.saw(text), t.events

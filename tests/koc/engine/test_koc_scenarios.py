@@ -242,12 +242,17 @@ def test_sc11_every_scenario_ends_at_its_goal_under_the_goal_policy(key):
     rulebook's own starts rarely reach the Grail in a test's budget: docs/koc-scenarios.md)
     and whose last turn is the 60th. Every game ends within 60 game turns; for every
     scenario some end by its real goal (the Round Table, or the Grail brought to Camelot);
-    the same seed plays the same game."""
+    the same seed plays the same game. The Campaign's knights start in King Arthur's service
+    (the Round Table part is the basic game's, played above): its own part is the Grail
+    search, which needs the King's leave first; from the rulebook's start the Grail is
+    reached in about one game in twenty within 60 turns, too rarely for four seeds."""
     from tests.koc.engine.test_koc_random_play import check_invariants
     from tests.koc.kocplay import play_to_the_end
 
     cp, vp = PURE[key]
     terms = dict(scenarios.builtin(key), cp=cp, vp=vp, turn_limit=60, knaves=False)
+    if key == "campaign":
+        terms["arthurian"] = True
     goal = {"round_table": "is made a Knight of the Round Table",
             "grail": "brings the Holy Grail to Camelot Castle"}[terms["goal"]]
     reached = 0

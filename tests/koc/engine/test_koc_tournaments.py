@@ -690,6 +690,44 @@ def test_t27_arthurs_joust_lost(table):
     assert t.saw("King Arthur's task has failed")
 
 
+def test_t35_wounded_before_the_day_of_arthurs_joust(table):
+    """King Arthur 7 (decision): wounds dealt in another player's turn heal in the knight's own
+    healing phase, so he may come to the joust with them, even at WL 0. The lists tend their
+    contestants after each joust (COMBAT, Tournaments), and at the table those wounds would
+    have healed at the close of the turn that dealt them: rules edition 3 tends him before the
+    first joust too (his 20 wounds healed: he rides at WL 20 and wins). A game begun under
+    edition 2 keeps its reading: he rode at WL 0, was beaten without a pass and took King
+    Arthur's Knight's Fate. Poisoned wounds are not healed (t36)."""
+    t = arthur_joust_table(table, dice=[4] + LOW * 3)
+    t.knight()["wounds"] = 20
+    game_turn(t)
+    assert t.saw("Anna is tended before the joust: his wounds are healed.")
+    assert t.saw("joust 1: Anna (WL 20) rides against Sir Ozanna")
+    assert t.knight()["tasks"][0]["status"] == "done"
+    t = arthur_joust_table(table, dice=[4, 2])
+    t.state["edition"] = 2
+    t.knight()["wounds"] = 20
+    game_turn(t)
+    assert not t.saw("tended before the joust")
+    assert t.saw("joust 1: Anna (WL 0) rides against Sir Ozanna")
+    assert t.saw("Knight's Fate for Anna from King Arthur")
+    assert t.knight()["tasks"][0]["status"] == "failed"
+
+
+def test_t36_poisoned_wounds_stay_for_arthurs_joust(table):
+    """King Arthur 7 with Poisoned Wounds: only normal wounds are tended before the joust
+    (t35); 5 poisoned wounds stay, and he rides at his held WL 20 less 5. (Winning, he is
+    granted the request he made, 'heal': then King Arthur cures them.)"""
+    t = arthur_joust_table(table, dice=[4] + LOW * 3)
+    from companion.koc.engine import knight as kn
+
+    kn.poison(t.knight(), 5)
+    t.knight()["wounds"] = 15
+    game_turn(t)
+    assert t.saw("joust 1: Anna (WL 15) rides against Sir Ozanna")
+    assert t.knight()["tasks"][0]["status"] == "done" and t.knight()["poison"] == 0
+
+
 def test_t28_arthurs_joust_away_from_camelot(table):
     """King Arthur 7 (decision): away from Camelot when the joust is due, the task fails (no
     Knight's Fate)."""
