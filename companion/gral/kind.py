@@ -83,7 +83,9 @@ class GralKind(GameKind):
     # at 0 as 'nobody has influence on the bearer' (rules.Rules.finish); the round limit
     # '(1 round)', not '(1 rounds)'; a player whose listed moves all failed, with no
     # assignment, is told 'None of the moves you listed went ahead', not 'None of your orders
-    # could be carried out' (Rules.action)
+    # could be carried out' (Rules.action); assignments to one initiate on several lines are
+    # told as one entry, '9+1 (A9, A1) to Alberto', not '9 (A9) to Alberto; 1 (A1) to Alberto'
+    # (Rules.assign)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",

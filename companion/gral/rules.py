@@ -446,6 +446,7 @@ class Rules:
         edition 1 that is not said a second time."""
         sheet = state["sheets"][player]
         parts = []
+        merged: dict[str, list[str]] = {}      # initiate -> units, in the order first assigned
         taken: set[str] = set()
         for a in assigns:
             units, missing = pick_units(state, player, a.values, self.world, taken)
@@ -460,8 +461,15 @@ class Rules:
             for unit in units:
                 sheet["units"][unit] = a.initiate
                 taken.add(unit)
+            merged.setdefault(a.initiate, []).extend(units)
             parts.append(f"{'+'.join(str(self.world.unit[u].value) for u in units)} "
                          f"({', '.join(units)}) to {self.name(a.initiate)}")
+        if parts and edition(state) >= 3:
+            # one entry per initiate, however many lines assigned to him: 'assign 9 to Alberto'
+            # and 'assign 1 to Alberto' read as 'assign 9+1 to Alberto' would
+            parts = [f"{'+'.join(str(self.world.unit[u].value) for u in units)} "
+                     f"({', '.join(units)}) to {self.name(initiate)}"
+                     for initiate, units in merged.items()]
         if parts:
             ctx.event("You assigned " + "; ".join(parts) + ".", to=[player], kind="assign")
         elif not (passed and edition(state) >= 1):

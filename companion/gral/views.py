@@ -152,7 +152,8 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
             lines = ["object <initiate|any> [conditions] up to <N|all>   (see the order form)"]
             if mine:
                 lines.append("  initiates you have influence on: " + ", ".join(mine))
-            lines.append("  'object none' clears your standing orders")
+            if state["standing"].get(player):
+                lines.append("  'object none' clears your standing orders")
         out.append({"title": title, "lines": lines})
     return {"expects": expects, "prompt": prompt, "groups": out}
 
