@@ -150,6 +150,9 @@ class Place:
         if self.zone == "discard":
             return "the discard pile"
         zone = {"hand": "hand", "play": "play zone", "set": "Castle"}[self.zone]
+        if self.owner == "own" and self.zone == "play":
+            # a card's text never takes the card itself (docs/mayhem.md, decision 22)
+            return "your own play zone, other than this card"
         return {"target": f"the target player's {zone}", "own": f"your own {zone}",
                 "each": f"each player's {zone}, yours included",
                 "others": f"each other player's {zone}"}[self.owner]

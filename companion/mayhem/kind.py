@@ -96,7 +96,22 @@ class MayhemKind(GameKind):
     # Cora', and the end names a tie-breaker's figure after a comma, not in parentheses nested
     # in its own ('most cards in hand, 3'; rules.rank), and a team's total as 'the highest
     # team total', not 'the highest score'; a line skipped for cards no longer at
-    # hand says they 'are not in your hand' (earlier without the verb; rules.Machine.are)
+    # hand says they 'are not in your hand' (earlier without the verb; rules.Machine.are);
+    # a card's text never takes the card itself, so Silver Mirror captures another card of the
+    # play zone, not itself (rules.Machine.open_step; docs/mayhem.md, decision 22); Discard then
+    # Draw and the number set trigger say the discard and the draw in one line ('... and draws
+    # 2 cards', not '... and draws as many.' then 'Anna draws 2 cards.'; Machine.draw's lead),
+    # and Discard then Draw with no cards is 'Anna passes: ...', not '... without discarding
+    # anything', which a later discard seemed to contradict; a draw from the empty deck is
+    # 'Bert draws nothing: the deck is empty.', not 'Bert draws 0 cards (the deck is empty, 1
+    # fewer than asked).' (Machine.draw); the default with the deck and the Barracks empty is
+    # told as 'discard none', not 'discard none then draw' (Machine.default_action); 'defend
+    # none' is acknowledged as 'defend lines: none, so the default applies (...)', not a bare
+    # 'none' that read as 'never defend' (apply_submissions); an answer 'no defense' to the
+    # question is echoed to its player ('You do not defend against ..., as you answered.';
+    # Machine.defense_choice); the final reveal quotes the character's bonus as the card's
+    # words, 'Anna reveals The Thief I (bonus: "2 points for each Treasure in your hand.")',
+    # not '(2 points for each Treasure in your hand)', whose 'your' read as the reader's
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),
@@ -357,6 +372,9 @@ class MayhemKind(GameKind):
                 if a["upto"] > limit:
                     return (f"{what} allows up to {limit}, not {a['upto']}", None)
             steps = effect.alternatives[a.get("choose") or 0]
+            if kind == "play" and a["card"] in (a.get("taking") or []) and edition(state) >= 2:
+                return (f"{what} cannot take itself: a played card stays in play (rules N.3)",
+                        "name another card after 'taking', or leave out 'taking ...'")
             if a.get("taking") and not any(st.places and not st.hidden for st in steps):
                 hand = any(st.hidden for st in steps)
                 return (f"{what} " + ("takes from a hand, where its owner chooses the cards"
@@ -556,7 +574,7 @@ class MayhemKind(GameKind):
         if sets:
             free = " (free: optional rule G)" if state["rules"].get("free_sets") else ""
             groups.append(("Form a set" + free, sets))
-        exchanges = ["discard none then draw"]
+        exchanges = ["discard none"]     # as the order form writes it: it draws nothing
         for k in (1, 2):
             for combo in combinations(hand, k):
                 exchanges.append("discard " + ", ".join(name(c) for c in combo) + " then draw")
@@ -599,8 +617,12 @@ class MayhemKind(GameKind):
             notes = []
             if orders.defend is not None:
                 standing["defend"] = [o.data for o in orders.defend]
+                # from rules edition 2 'none' says that the default applies, which is not
+                # 'never defend' ('no defense')
+                none = ("none, so the default applies (you defend when a card would take or "
+                        "destroy a card of yours)" if edition(state) >= 2 else "none")
                 notes.append("defend lines: " + ("; ".join(defend_text(cat, r) for r in
-                                                           standing["defend"]) or "none"))
+                                                           standing["defend"]) or none))
             if orders.hand_set:
                 standing["hand"] = orders.hand
                 notes.append("giving up cards: " + ("; ".join(hand_text(cat, orders.hand))

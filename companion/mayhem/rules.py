@@ -261,7 +261,10 @@ class Machine:
                        kind="set-broken", player=player)
         self.s["sets"][player] = keep
 
-    def draw(self, player: str, n: int, why: str = "") -> list[str]:
+    def draw(self, player: str, n: int, why: str = "", lead: str | None = None,
+             kind: str = "draw") -> list[str]:
+        """``player`` draws ``n`` cards, said in one public line: '{player} draws 2 cards', or
+        with ``lead`` (what the player did first) '{lead} and draws 2 cards'."""
         got = []
         for _ in range(n):
             if not self.s["deck"]:
@@ -269,10 +272,15 @@ class Machine:
             got.append(self.s["deck"].pop(0))
             self.s["hands"][player].append(got[-1])
         short = n - len(got)
-        text = f"{player} draws {len(got)} card{'s' if len(got) != 1 else ''}{why}."
-        if short:
+        subject = f"{lead} and" if lead else player
+        text = f"{subject} draws {len(got)} card{'s' if len(got) != 1 else ''}{why}."
+        if short and not got and edition(self.s) >= 2:
+            # from rules edition 2 'draws nothing: the deck is empty', not 'draws 0 cards (the
+            # deck is empty, 2 fewer than asked)'
+            text = f"{subject} draws nothing{why}: the deck is empty."
+        elif short:
             text = text[:-1] + f" (the deck is empty, {short} fewer than asked)."
-        self.event(text, kind="draw", player=player, count=len(got))
+        self.event(text, kind=kind, player=player, count=len(got))
         if got:
             self.event(f"You draw {self.names(got)}.", to=[player], kind="draw-private")
             if not self.s["deck"]:
@@ -358,7 +366,11 @@ class Machine:
         for p in s["players"]:
             ch = cat.character[s["characters"][p]]
             sc = scores[p]
-            self.event(f"{p} reveals {ch.name} ({ch.bonus_text.rstrip('.')}) and the hand "
+            # from rules edition 2 the bonus is quoted as the card's words, whose 'your' is
+            # the revealing player's, not the reader's
+            bonus = (f"bonus: \"{ch.bonus_text}\"" if edition(s) >= 2
+                     else ch.bonus_text.rstrip('.'))
+            self.event(f"{p} reveals {ch.name} ({bonus}) and the hand "
                        f"{self.names(s['hands'][p])}. Score: play {sc['play']}, sets {sc['set']}, "
                        f"hand {sc['hand']}, bonus {sc['bonus']}: {sc['total']}.", kind="score",
                        player=p)
@@ -477,7 +489,9 @@ class Machine:
             best = best_card(self.cat, self.s["barracks"], "hand")
             return {"kind": "recruit", "card": best,
                     "text": f"recruit {self.cat.card[best].name}"}
-        return {"kind": "exchange", "cards": [], "text": "discard none then draw"}
+        # from rules edition 2 said as the order form writes it ('discard none' draws nothing)
+        return {"kind": "exchange", "cards": [], "text": "discard none" if edition(self.s) >= 2
+                else "discard none then draw"}
 
     # -- actions ----------------------------------------------------------------------------
     def impossible(self, p: str, a: dict) -> str | None:
@@ -575,8 +589,17 @@ class Machine:
             self.form_set(p, a, free)
         elif kind == "exchange":
             if not a["cards"]:
-                self.event(f"{p} uses Discard then Draw without discarding anything.",
+                # from rules edition 2 a pass, which no later discard (the second action, the
+                # zone limits) seems to contradict; earlier 'without discarding anything'
+                self.event(f"{p} passes: Discard then Draw with no cards." if edition(s) >= 2
+                           else f"{p} uses Discard then Draw without discarding anything.",
                            kind="exchange", player=p)
+                return
+            if edition(s) >= 2:     # one line: 'Anna discards X, Y and draws 2 cards.'
+                for c in a["cards"]:
+                    self.move(c, "discard")
+                self.draw(p, len(a["cards"]), lead=f"{p} discards {self.names(a['cards'])}",
+                          kind="exchange")
                 return
             self.event(f"{p} discards {self.names(a['cards'])} and draws as many.",
                        kind="exchange", player=p)
@@ -758,6 +781,11 @@ class Machine:
             use = ans.get("card") if ans.get("card") in defenses else cheapest
             self.decided(q, "defense", f"defend with {self.cat.card[use].name}"
                          if ans["defend"] else "no defense", "orders")
+            if not ans["defend"] and edition(s) >= 2:
+                # from rules edition 2 the answer is echoed to its player, whose report would
+                # otherwise show nothing of it (a Defense used is public anyway)
+                self.event(f"You do not defend against {self.name(task['card'])}, as you "
+                           "answered.", to=[q], kind="defense-answer")
             return use if ans["defend"] else None
         for rule in s["standing"][q].get("defend", []):
             if rule.get("by") and rule["by"] != task["p"]:
@@ -902,12 +930,19 @@ class Machine:
         pool: list[str] = []
         for z in zones:
             pool += [c for c in self.zone_cards(q, z) if step.filter.matches(self.cat.card[c])]
+        # from rules edition 2 a card's text never takes the card itself, which stays in play
+        # once played (rules N.3; docs/mayhem.md, decision 22): Silver Mirror captures another
+        # card of its player's play zone, not itself
+        itself = task.get("card") if edition(self.s) >= 2 and task.get("card") in pool else None
+        if itself:
+            pool.remove(itself)
         what = step.filter.text(False)
         place = " or ".join(
             {"barracks": "the Barracks", "discard": "the discard pile", "play":
              f"{q}'s play zone", "set": f"{q}'s Castle", "hand": "hand"}[z] for z in zones)
         if not pool:
-            self.event(f"There is no {what} in {place}.", kind="nothing")
+            besides = f" besides {self.cat.card[itself].name} itself" if itself else ""
+            self.event(f"There is no {what} in {place}{besides}.", kind="nothing")
             return
         k = self.count_for(task, step, len(pool))
         if k == 0:
@@ -997,7 +1032,10 @@ class Machine:
                          or "none", source)
             for c in cards:
                 self.move(c, "discard")
-            if cards:
+            if cards and edition(s) >= 2:   # one line, as Discard then Draw
+                self.draw(p, len(cards), lead=f"Number set: {p} discards {self.names(cards)}",
+                          kind="trigger")
+            elif cards:
                 self.event(f"Number set: {p} discards {self.names(cards)} and draws as many.",
                            kind="trigger")
                 self.draw(p, len(cards))

@@ -120,6 +120,34 @@ def view(kind, state: dict, viewer: str) -> dict[str, Any]:
     return v
 
 
+def _give_cause(cat, state: dict, player: str, what: str) -> str:
+    """What makes ``player`` give up cards from the hand, from the player's side: 'Plunder
+    (Gilded Attack 3), played by Cora, makes you give Cora 2 cards from your hand', not the
+    text's own 'capture 2 cards' (which Cora does). ``what`` is the question's 'capture 2 cards
+    from your hand'; the card or character action is the effect task under way."""
+    stack = state.get("stack") or []
+    task = stack[-1] if stack and stack[-1].get("t") == "effect" else None
+    op, _, rest = what.partition(" ")
+    if task is None or op not in ("capture", "lure", "destroy"):
+        return f"A card makes you {what}"
+    actor = task["p"]
+    if task.get("card"):
+        card = cat.card[task["card"]]
+        cause = (f"{card.name} ({card.label}), which you played," if actor == player else
+                 f"{card.name} ({card.label}), played by {actor},")
+    else:
+        face = cat.character[state["characters"][actor]].face
+        cause = ("your character action" if actor == player else
+                 f"{actor}'s character action") + f" ({face})"
+    cause = cause[0].upper() + cause[1:]
+    if actor == player or op == "destroy":
+        return f"{cause} makes you discard {rest}"
+    if op == "capture":
+        return f"{cause} makes you give {actor} {rest}"
+    return f"{cause} makes you put {rest.replace(' from your hand', '')} from your hand into " \
+           f"{actor}'s play zone"
+
+
 def asks(kind, state: dict, player: str) -> dict[str, Any]:
     cat = kind.catalogue
     asked = kind.asked(state, player)
@@ -153,7 +181,7 @@ def asks(kind, state: dict, player: str) -> dict[str, Any]:
         prompt = (f"{pending['actor']} plays {card.name} ({card.label}): \"{card.effect_text}\" "
                   "It would affect you. Discard a Defense card to be left alone by it?")
     elif asked == "give":
-        prompt = (f"A card makes you {pending['what']}. You choose which "
+        prompt = (f"{_give_cause(cat, state, player, pending['what'])}. You choose which "
                   f"({pending['count']} of "
                   + ", ".join(cat.card[c].name for c in pending["pool"]) + ").")
     elif asked == "limit":

@@ -20,6 +20,7 @@ Case format (tests/mayhem/casebook.toml)::
     not_public = [...]
     private = { Anna = ["substring of an event only some see"] }
     not_seen = { Cora = ["substring Cora's report text must not hold"] }
+    seen = { Bert = ["substring Bert's report text must hold (line breaks read as spaces)"] }
     zones = { "Anna hand" = ["Hoard Wyrm"], "discard" = [...] }   # exact, any order
     has = { "Anna play" = ["Red Squire"] }        # these (at least)
     lacks = { "Anna hand" = ["Red Squire"] }
@@ -149,6 +150,12 @@ def check(expect: dict, store, game_id: str, where: str, outcome) -> None:
             text = render_text(docs[viewer])
             for needle in needles:
                 assert needle not in text, f"{where}: {viewer}'s report shows {needle!r}"
+    if expect.get("seen"):
+        docs = service.report_documents(store.game(game_id), turn)
+        for viewer, needles in expect["seen"].items():
+            text = " ".join(render_text(docs[viewer]).split())
+            for needle in needles:
+                assert needle in text, f"{where}: {viewer}'s report lacks {needle!r}"
     for key, wanted in expect.get("zones", {}).items():
         assert sorted(zone(state, key)) == sorted(wanted), \
             f"{where}: {key} is {zone(state, key)}, expected {wanted}"
