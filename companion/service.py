@@ -25,6 +25,7 @@ from companion.engine.identity import (IdentityError, check_email, check_game_id
                                        player_slugs)
 from companion.engine.names import fold, match_name
 from companion.engine.record import record
+from companion.engine.words import counted
 from companion.errors import CompanionError, StoreError, TurnMovedOn
 from companion.registry import get_kind, info
 from companion.store import TURN_COLUMNS, Game, Player, Store, Turn
@@ -512,8 +513,10 @@ def run_turn(store: Store, game_id: str, *, dice: Sequence[int] = (),
         store.mark_published(game_id, number)
     notes = []
     if ctx.chance.unused_dice:
-        notes.append(f"{len(ctx.chance.unused_dice)} supplied dice were not needed: "
-                     f"{', '.join(map(str, ctx.chance.unused_dice))}")
+        unused = ctx.chance.unused_dice
+        notes.append(f"{counted(len(unused), 'supplied die', 'supplied dice')} "
+                     f"{'was' if len(unused) == 1 else 'were'} not needed: "
+                     f"{', '.join(map(str, unused))}")
     held = [p for p in submissions if p not in ctx.used]
     if held:
         notes.append("orders held for the next turn (not reached yet): " + ", ".join(held))

@@ -368,7 +368,9 @@ def test_dice_option_is_validated(cli):
     result = cli("turn", "g1", "--dice", "3,x")
     assert result.code == 1 and "item 2" in result.err
     out = cli.ok("turn", "g1", "--dice", "3,4").out
-    assert "2 supplied dice were not needed" in out
+    assert "2 supplied dice were not needed: 3, 4" in out
+    out = cli.ok("turn", "g1", "--dice", "5").out
+    assert "1 supplied die was not needed: 5" in out
 
 
 def test_wait_mode_refuses_an_empty_turn(cli):
