@@ -1,5 +1,5 @@
-"""The sizes of a PDF's texts as printed (pypdfium2): the print suite's minimum, 5.5 pt, is
-checked on every kit and on the Knights of Camelot journals."""
+"""A PDF's texts as printed (pypdfium2): their sizes (the print suite's minimum, 5.5 pt, is
+checked on every kit and on the Knights of Camelot journals) and a cover page's text."""
 from __future__ import annotations
 
 MIN_PT = 5.5
@@ -34,3 +34,14 @@ def small_texts(pdf: bytes, pages=None) -> list[tuple[int, float, str]]:
     finally:
         doc.close()
     return out
+
+
+def cover_text(pdf: bytes) -> str:
+    """The first page's text on one line (a kit's cover)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return doc[0].get_textpage().get_text_range().replace("\r", "").replace("\n", " ")
+    finally:
+        doc.close()

@@ -1,4 +1,5 @@
-"""Shared fixtures of the print-suite tests: the sample kit built once per session."""
+"""Shared fixtures of the print-suite tests: the sample kit built once per session, every
+game's kit once per module."""
 from __future__ import annotations
 
 import os
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.render.printkit import PrintOptions, build_kit, plan_kit
+from companion.registry import KINDS, get_kind
 from companion.render.printkit.sample import sample_kit
 
 
@@ -51,3 +53,10 @@ def render(pdf: bytes, index: int, scale: float = 2.0):
 @pytest.fixture(scope="session")
 def render_page():
     return render
+
+
+@pytest.fixture(scope="module")
+def kits():
+    """Every game's print kit (the kinds that have one), by kind id."""
+    return {k.id: get_kind(k.id).print_kit() for k in KINDS
+            if hasattr(get_kind(k.id), "print_kit")}

@@ -12,24 +12,9 @@ from companion.render.printkit import PrintOptions, build_kit, plan_kit, write_k
 from companion.render.printkit.model import CardFace, Deck
 from companion.render.printkit.sample import sample_kit
 from companion.render.printkit.units import CARD_SIZES
+from tests.pdfsizes import MIN_PT, cover_text as _cover_text
 
 GAMES = [k.id for k in KINDS if hasattr(get_kind(k.id), "print_kit")]
-MIN_PT = 5.5
-
-
-@pytest.fixture(scope="module")
-def kits():
-    return {game: get_kind(game).print_kit() for game in GAMES}
-
-
-def _cover_text(pdf: bytes) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        return doc[0].get_textpage().get_text_range().replace("\r", "").replace("\n", " ")
-    finally:
-        doc.close()
 
 
 # ------------------------------------------------------------------------------ 1. --reprint

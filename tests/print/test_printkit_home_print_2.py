@@ -11,24 +11,10 @@ from companion.registry import KINDS, get_kind
 from companion.render.printkit import Kit, Note, PrintOptions, build_kit, plan_kit
 from companion.render.printkit.build import render_plan
 from companion.render.printkit.sample import sample_kit
+from tests.pdfsizes import cover_text as _cover_text
 from tests.pdfsizes import small_texts as _small_texts
 
 GAMES = [k.id for k in KINDS if hasattr(get_kind(k.id), "print_kit")]
-
-
-@pytest.fixture(scope="module")
-def kits():
-    return {game: get_kind(game).print_kit() for game in GAMES}
-
-
-def _cover_text(pdf: bytes) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        return doc[0].get_textpage().get_text_range().replace("\r", "").replace("\n", " ")
-    finally:
-        doc.close()
 
 
 # ------------------------------------------------------------------- the cover of --only
