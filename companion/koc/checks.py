@@ -11,9 +11,13 @@ from companion.koc.engine.questions import CATALOGUE
 
 def _err(line_no: int, orders_text_line: Line | None, message: str,
          suggestion: str | None = None) -> IllegalOrderError:
+    """An error marking the order of its line: its words, not a '#' comment after them."""
+    length = 1
+    if orders_text_line is not None:
+        tokens = orders_text_line.tokens
+        length = tokens[-1].end - 1 if tokens else len(orders_text_line.text)
     return IllegalOrderError(message, orders_text_line, 1 if orders_text_line else None,
-                             len(orders_text_line.text) if orders_text_line else 1,
-                             suggestion=suggestion)
+                             length, suggestion=suggestion)
 
 
 def check_orders(world, state: dict, player: str, orders, filename: str) -> None:
@@ -109,6 +113,8 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 near = sorted(set(links["land"]) | set(links["river"]))
                 errors.append(_err(step["line"], line, f"{step['area']} is not next to "
                                    f"{where['area']}", f"next to it: {', '.join(near)}"))
+                # the next step is judged from the area he meant to reach: one error a slip
+                where = {"area": step["area"], "where": "area"}
                 continue
             where = {"area": step["area"], "where": "area"}
         elif do == "to":

@@ -95,7 +95,11 @@ class KocKind(GameKind):
     # (resolutions.LOST_FOR_FREEDOM); "stays on the coast of", "at the gate of"
     # (movement.STAY_WORDED); no method chosen anew once the fight is over
     # (combat.NO_CHOICE_AT_THE_END); a task taken on before his movement this game turn is not
-    # judged by its moves (tasks.ORDERS_BEFORE_TASK)
+    # judged by its moves (tasks.ORDERS_BEFORE_TASK); a party member entering a land of his
+    # exile with his leader breaks it too (movement.PARTY_EXILED); knights whose player turn
+    # it is not are tended before any tournament (tournaments.LISTS_TENDED); "Luck test
+    # (recover from madness, the first of two): rolled 3, needing 4 or more"
+    # (session.LUCK_WORDED)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -321,6 +321,7 @@ class Mover:
         self.visited.append(target)
         s.note(f"{pk['name']} moves into {target}.")
         check_exile(s, target)
+        fellows_exile(s, target, s.came_from)
         area = s.world.areas[target]
         if in_merlins_reach(s, target):
             self.stopped = True
@@ -556,16 +557,34 @@ EXILE_BY_SEA = 3
 coast) in a land the knight is exiled from is a return to it, as riding in is; before, a
 landing was never charged."""
 
+PARTY_EXILED = 3
+"""The rules edition from which a party member entering a land he is exiled from with his
+leader (riding in or going ashore) breaks the exile as the leader would (glossary: Exile;
+Knight's Fate 12); before, only the leader's exiles were checked."""
+
 
 def exile_ashore(s: Session, area: str) -> None:
     """The exile check of a landing (rules edition 3): he comes from the sea, so no land he
     was in counts as 'still in it'; his way out of the land (his leaving task) is no return."""
-    if edition(s.game.state) < EXILE_BY_SEA or not s.pk["exiles"]:
+    if edition(s.game.state) < EXILE_BY_SEA:
         return
-    was = getattr(s, "came_from", None)
-    s.came_from = None
-    check_exile(s, area)
-    s.came_from = was
+    if s.pk["exiles"]:
+        was = getattr(s, "came_from", None)
+        s.came_from = None
+        check_exile(s, area)
+        s.came_from = was
+    fellows_exile(s, area, None)
+
+
+def fellows_exile(s: Session, area: str, came_from: str | None) -> None:
+    """From rules edition 3 (PARTY_EXILED) the members who came along with the leader into
+    ``area`` (party.follow) are each judged by their own exiles, as he is."""
+    if edition(s.game.state) < PARTY_EXILED:
+        return
+    for fellow in party.with_me(s):
+        if fellow.pk["exiles"]:
+            fellow.came_from = came_from
+            check_exile(fellow, area)
 
 
 def check_exile(s: Session, area_name: str) -> None:

@@ -632,8 +632,10 @@ def mad_recovery(s: Session) -> None:
     mad = pk["mad"]
     if not mad or mad.get("since") == turn_no(s):
         return
-    first = s.luck_test("recover from madness (first test)")
-    second = s.luck_test("recover from madness (second test)")
+    first = s.luck_test("recover from madness (first test)",
+                        said="recover from madness, the first of two")
+    second = s.luck_test("recover from madness (second test)",
+                         said="recover from madness, the second of two")
     if first and second:
         cure_madness(s, "his wits return")
     else:

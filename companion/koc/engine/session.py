@@ -51,6 +51,10 @@ class Pause(Exception):
 AT_THE_LIMIT = 3
 """The rules edition from which an award or penalty that changed nothing (the points at their
 limit) says so instead of 'gains 0 VP'."""
+LUCK_WORDED = 3
+"""The rules edition from which a Luck Test reads plainly: "Luck test (recover from madness,
+the first of two): rolled 3, needing 4 or more: failure." Before: "... (recover from madness
+(first test)): rolled 3 against luck 4: failure." The die's purpose is recorded as before."""
 _CONDITION = re.compile(r"^([a-z_]+)(<=|>=|=|<|>)(\d+)$")
 
 
@@ -187,16 +191,24 @@ class Session:
     def dice(self, count: int, purpose: str, sides: int = 6) -> list[int]:
         return [self.chance.roll(sides, purpose) for _ in range(count)]
 
-    def luck_test(self, purpose: str, bonus: int = 0) -> bool:
-        """One die against the Luck-of-the-Day: success on the luck or more."""
+    def luck_test(self, purpose: str, bonus: int = 0, *, said: str | None = None) -> bool:
+        """One die against the Luck-of-the-Day: success on the luck or more. ``said``: the
+        purpose as the report words it from rules edition 3 (LUCK_WORDED), if not ``purpose``
+        (which the die's record keeps in every edition)."""
         luck = self.pk["luck"] if self.pk["luck"] is not None else 4
         if "life_of_misfortune" in (kn.knave_rec(self.pk) or {}).get("curses", ()):
             bonus -= 1          # KNAVES: the Life of Misfortune curse
         roll = self.d6(f"luck test: {purpose}")
         ok = roll + bonus >= luck
         extra = f"{bonus:+d}" if bonus else ""
-        self.note(f"Luck test ({purpose}): rolled {roll}{extra} against luck {luck}: "
-                  f"{'success' if ok else 'failure'}.")
+        outcome = "success" if ok else "failure"
+        if edition(self.game.state) < LUCK_WORDED:
+            self.note(f"Luck test ({purpose}): rolled {roll}{extra} against luck {luck}: "
+                      f"{outcome}.")
+            return ok
+        rolled = f"{roll}{extra} = {roll + bonus}" if bonus else f"{roll}"
+        self.note(f"Luck test ({said or purpose}): rolled {rolled}, needing {luck} or more: "
+                  f"{outcome}.")
         return ok
 
     def vl_test(self, vl: int, purpose: str, who: str | None = None) -> bool:

@@ -64,6 +64,12 @@ JOUST_TENDED = 3
 wounds not yet healed (dealt in another player's turn: they heal in his own healing phase)
 is tended before the first joust, as after each; before, he rode with them (at WL 0, beaten
 without a pass, and given a Knight's Fate). Poisoned wounds stay."""
+LISTS_TENDED = 3
+"""The rules edition from which every other tournament tends, before its first joust, the
+player knights whose player turn it is not (their wounds were dealt in another player's turn
+and would have healed at its close; the lists heal their contestants after each joust). The
+knight whose turn it is keeps his: they may be this turn's, which only the end of his turn
+heals. Before, all rode with their wounds. Poisoned wounds stay."""
 OFFICES = {"ambassador": "Ambassador-at-Large", "lord_admiral": "Lord Admiral",
            "war_duke": "War Duke"}
 SOLE_OFFICES = ("lord_admiral", "war_duke")     # one holder at a time, an Arthurian PK
@@ -209,12 +215,19 @@ class Lists:
     # -- the whole tournament -----------------------------------------------------------------
     def prepare(self) -> None:
         """The host furnishes every PK with horse, lance and shield; Token bearers earn their
-        6 VP; each is marked as at the tournament this turn."""
+        6 VP; each is marked as at the tournament this turn. From rules edition 3 the PKs
+        whose player turn it is not are tended first (LISTS_TENDED)."""
         state = self.s.game.state
         turn = turn_no(self.s)
+        root = self.s.root
+        now = None if getattr(root, "outside", False) else root.player
+        tend = edition(state) >= LISTS_TENDED
         for p in self.players:
             x = other(self.s, p)
             rec = x.pk
+            if tend and p != now and rec["wounds"]:
+                x.note(f"{rec['name']} is tended before the tournament: his wounds are healed.")
+                rec["wounds"] = 0
             missing = [g for g in ("horse", "lance", "shield") if not rec["gear"][g]]
             for g in missing:
                 rec["gear"][g] = True

@@ -196,7 +196,7 @@ def test_a06_find_animal_search_then_found(table):
 
     movement_phase(s, dict(s.pk["at"]))
     assert task["status"] == "done" and t.knight()["vp"] == 26
-    assert t.saw("rolled 2+1 against luck 3: success") and t.saw("runs off")
+    assert t.saw("rolled 2+1 = 3, needing 3 or more: success") and t.saw("runs off")
 
 
 def test_a07_kings_hunt(table):

@@ -411,7 +411,7 @@ def test_c26_mounted_npk_keeps_his_lance_against_a_knight_on_foot(table):
     fails (1+1 against 5), and he rides at her with the lance (three dice, 1+1+1) while she
     fights on foot with her sword (6+6). Winning at a disadvantage earns the usual awards."""
     t, kay = kay_attacks(table, [1, 1, 1, 6, 6, 1, 1, 1, 6, 6])
-    assert t.saw("Luck test (remount before the fight): rolled 1 against luck 4: failure.")
+    assert t.saw("Luck test (remount before the fight): rolled 1, needing 4 or more: failure.")
     assert t.saw("Sir Kay refuses to give up his advantage.")
     assert kay["method"] == "lance" and t.saw("Pass: Anna 12, Sir Kay 3")
     assert t.knight()["cp"] == 52 and t.knight()["vp"] == 26

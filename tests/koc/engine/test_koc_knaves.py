@@ -283,7 +283,7 @@ def test_kn18_a_druid_curses_but_is_no_act(table):
              tags=("hermit",), alone=True)
     assert pk["knave"]["acts"] == {} and pk["knave"]["curses"] == ["life_of_misfortune"]
     assert not s.luck_test("anything")          # 4 - 1 = 3 against luck 4
-    assert t.saw("rolled 4-1 against luck 4: failure")
+    assert t.saw("rolled 4-1 = 3, needing 4 or more: failure")
 
 
 def test_kn19_brittle_lance_and_doleful_retribution(table):

@@ -173,3 +173,17 @@ def test_what_names_someone_or_asks_nothing_more_passes(text):
 def test_a_bare_word_for_an_order_says_what_the_order_looks_like(text, hint):
     [error] = refused(text).errors
     assert error.message.startswith("unknown order") and error.suggestion == hint
+
+
+def test_a_step_after_a_refused_one_is_judged_from_it_and_the_comment_is_not_marked():
+    """docs/koc-engine.md, Play by email: Anna stands in Tintagel. 'Strangore' is not next to
+    it; the step after it, 'Cornwall' (next to Tintagel), is judged from Strangore, the area the
+    refused step named, not from Tintagel. The marks under the line cover the order, not the
+    comment after it."""
+    with pytest.raises(OrdersRejected) as info:
+        check("move Strangore, Cornwall      # a note\n")
+    first, second = info.value.errors
+    assert first.message == "Strangore is not next to Tintagel"
+    assert second.message == "Cornwall is not next to Strangore"
+    assert (first.col, first.length) == (1, len("move Strangore, Cornwall"))
+    assert "^" * 24 + "\n" in info.value.render() and "^" * 25 not in info.value.render()

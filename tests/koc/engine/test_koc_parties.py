@@ -803,3 +803,33 @@ def test_p36_a_fate_from_an_earlier_seat_is_not_judged_by_orders_sent_before_it(
         else:
             assert task["status"] == "failed"
             assert t.saw("Bert's task (report) fails: it was delayed.")
+
+
+def test_p37_a_member_riding_into_his_land_of_exile_breaks_it(table):
+    """Glossary, Exile, and COMBAT, Knight's Fate 12 (Exiles): whoever re-enters a land he is
+    exiled from loses 12 VP and the exile is struck off. Bert, exiled from Cornwall, rides in
+    Anna's party from Somerset into Devon (Cornwall), and again lands with her on the coast of
+    Devon from the Celtic Sea. Rules edition 3 judges each member by his own exiles, as the
+    leader is (movement.PARTY_EXILED): Bert loses 12 VP and the exile is lifted. A game begun
+    under edition 2 keeps its reading: only the leader's exiles were checked."""
+    from companion.koc.engine.movement import Mover
+
+    exiled = 'exiles = ["Cornwall"]'
+    ship = 'where = "ship"\nship = {kind = "ship", name = "Cog", wl = 10, dice = 2}'
+    for edition in (3, 2):
+        for at, more, step in (("Somerset", "", {"do": "move", "area": "Devon"}),
+                               ("Celtic Sea", ship, {"do": "debark", "area": "Devon"})):
+            bert = exiled + ("\n" + more if more else "")
+            t = table(pos(at=at, where="ship" if more else None, extra=AB,
+                          others={"Bert": knight(at=at, vp=30, more=bert)}), dice=[6] * 12)
+            t.state["edition"] = edition
+            s = t.session()
+            Mover(s).run([step])
+            assert where(t, "Bert") == "Devon" and t.knight()["vp"] == 20
+            if edition == 3:
+                assert t.knight("Bert")["vp"] == 18 and t.knight("Bert")["exiles"] == []
+                assert t.saw("Bert breaks his exile from Cornwall.")
+            else:
+                assert t.knight("Bert")["vp"] == 30
+                assert t.knight("Bert")["exiles"] == ["Cornwall"]
+                assert not t.saw("exile")

@@ -71,7 +71,7 @@ def test_r04_finding_a_knight_in_the_open(table):
     open_country = pos(cp=80, vp=10, at="Cornwall", others={"Bert": 'at = "Cornwall"'})
     t = table(open_country, dice=[5, 3], orders={"Anna": "challenge Bert"})
     run_player_turn(t.game, "Anna")
-    assert t.saw("Luck test (find Bert): rolled 3 against luck 5: failure.")
+    assert t.saw("Luck test (find Bert): rolled 3, needing 5 or more: failure.")
     assert t.saw("Anna does not find Bert this turn.")
     assert t.knight("Anna")["persistence"] == {"seek:Bert:Cornwall": 1}
 

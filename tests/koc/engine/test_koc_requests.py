@@ -57,7 +57,7 @@ def test_q03_request_refused_then_persisting(table):
     assert rec["dwarf"] is None
     t.state["koc"]["turn"] = 2
     rq.requests_phase(s)
-    assert rec["dwarf"] is not None and t.saw("rolled 3+1 against luck 4: success")
+    assert rec["dwarf"] is not None and t.saw("rolled 3+1 = 4, needing 4 or more: success")
 
 
 def test_q04_adventure_of_king(table):

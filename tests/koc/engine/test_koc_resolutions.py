@@ -993,7 +993,7 @@ def test_a01_sir_robert_hightower(table):
     rec = t.knight()
     rec["met"] = [{"kind": "king", "card": card("King Mark", "king"), "attitude": "friendly"}]
     assert t.play()
-    assert t.saw("rolled 4 against luck 3: success")
+    assert t.saw("rolled 4, needing 3 or more: success")
     task = rec["tasks"][0]
     assert task["adventure"]["id"] == "4:3" and task["status"] == "active"
     s = t.session()

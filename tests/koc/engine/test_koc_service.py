@@ -316,3 +316,33 @@ def test_s25_lady_lost_while_in_her_castle_prison(table):
     t = table(lady_pos(cp=125))
     service.lose_lady(t.session(), "challenged away")
     assert "Castle Perilous" not in t.state.get("castles", {})
+
+
+def test_s26_luck_tests_read_plainly(table):
+    """Mad Player Knights (two successful Luck Tests at the end of a turn cure him) and the
+    glossary's Luck Test (a die equal to or above the Luck-of-the-Day): rules edition 3 words
+    each test plainly, without brackets inside brackets nor "against luck"
+    (session.LUCK_WORDED); the die is recorded for the same purpose as before. A game begun
+    under edition 2 keeps its words."""
+    for edition in (3, 2):
+        t = table(pos(turn=3), dice=[3, 6])
+        t.state["edition"] = edition
+        s = t.session()
+        t.knight()["mad"] = {"since": 1, "tests": 0}
+        t.knight()["luck"] = 4
+        service.mad_recovery(s)
+        assert t.knight()["mad"]["tests"] == 1
+        if edition == 3:
+            assert t.saw("Luck test (recover from madness, the first of two): rolled 3, "
+                         "needing 4 or more: failure.")
+            assert t.saw("Luck test (recover from madness, the second of two): rolled 6, "
+                         "needing 4 or more: success.")
+            assert not t.saw("against luck") and not t.saw("(first test)")
+        else:
+            assert t.saw("Luck test (recover from madness (first test)): rolled 3 against "
+                         "luck 4: failure.")
+            assert t.saw("Luck test (recover from madness (second test)): rolled 6 against "
+                         "luck 4: success.")
+        assert [o.purpose for o in t.chance.outcomes if "madness" in o.purpose] == [
+            "luck test: recover from madness (first test)",
+            "luck test: recover from madness (second test)"]

@@ -266,7 +266,7 @@ def test_t09_tournament_for_a_lady_the_king_is_his_lord(table):
     s, task = adventure(t, "tournament_for_lady", lady="Lady Lyonesse")
     T.adventure_tournament(s, task)
     rec = t.knight()
-    assert t.saw("Luck test (be received by King Mark, the host): rolled 5 against luck 3")
+    assert t.saw("Luck test (be received by King Mark, the host): rolled 5, needing 3 or more")
     assert len(rec["men_at_arms"]) == 3 and "King Mark" not in rec.get("friendly_persons", [])
     assert rec["lady"]["name"] == "Lady Elaine" and t.saw("must decline")
     # not received: no request (and no friendship either: he is already the Lord)
@@ -860,3 +860,38 @@ def test_t34_a_paused_turn_holds_the_same_tournament(table):
     assert t.play() is True
     assert t.saw("Anna's tournament at Anna's castle begins: Anna rides in it.")
     assert t.knight()["vp"] == 20 + 6 + 12 and not t.state["pending"]
+
+
+def test_t37_wounded_before_another_tournament(table):
+    """HEALING WOUNDS and COMBAT, Tournaments (decision, as for King Arthur's joust, t35):
+    wounds dealt in another player's turn would have healed at its close, and the lists heal
+    their contestants after each joust. Carl, waiting in Camelot Castle with 10 wounds from
+    another player's turn, is tended before the first joust of the Tournament at Camelot
+    (rules edition 3, tournaments.LISTS_TENDED); Bert, in whose player turn it begins, keeps
+    his 4 wounds (they may be this turn's: only the end of a turn heals those). A game begun
+    under edition 2 keeps its reading: Carl rode wounded."""
+    extra = deck("Sir Belleus", "Sir Hemison", "Sir Gauter")
+    for edition in (3, 2):
+        t = table(pos(cp=100, vp=20, at="Camelot Castle", where="inside", turn=2, extra=extra,
+                      others={"Bert": knight(at="Camelot Town", cp=60, vp=6),
+                              "Carl": "cp = 50\nvp = 10\n" + inside("Camelot Castle")}),
+                  dice=[4, 4] + UP * 5 + [4],
+                  orders={"Anna": "stay", "Bert": "move Camelot Castle", "Carl": "stay"})
+        t.state["edition"] = edition
+        camelot(t)
+        for p in ("Anna", "Carl"):
+            [x for x in t.knight(p)["tasks"] if x.get("waiting")][0]["since_wait"] = 1
+        t.knight("Carl")["wounds"] = 10
+        t.knight("Bert")["wounds"] = 4
+        del t.ctx.events[:]
+        game_turn(t)
+        assert t.saw("tournament at Camelot begins")
+        assert not t.saw("Bert is tended before the tournament")
+        assert t.saw("Bert (WL 2) rides against") or t.saw("rides against Bert (WL 2)")
+        if edition == 3:
+            assert t.saw("Carl is tended before the tournament: his wounds are healed.")
+            assert before(t, "Carl is tended before the tournament", "the lists, from the top")
+            assert not t.saw("Carl (WL 0)")
+        else:
+            assert not t.saw("tended before the tournament")
+            assert t.saw("Carl (WL 0)")
