@@ -131,7 +131,8 @@ class GrailKind(GameKind):
     # in the Round Table is left out (not fought by another in X's place); the reason a foe
     # cannot be met with wits (no wits, an assault) and a move to where the Round Table
     # stands are said as they are; the dispute and discard questions offer each choice once
-    # and name only what the options allow
+    # and name only what the options allow; the standing lines offered out of turn
+    # (standing_lines) leave out a joining at once, which does nothing there
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
@@ -792,11 +793,13 @@ def standing_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
     card of their hand that can answer in each window, the doubling answers, where the Round
     Tables they play the opponent for may run to, their castle defenders, the FAQ 1 choice, and
     'none' for each standing order they have set. Built from ``p``'s hand and cards and the open
-    position only."""
+    position only, under the game's rules edition: from edition 2 a joining at once does
+    nothing outside its player's turn (``Run.idle_off_turn``), so a card whose only answer is
+    that is not offered to a player waiting for his turn."""
     from companion.grailccg.rules import CHARACTERS, ONE_SHOT, ekey, icons, type_of
 
     g = state["game"]
-    run = kind.run(deep_copy(g), state["standing"], {}, None)
+    run = kind.run(deep_copy(g), state["standing"], {}, None, edition=edition(state))
     mine = state["standing"].get(p) or {}
     out: list[str] = []
     windows: dict[str, list[str]] = {"dispute": [], "play": [], "invite": []}
@@ -804,7 +807,8 @@ def standing_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
         card = run.card(inst)
         if type_of(card) not in ONE_SHOT:
             continue
-        keys = [ekey(e) for e in card.primary or ()]
+        keys = [ekey(e) for e in card.primary or ()
+                if not (run.edition >= 2 and run.idle_off_turn(p, e))]
         if any(k in ("combat", "wits", "grail", "cancel") for k in keys):
             windows["dispute"].append(card.name)
         if any(k in ("cancel", "auto_join", "no_join") for k in keys):

@@ -5,13 +5,13 @@ and ``companion verify`` calls :func:`verify_sealed` for a Gral game before chec
 chance."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Callable, Optional
 
 import typer
 
-from companion.cli import HELP, JSON_HELP, SETTINGS, as_json, echo, handles_errors, open_store
+from companion.cli import (HELP, JSON_HELP, SETTINGS, as_json, echo, handles_errors, open_store,
+                           read_disclosure)
 from companion.errors import CompanionError
 
 app = typer.Typer(help="Die Jagd nach dem Gral's own commands.", no_args_is_help=True,
@@ -60,10 +60,7 @@ def verify(game_id: Optional[str] = typer.Argument(None, metavar="[GAME_ID]"),
         raise CompanionError("give either GAME_ID or --disclosure FILE")
     kind = get_kind("gral")
     if disclosure is not None:
-        try:
-            data = json.loads(disclosure.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CompanionError(f"cannot read {disclosure}: {exc}") from None
+        data = read_disclosure(disclosure)
         if not isinstance(data, dict) or data.get("format") != kind.disclosure_format or \
                 not isinstance(data.get("turns", []), list):
             raise CompanionError(f"{disclosure} is not a Gral sheets disclosure",

@@ -393,8 +393,10 @@ class GralKind(GameKind):
         return groups
 
     def assign_examples(self, state: dict, player: str) -> list[str]:
-        """A few assign lines: the largest free unit on each initiate on the board, the smallest
-        on the first, and the two largest together (the '+' form)."""
+        """A few assign lines a player might send as they stand: the largest free unit on each
+        initiate on the board and the smallest on the first. Two units joined by '+' are left to
+        the pattern in the report ("What is asked of you"): the two largest heaped on whichever
+        initiate comes first read as a choice nobody made."""
         w = self.world
         values = sorted((w.unit[u].value for u in free_units(state, player, w)), reverse=True)
         board = [i for i in w.initiates if state["pieces"][i.id] is not None]
@@ -403,18 +405,19 @@ class GralKind(GameKind):
         lines = [f"assign {values[0]} to {i.name}" for i in board]
         if values[-1] != values[0]:
             lines.append(f"assign {values[-1]} to {board[0].name}")
-        if len(values) > 1:
-            lines.append(f"assign {values[0]}+{values[1]} to {board[0].name}")
         return lines
 
     def standing_examples(self, state: dict, player: str) -> list[str]:
         """A few standing orders: object with everything to moves of each initiate the player
-        has influence on, and to any action that would end the game; clearing them when some are
-        in force."""
+        has influence on, and to any action that would end the game (in the opening, whose
+        assignment comes before any objection, or once the player has influence on an initiate
+        on the board: an objection reveals influence on the active initiate, so without any it
+        never objects); clearing them when some are in force."""
         w = self.world
         lines = [f"object {i.name} up to all" for i in w.initiates
                  if state["pieces"][i.id] is not None and influence(state, player, i.id, w) > 0]
-        lines.append("object any ending up to all")
+        if lines or state["phase"] == "opening":
+            lines.append("object any ending up to all")
         if state["standing"].get(player):
             lines.append("object none")
         return lines

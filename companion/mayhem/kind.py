@@ -111,7 +111,10 @@ class MayhemKind(GameKind):
     # question is echoed to its player ('You do not defend against ..., as you answered.';
     # Machine.defense_choice); the final reveal quotes the character's bonus as the card's
     # words, 'Anna reveals The Thief I (bonus: "2 points for each Treasure in your hand.")',
-    # not '(2 points for each Treasure in your hand)', whose 'your' read as the reader's
+    # not '(2 points for each Treasure in your hand)', whose 'your' read as the reader's; a
+    # play line skipped for a card no longer in hand names it with its type label, as a
+    # skipped discard does ('Flame Empress (Crimson Princess 3) is not in your hand'), not by
+    # its bare name (rules.Machine.impossible)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),

@@ -500,7 +500,11 @@ class Machine:
         hand = s["hands"][p]
         if kind == "play":
             if a["card"] not in hand:
-                return f"{self.cat.card[a['card']].name} is not in your hand"
+                # from rules edition 2 with its type label, as the other skipped lines name
+                # their cards ('Flame Empress (Crimson Princess 3) is not in your hand')
+                shown = (self.name(a["card"]) if edition(s) >= 2 else
+                         self.cat.card[a["card"]].name)
+                return f"{shown} is not in your hand"
             return self.effect_problem(p, self.cat.card[a["card"]].effect, a)
         if kind == "recruit":
             if a["card"] not in s["barracks"]:

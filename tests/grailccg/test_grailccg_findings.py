@@ -147,3 +147,24 @@ def test_a_waiting_grail_bonus_is_shown_as_a_lasting_effect():
     for viewer in (ANNA, BERT, "public"):
         text = " ".join(rendered(state, viewer)[1].split())
         assert "Anna's next grail number gets +2" in text, viewer
+
+
+def test_a_joining_at_once_is_not_offered_out_of_turn_from_edition_2():
+    """From rules edition 2 a joining at once does nothing outside its player's turn (casebook
+    case 116), so the standing lines of a player waiting for his turn leave out a card whose
+    only answer it is (Strange Women Lying in Ponds) and keep one that stops a joining
+    (Eccentric Performance); a game of edition 1 is offered both, as before."""
+    state = build(KIND, {"setup": {BERT: {"hand": ["Strange Women Lying in Ponds",
+                                                   "Eccentric Performance"]}}})
+    state.pop("options")
+    assert state["game"]["active"] == ANNA and state["edition"] >= 2
+    lines = KIND.options_for(state, BERT)
+    assert not any("Strange Women" in line for line in lines), lines
+    assert "on play: play Eccentric Performance" in lines
+    assert "on invite: play Eccentric Performance" in lines
+    for line in lines:
+        parse(state, BERT, line)
+    state["edition"] = 1
+    old = KIND.options_for(state, BERT)
+    assert "on play: play Strange Women Lying in Ponds" in old
+    assert "on invite: play Strange Women Lying in Ponds" in old

@@ -337,14 +337,14 @@ def test_options_are_few_valid_and_include_standing_orders():
     opening = current(phase="opening")
     lines = KIND.options_for(opening, "Anna")
     assigns = [line for line in lines if line.startswith("assign ")]
-    assert len(assigns) == 10 and len(lines) < 15
+    assert len(assigns) == 9 and len(lines) < 15
     assert "assign 10 to Alberto Castellano" in assigns and "assign 1 to Mansur Al-Jallah" in \
-        assigns and "assign 10+9 to Mansur Al-Jallah" in assigns
+        assigns
     assert "object any ending up to all" in lines and lines[-1] == "pass"
     state = current(extra="sheet: Anna: Alberto Castellano = 10\n"
                           "standing: Anna: object any up to 3\n")
     lines = KIND.options_for(state, "Anna")
-    assert "assign 9+9 to Mansur Al-Jallah" in lines        # the only 10 is used
+    assert "assign 9 to Mansur Al-Jallah" in lines        # the only 10 is used
     assert ["object Alberto Castellano up to all", "object any ending up to all",
             "object none"] == [line for line in lines if line.startswith("object ")]
     assert lines[-1] == "pass" and len(lines) < 40
@@ -353,6 +353,27 @@ def test_options_are_few_valid_and_include_standing_orders():
         KIND.check_orders(state, "Anna", orders, "options")
     titles = [title for title, _ in KIND.option_groups(state, "Anna")]
     assert titles[-2].startswith("Standing orders") and titles[-1] == "Or"
+
+
+def test_options_hold_only_lines_a_player_might_send():
+    """Each listed line is a choice as it stands: no two largest units heaped by '+' on
+    whichever initiate comes first (the report's pattern shows the '+' form), and no 'object
+    any ending up to all' in a round while the player has influence on no initiate on the
+    board: an objection reveals influence on the active initiate, so that line never objects."""
+    empty = current()
+    lines = KIND.options_for(empty, "Anna")
+    assert not [line for line in lines if "+" in line], lines
+    assert not [line for line in lines if line.startswith("object ")], lines
+    assert "Standing orders" not in " ".join(t for t, _ in KIND.option_groups(empty, "Anna"))
+    assert lines[-1] == "pass" and "assign 10 to Mansur Al-Jallah" in lines
+    some = current(extra="sheet: Anna: Yusuf ibn Tariq = 3\n")
+    objects = [line for line in KIND.options_for(some, "Anna") if line.startswith("object ")]
+    assert objects == ["object Yusuf ibn Tariq up to all", "object any ending up to all"]
+    opening = KIND.options_for(current(phase="opening"), "Anna")
+    assert "object any ending up to all" in opening         # in force after the assignment
+    for state, line_list in ((empty, lines), (some, KIND.options_for(some, "Anna"))):
+        for line in line_list:
+            KIND.check_orders(state, "Anna", KIND.parse_orders(state, "Anna", line, "o"), "o")
 
 
 def test_options_offer_a_bearer_no_with_grail_twin():

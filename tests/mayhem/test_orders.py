@@ -10,6 +10,8 @@ from companion.engine.orders import OrdersRejected
 
 from .helpers import KIND, new_store, setup_game
 
+CARDS = {c.id: c.name for c in KIND.catalogue.cards}
+
 POSITION = """
 players: Anna, Bert, Cora
 first: Anna
@@ -122,6 +124,39 @@ def test_standing_orders_are_acknowledged(game):
     assert "standing order: defend by Anna against Dragon" in text
     assert "standing order: no defense from hand" in text
     assert "keep Rose Maiden" in text
+
+
+def test_defend_by_yourself_is_accepted_as_it_can_apply(tmp_path, fixed_date):
+    """'defend by <yourself>' is a real choice, not a line that can never apply: a card that
+    hits each hand, yours included (Sunblade Lord, casebook case 59), asks its own player for a
+    Defense too. So the line is accepted, and 'no defense by George' lets George's own card
+    take his Dragon where the default would have defended."""
+    position = """
+players: George, Chris, Dan
+first: George
+turn: George
+character: George = The Marshal I
+character: Chris = The Seer II
+character: Dan = The Scavenger III
+hand: George = Sunblade Lord, Tower Sentinels, Ember Drake
+hand: Chris = Frost Drake, Gold Coin
+hand: Dan = Pearl Necklace, Ruby Chalice
+barracks: Pearl Maiden, Tidal Wave, Moonlit Lady, Rose Guard, Cutpurse
+deck:
+standing: George: no defense by George
+"""
+    store = new_store(tmp_path)
+    setup_game(store, "g", position)
+    result = service.submit_orders(store, "g", "George", "defend by George against Knight\n",
+                                   "o")
+    assert "standing order: defend by George against Knight" in "\n".join(result.understood)
+    store2 = new_store(tmp_path, "t")
+    setup_game(store2, "g", position)
+    service.submit_orders(store2, "g", "George", "play Sunblade Lord\ndraw\n", "o")
+    service.run_turn(store2, "g")
+    state = store2.turn("g").state
+    hand = [CARDS[c] for c in state["hands"]["George"]]
+    assert "Ember Drake" not in hand and "Tower Sentinels" in hand
 
 
 def test_orders_once_the_game_is_over_are_refused(tmp_path, fixed_date):
