@@ -946,14 +946,24 @@ def print_kit(
         None, "--reprint", metavar="NAME",
         help="only this card or chit, to replace a lost or worn one (repeat the option for "
              "more, or for two copies); it keeps its number and back"),
-    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE",
-                                       help="default OUTPUT/<kind>-kit.pdf (with --reprint: "
-                                            "OUTPUT/<kind>-reprint.pdf); a folder: that file "
-                                            "name in it"),
+    out_typed: Optional[str] = typer.Option(None, "--out", metavar="FILE",
+                                            help="default OUTPUT/<kind>-kit.pdf (with "
+                                                 "--reprint: OUTPUT/<kind>-reprint.pdf); a "
+                                                 "folder (or a name ending in /): that file "
+                                                 "name in it"),
 ) -> None:
     """Write a game's print-and-play kit as one PDF (or the printer calibration sheet)."""
     from companion.render.printkit import PrintOptions, calibration_pdf, write_kit
 
+    out = Path(out_typed) if out_typed else None
+    if out is not None and out_typed.endswith(("/", os.sep)) and not out.exists():
+        created = _missing_folder(out / "kit.pdf")     # 'kits/': a folder, made for the kit
+        try:
+            out.mkdir(parents=True)
+        except OSError as exc:
+            raise CompanionError(f"cannot make the folder {out}: {exc.strerror or exc}",
+                                 hint="give --out a folder you can write to") from None
+        _created_note(created)
     options = PrintOptions.from_strings(paper=paper, card=card, bleed=bleed,
                                         crop_marks=crop_marks, cut_lines=cut_lines, backs=backs,
                                         back_offset=back_offset, only=only, out=out,

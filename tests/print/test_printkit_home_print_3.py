@@ -147,6 +147,17 @@ def test_out_in_an_existing_folder_or_by_default_says_nothing(cli, tmp_path):
     assert "created" not in result.err
 
 
+def test_out_ending_in_a_slash_names_a_folder_even_when_missing(cli, tmp_path):
+    """'--out kits/' is a folder (the shell's completion writes it so): made, said, and the
+    kit's usual file name written into it, never a PDF file named 'kits'."""
+    result = cli.ok("print", "gral", "--only", "standees", "--out", f"{tmp_path / 'kits'}/")
+    assert (tmp_path / "kits" / "gral-kit.pdf").read_bytes()[:5] == b"%PDF-"
+    assert result.out.strip() == str(tmp_path / "kits" / "gral-kit.pdf")
+    assert result.err.count(f"created the folder {tmp_path / 'kits'}") == 1
+    again = cli.ok("print", "gral", "--only", "standees", "--out", f"{tmp_path / 'kits'}/")
+    assert "created" not in again.err
+
+
 def test_a_kit_into_a_missing_folder_says_so(cli, tmp_path):
     target = tmp_path / "new" / "pawns.pdf"
     result = cli.ok("print", "gral", "--only", "standees", "--out", str(target))
