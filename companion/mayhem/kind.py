@@ -114,7 +114,8 @@ class MayhemKind(GameKind):
     # not '(2 points for each Treasure in your hand)', whose 'your' read as the reader's; a
     # play line skipped for a card no longer in hand names it with its type label, as a
     # skipped discard does ('Flame Empress (Crimson Princess 3) is not in your hand'), not by
-    # its bare name (rules.Machine.impossible)
+    # its bare name, and so do a skipped recruit ('... is not in the Barracks') and set line
+    # (rules.Machine.impossible)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),

@@ -508,7 +508,9 @@ class Machine:
             return self.effect_problem(p, self.cat.card[a["card"]].effect, a)
         if kind == "recruit":
             if a["card"] not in s["barracks"]:
-                return f"{self.cat.card[a['card']].name} is not in the Barracks"
+                shown = (self.name(a["card"]) if edition(s) >= 2 else       # as a play line
+                         self.cat.card[a["card"]].name)
+                return f"{shown} is not in the Barracks"
         if kind == "character":
             if s["turn"]["character"]:
                 return "the character action may be used only once per turn"
@@ -526,7 +528,8 @@ class Machine:
                         "zone")
             if not (in_hand if zone == "hand" else in_play):
                 where = hand if zone == "hand" else s["play"][p]
-                missing = [self.cat.card[c].name for c in cards if c not in where]
+                missing = [self.name(c) if edition(s) >= 2 else self.cat.card[c].name
+                           for c in cards if c not in where]     # edition 2: with type labels
                 return (f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in "
                         f"your {'hand' if zone == 'hand' else 'play zone'}")
             a["zone"] = zone
