@@ -85,7 +85,8 @@ class GralKind(GameKind):
     # assignment, is told 'None of the moves you listed went ahead', not 'None of your orders
     # could be carried out' (Rules.action); assignments to one initiate on several lines are
     # told as one entry, '9+1 (A9, A1) to Alberto', not '9 (A9) to Alberto; 1 (A1) to Alberto'
-    # (Rules.assign)
+    # (Rules.assign); the action that ends the game says where the grail is in its end line
+    # alone, without 'The grail is carried by X on F.' before it (Rules.perform)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",

@@ -733,7 +733,9 @@ class Rules:
         state["grail"] = {"field": out.grail_field, "holder": out.grail_holder}
         holder = out.grail_holder
         where = self.fname(out.grail_field)
-        if state["grail"] != before or (holder and holder == mv.initiate and mv.dest):
+        said_by_end = out.ends and edition(state) >= 3     # the end's line says where it is
+        if (state["grail"] != before or (holder and holder == mv.initiate and mv.dest)) \
+                and not said_by_end:
             if holder:
                 ctx.event(f"The grail is carried by {self.name(holder)} on {where}.", kind="grail")
             else:
