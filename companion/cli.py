@@ -1117,15 +1117,27 @@ def game_set(game_id: str = typer.Argument(..., metavar="GAME_ID"),
 def game_address(game_id: str = typer.Argument(..., metavar="GAME_ID"),
                  player: str = typer.Argument(..., metavar="PLAYER"),
                  address: str = typer.Argument(..., metavar="ADDRESS",
-                                               help="the new email address, or 'none'")) -> None:
+                                               help="the new email address, or 'none'"),
+                 quiet: bool = typer.Option(False, "--quiet",
+                                            help="a correction, not a new player: the other "
+                                                 "players are not told")) -> None:
     """Change PLAYER's email address ('none': no mail): a player who moved, or somebody taking
     over the seat (then 'companion token' too, so the old link and code stop working). Then
-    'companion mail resend' mails them the latest report."""
+    'companion mail resend' mails them the latest report. In a game whose reports were mailed,
+    the next 'companion mail run' tells the other players that the seat has a new player
+    (nothing of its address or code); --quiet for a correction (a mistyped address, a player
+    who moved)."""
     from companion import service
 
-    name, old, new = service.change_address(open_store(), game_id, player, address)
+    done = service.change_seat_address(open_store(), game_id, player, address, quiet=quiet)
+    name, old, new = done.player, done.old, done.new
     echo(f"game {game_id}: the address of {name} is now {new or 'none (no mail)'} "
          f"(was {old or 'none'})")
+    said = done.said("by the next 'companion mail run'")
+    if said:
+        echo(said[0].upper() + said[1:] + (
+            "; a correction rather than a new player: run this again with --quiet before then"
+            if done.announce == "due" else ""))
     if new:
         import re
 

@@ -186,6 +186,21 @@ def migrate_5_to_6(db: sqlite3.Connection, path: Path) -> list[str]:
             "deadline)"]
 
 
+def migrate_6_to_7(db: sqlite3.Connection, path: Path) -> list[str]:
+    """Schema 7: whether a change of a seat's address is announced to the other players
+    (``mail_address_changes.announce`` and ``from_turn``). Every change recorded before is ''
+    (nothing to announce: a game under way never learns of an old change now). Nothing stored
+    changes."""
+    from companion.store import SEAT_SCHEMA
+
+    for statement in SEAT_SCHEMA.strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("UPDATE companion_meta SET value='7' WHERE key='schema'")
+    return [f"the store {path} was upgraded from schema 6 to 7 (a seat given to a new player "
+            "is announced to the others)"]
+
+
 STEPS = {"1": migrate_1_to_2, "2": migrate_2_to_3, "3": migrate_3_to_4, "4": migrate_4_to_5,
-         "5": migrate_5_to_6}
+         "5": migrate_5_to_6, "6": migrate_6_to_7}
 """The upgrade from each older schema to the next."""

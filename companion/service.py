@@ -813,7 +813,20 @@ def change_address(store: Store, game_id: str, player_typed: str, address: str,
                                                                                str | None]:
     """Give a player a new email address (``none``: no address, so no mail): a player who
     moved, or somebody taking over the seat (then give a new token too). Recorded in
-    ``mail_address_changes``. Returns (player, old address, new address)."""
+    ``mail_address_changes``, announced to nobody (:func:`change_seat_address` announces a new
+    player). Returns (player, old address, new address)."""
+    done = change_seat_address(store, game_id, player_typed, address, source, announce=False)
+    return done.player, done.old, done.new
+
+
+def change_seat_address(store: Store, game_id: str, player_typed: str, address: str,
+                        source: str = "moderator: companion game address", *,
+                        quiet: bool = False, announce: bool = True):
+    """``companion game address``: as :func:`change_address`, and a seat given to a new player
+    in a game under way is announced to the other players by the next mail pass, once
+    (``quiet``: a correction, nobody is told of it nor of the seat's change not told yet;
+    :mod:`companion.mail.seats`). Returns the :class:`companion.mail.seats.SeatChange`."""
+    from companion.mail import seats
     from companion.mail.outbox import now_text
 
     game = store.game(game_id)
@@ -829,8 +842,8 @@ def change_address(store: Store, game_id: str, player_typed: str, address: str,
                                  "name@example.org, or 'none' for no mail") from None
     player = game.player(name)
     with store.transaction() as db:
-        old = store.change_email(db, game_id, player, new, now_text(), source)
-    return name, old, new
+        return seats.change(store, db, game, player, new, now_text(), source, quiet=quiet,
+                            announce=announce)
 
 
 @record

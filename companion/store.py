@@ -15,7 +15,8 @@ JSON compressed with zlib (schema 3; a turn of an 8-player game takes a few kilo
 about a hundred). A column holding plain JSON text (schema 2, or edited by hand) still reads.
 Schema 4 adds the tables of play by email (``MAIL_SCHEMA``); schema 5 the turns a moderator took
 back (``REWIND_SCHEMA``, ``companion rewind``); schema 6 whether a game's turns may run before
-their deadline, and the players who asked a turn to wait for it (``WAIT_SCHEMA``).
+their deadline, and the players who asked a turn to wait for it (``WAIT_SCHEMA``); schema 7
+whether a seat's change of address is to be announced to the other players (``SEAT_SCHEMA``).
 The schema is versioned in ``companion_meta``; an older store is upgraded in place when opened
 (:mod:`companion.migrations`), in one transaction.
 
@@ -40,8 +41,8 @@ from companion.engine.identity import IdentityError, check_game_id, check_player
 from companion.engine.record import record
 from companion.errors import StoreError, TurnMovedOn
 
-SCHEMA_VERSION = 6
-OLDER_SCHEMAS = ("1", "2", "3", "4", "5")
+SCHEMA_VERSION = 7
+OLDER_SCHEMAS = ("1", "2", "3", "4", "5", "6")
 """Schemas an opened store is upgraded from (in place, by :mod:`companion.migrations`)."""
 EXPORT_VERSION = 2
 """The version of the export format (a JSON file, independent of how the store keeps it)."""
@@ -198,7 +199,19 @@ orders; 0: a turn with a deadline runs only at it, ``companion deadline GAME --e
 ``mail_waits``, the players who asked (``wait`` by mail) that turn ``for_turn`` run only at its
 deadline, with when and which message (``nowait`` deletes the row). Applied to a schema-4 table
 ``mail_games`` (a new store's and an upgraded one's are alike)."""
-_SCHEMA += MAIL_SCHEMA + REWIND_SCHEMA + WAIT_SCHEMA
+
+SEAT_SCHEMA = """
+ALTER TABLE mail_address_changes ADD COLUMN announce TEXT NOT NULL DEFAULT '';
+ALTER TABLE mail_address_changes ADD COLUMN from_turn INTEGER
+"""
+"""Schema 7: whether the other players are told of a change of a seat's address
+(:mod:`companion.mail.seats`): ``announce`` 'due' (the moderator gave the seat to a new player:
+the next mail pass tells the others, then 'told'), 'quiet' (the moderator said it was a
+correction: nobody is told) or '' (nothing to tell: a player's own change, none, the same
+address, a game not mailed yet or over, and every change recorded before schema 7);
+``from_turn`` the first turn the new player plays. Applied to a schema-4 table
+``mail_address_changes`` (a new store's and an upgraded one's are alike)."""
+_SCHEMA += MAIL_SCHEMA + REWIND_SCHEMA + WAIT_SCHEMA + SEAT_SCHEMA
 
 
 @record
@@ -503,16 +516,19 @@ class Store:
 
     @staticmethod
     def change_email(db: sqlite3.Connection, game_id: str, player: Player, new: str | None,
-                     when: str, source: str) -> str | None:
+                     when: str, source: str, *, announce: str = "",
+                     from_turn: int | None = None) -> str | None:
         """Inside the caller's transaction: set a player's address (None: none, no mail) and
         record the change in ``mail_address_changes`` (``source``: the message that asked, or
-        who did it). Returns the old address."""
+        who did it; ``announce`` and ``from_turn``: whether the other players are to be told
+        that the seat has a new player, and from which turn, :mod:`companion.mail.seats`).
+        Returns the old address."""
         old = player.email
         db.execute("UPDATE players SET email=? WHERE game_id=? AND seat=?",
                    (new, game_id, player.seat))
         db.execute("INSERT INTO mail_address_changes (game_id, player, old_email, new_email, "
-                   "changed_at, message_id) VALUES (?,?,?,?,?,?)",
-                   (game_id, player.name, old, new or "", when, source))
+                   "changed_at, message_id, announce, from_turn) VALUES (?,?,?,?,?,?,?,?)",
+                   (game_id, player.name, old, new or "", when, source, announce, from_turn))
         player.email = new
         return old
 

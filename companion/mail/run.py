@@ -25,7 +25,7 @@ from pathlib import Path
 
 from companion.engine.words import counted, numbered, word_for
 from companion.errors import CompanionError, StoreError
-from companion.mail import deadlines, outbox
+from companion.mail import deadlines, outbox, seats
 from companion.mail.identity import Sender, identify, mail_code, masked
 from companion.mail.parse import Parsed, parse_message, without_courtesies
 
@@ -569,7 +569,7 @@ def moderator_commands(store, db, config, output: Path, parsed: Parsed) -> str:
 MODERATOR_VERBS = ("hold", "release", "extend", "deadline", "run", "status", "address",
                    "resend", "rewind")
 MODERATOR_HELP = ("hold GAME, release GAME, extend GAME DURATION, deadline GAME WHEN, run GAME, "
-                  "status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER, "
+                  "status [GAME], address GAME PLAYER ADDRESS [quiet], resend GAME PLAYER, "
                   "rewind GAME TURN yes")
 
 
@@ -624,16 +624,20 @@ def moderator_command(store, db, config, output: Path, verb: str, args: list[str
 
 def seat_command(store, db, config, output: Path, game, latest: int, schedule, verb: str,
                  args: list[str], message_id: str) -> str:
-    """The moderator's ``address GAME PLAYER ADDRESS`` (a player's new address, or somebody
-    taking over the seat; 'none': no mail) and ``resend GAME PLAYER`` (the latest report to
-    the player's address). A player's name may hold spaces."""
+    """The moderator's ``address GAME PLAYER ADDRESS [quiet]`` (a player's new address, or
+    somebody taking over the seat, told to the other players in this pass unless ``quiet``:
+    :mod:`companion.mail.seats`; 'none': no mail) and ``resend GAME PLAYER`` (the latest report
+    to the player's address). A player's name may hold spaces."""
     from companion import service
     from companion.engine.identity import IdentityError, check_email
 
+    quiet = verb == "address" and len(args) > 3 and args[-1].lower() == "quiet"
+    if quiet:
+        args = args[:-1]
     words = args[1:-1] if verb == "address" else args[1:]
     if not words:
         raise CompanionError(f"{verb} {game.id}: which player?" + (
-            " (address GAME PLAYER ADDRESS)" if verb == "address" else ""))
+            " (address GAME PLAYER ADDRESS [quiet])" if verb == "address" else ""))
     player = game.player(service.resolve_player(game, " ".join(words)))
     if verb == "address":
         new = args[-1] if args[-1].lower() not in ("none", "-") else None
@@ -642,10 +646,11 @@ def seat_command(store, db, config, output: Path, game, latest: int, schedule, v
                 check_email(new, "the new address")
             except IdentityError as exc:
                 raise CompanionError(exc.message) from None
-        old = store.change_email(db, game.id, player, new, outbox.now_text(),
-                                 f"moderator: {message_id}")
+        done = seats.change(store, db, game, player, new, outbox.now_text(),
+                            f"moderator: {message_id}", quiet=quiet)
+        said = done.said("in this pass")
         return (f"{game.id}: the address of {player.name} is now {new or 'none (no mail)'}"
-                f" (was {old or 'none'})")
+                f" (was {done.old or 'none'})" + (f"; {said}" if said else ""))
     if not player.email:
         raise CompanionError(f"{game.id}: {player.name} has no email address (give one by "
                              f"mail with 'address {game.id} {player.name} ADDRESS', or with "
@@ -712,6 +717,7 @@ def run_game(store, config, output: Path, game_id: str, log, hook) -> list[str]:
             schedule = deadlines.ensure(db, game_id, latest.number, config)
     queue_reports(store, config, game, output, log)
     announce_rewinds(store, config, game, log, schedule)
+    seats.announce(store, config, game, log)
     hook("reports-queued")
     if kind.is_over(latest.state):
         return done

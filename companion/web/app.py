@@ -805,17 +805,22 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         return player
 
     def new_address(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
-        """``companion game address`` from the page: a player who moved, or a stand-in."""
+        """``companion game address`` from the page: a player who moved, or a stand-in (told
+        to the other players by the next mail pass unless the box 'a correction' is ticked)."""
         player = chosen(store, game_id, form)
         typed = form.get("address", "").strip()
         if not typed:
             raise CompanionError(f"give {player.name}'s new address, or none for no mail; "
                                  "nothing was done")
-        name, old, new = service.change_address(store, game_id, player.name, typed[:254],
-                                                "moderator: the web page")
-        return {"outcome": f"{name}: {old or 'no address'} -> {new or 'no address (no mail)'}.",
+        done = service.change_seat_address(store, game_id, player.name, typed[:254],
+                                           "moderator: the web page",
+                                           quiet=form.get("quiet") == "yes")
+        said = done.said("by the next mail pass")
+        return {"outcome": f"{done.player}: {done.old or 'no address'} -> "
+                           f"{done.new or 'no address (no mail)'}.",
                 "outcome_class": "ok",
-                "outcome_lines": ["Reports and replies go to the new address from now on."]}
+                "outcome_lines": ["Reports and replies go to the new address from now on."] + (
+                    [said[0].upper() + said[1:] + "."] if said else [])}
 
     def new_link(store: Store, game_id: str, form: dict[str, str]) -> dict[str, Any]:
         """``companion token`` from the page: a player whose link leaked gets a new one."""

@@ -1,5 +1,6 @@
 """Schema 4: the tables of play by email, in a new store and in an upgraded one; schema 6: a
-game's setting whether turns run before their deadline, and the players' requests to wait."""
+game's setting whether turns run before their deadline, and the players' requests to wait;
+schema 7: whether a seat's new address is announced (tests/mail/test_seat_takeover.py)."""
 from __future__ import annotations
 
 import shutil
@@ -28,12 +29,12 @@ def columns(path, table) -> list[tuple]:
 
 def test_a_new_store_has_the_mail_tables(tmp_path):
     Store(tmp_path / "s.sqlite3", create=True).close()
-    assert SCHEMA_VERSION == 6
+    assert SCHEMA_VERSION == 7
     assert MAIL_TABLES <= tables(tmp_path / "s.sqlite3")
 
 
 def test_a_store_of_schema_2_is_upgraded_through_3_to_4(tmp_path):
-    """tests/data/store-v2.sqlite3 (written at schema 2) goes 2 -> ... -> 6 in one transaction;
+    """tests/data/store-v2.sqlite3 (written at schema 2) goes 2 -> ... -> 7 in one transaction;
     its mail tables are those of a new store, column for column (test_hardening.py's upgrade
     test replays its games afterwards)."""
     path = tmp_path / "old.sqlite3"
@@ -42,6 +43,7 @@ def test_a_store_of_schema_2_is_upgraded_through_3_to_4(tmp_path):
     notes = " ".join(store.notes)
     assert "upgraded from schema 2 to 3" in notes and "upgraded from schema 3 to 4" in notes
     assert "upgraded from schema 4 to 5" in notes and "upgraded from schema 5 to 6" in notes
+    assert "upgraded from schema 6 to 7" in notes
     assert [g for g in store.game_ids()] == ["f1", "g1", "k1", "m1"]
     store.close()
     again = Store(path)

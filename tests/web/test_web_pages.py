@@ -395,6 +395,37 @@ def test_the_moderator_changes_a_players_address_on_the_page(gral_store, make_cl
         ("cora@example.org", "", "moderator: the web page")]
 
 
+def test_a_seat_given_on_the_page_is_told_to_the_others_unless_a_correction(gral_store,
+                                                                          make_client):
+    """Once a game's reports were mailed, a new address given on the page is to be told to
+    the other players by the next mail pass (companion.mail.seats), as ``companion game
+    address`` does; the box 'a correction' tells nobody, and cancels what was still to tell.
+    The page says what will be told, and that it holds nothing of the seat's."""
+    gral_store.db.execute("INSERT INTO mail_games (game_id, mailed_turn) VALUES ('g', 0)")
+    gral_store.db.commit()
+    client = make_client(gral_store.path)
+    login(client)
+    page = client.get("/moderator/game/g").text
+    assert 'name="quiet"' in page and "a correction" in page.lower()
+    csrf = csrf_of(page)
+
+    def post(**fields):
+        return client.post("/moderator/game/g/address", data={"csrf": csrf, "expect": "0",
+                                                              **fields})
+
+    told = post(player="bert", address="bea@example.org")
+    assert told.status_code == 200
+    assert ("The other players are told by the next mail pass that Bert is played by a new "
+            "player from turn 1 (nothing of the seat's address") in told.text.replace(
+                "&#39;", "'")
+    quiet = post(player="bert", address="bea@example.net", quiet="yes")
+    assert quiet.status_code == 200 and "the other players are not told" in quiet.text
+    assert "nor of the earlier change not told yet" in quiet.text
+    assert gral_store.db.execute("SELECT new_email, announce, from_turn FROM "
+                                 "mail_address_changes ORDER BY id").fetchall() == [
+        ("bea@example.org", "quiet", 1), ("bea@example.net", "quiet", None)]
+
+
 def test_without_a_password_the_moderators_page_stays_shut(gral_store):
     from starlette.testclient import TestClient
 
