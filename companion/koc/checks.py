@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.engine.orders import IllegalOrderError, Line, OrdersRejected
 from companion.errors import CompanionError
 from companion.engine.game import edition
-from companion.koc.engine.movement import LANDING_KINDS
+from companion.koc.engine.movement import GO_TO_BY_SHIP, LANDING_KINDS, voyage_route
 from companion.koc.engine.questions import CATALOGUE
 
 
@@ -118,6 +118,14 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 continue
             where = {"area": step["area"], "where": "area"}
         elif do == "to":
+            if edition(state) >= GO_TO_BY_SHIP:     # by ship where no land route leads
+                if voyage_route(world, where, step["area"]) is None:
+                    errors.append(_err(step["line"], line, f"there is no way from "
+                                       f"{where['area']} to {step['area']}, by land or by "
+                                       "ship"))
+                    continue
+                ended = True
+                continue
             if aboard:
                 errors.append(_err(step["line"], line, "aboard a ship: debark first"))
                 continue
@@ -126,7 +134,7 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
             except CompanionError:
                 errors.append(_err(step["line"], line, f"there is no way by land from "
                                    f"{where['area']} to {step['area']}",
-                                   "sail from a port instead"))
+                                   _by_sea_hint(world, where, step["area"])))
                 continue
             ended = True
         elif do == "board":
@@ -431,6 +439,45 @@ def adventure_order_errors(state: dict, player: str, orders) -> list:
     return errors
 
 
+def _by_sea_hint(world, where: dict, goal: str) -> str:
+    """The ship orders for a place no land route leads to (a game of rules edition 3 or
+    earlier, whose 'go to' keeps to land), with the port the most direct route sails from."""
+    route = voyage_route(world, where, goal)
+    port = next((st.area for st in route.steps if st.how == "board"), None) if route else None
+    if route is None:
+        return "no route by land or by ship leads there"
+    first = f"ride to the port of {port} ('go to {port}'), " if port and port != where["area"] \
+        else ""
+    hows = [st.how for st in route.steps]
+    sails = ", ".join(f"'sail {st.area}'" for st in route.steps if st.how in ("sail", "coast"))
+    return (f"{goal} lies over the sea: {first}" + ("'board', " if "board" in hows else "")
+            + f"then one a turn {sails}, 'debark'"
+            + (", 'inland'" if "land_from_coast" in hows else "")
+            + f" and 'go to {goal}'")
+
+
+def _go_to_lines(world, state: dict, pk: dict) -> list[str]:
+    """'go to' each destination of his tasks that a route leads to from where he is: by land
+    alone before rules edition 4, by land or ship after (movement.GO_TO_BY_SHIP)."""
+    from companion.koc.routes import land_route
+
+    at = pk["at"]
+    later = edition(state) >= GO_TO_BY_SHIP
+    out = []
+    for name in sorted({t["dest"] for t in pk["tasks"]
+                        if t["status"] == "active" and t.get("dest")}):
+        if later:
+            if voyage_route(world, at, name) is not None:
+                out.append(f"go to {name}")
+            continue
+        try:
+            land_route(world, at["area"], name)
+        except CompanionError:
+            continue                    # an island or overseas: by ship, step by step
+        out.append(f"go to {name}")
+    return out
+
+
 def acknowledge(world, state: dict, player: str, orders) -> list[str]:
     out = []
     names = {"move": "move into {area}", "to": "go by the most direct land route to {area}",
@@ -439,6 +486,8 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
              "go_inland": "go inland from the coast", "seek": "seek {target}",
              "confront": "{how} {target} (if found here)",
              "declare": "declare a tournament at his castle (if he is inside it after moving)"}
+    if edition(state) >= GO_TO_BY_SHIP:
+        names["to"] = "go by the most direct route to {area} (by ship where no land route leads)"
     stakes = {"lady": " for the service of his Lady"}
     for n, step in enumerate(orders.plan, start=1):
         text = names[step["do"]].format(**{k: v for k, v in step.items() if k != "src"})
@@ -510,8 +559,6 @@ def acknowledge(world, state: dict, player: str, orders) -> list[str]:
 def legal_lines(world, state: dict, player: str) -> list[str]:
     """Order lines that are legal for the player now (movement from where he stands, the
     requests that can be made of his company, the answers to a pending question)."""
-    from companion.koc.routes import land_route
-
     if state["koc"]["over"]:
         return []
     pk = state["knights"][player]
@@ -535,11 +582,14 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
             coasts = sorted(a.name for a in world.areas.values() if at["area"] in a.coast)
             out += [f"debark {c}" for c in coasts]
         out.append("stay")
+        if edition(state) >= GO_TO_BY_SHIP:
+            out += _go_to_lines(world, state, pk)
         from companion.koc.engine import villainy
 
         return out + villainy.legal_lines(world, state, player)
     if at["where"] == "coast":
-        return out + ["inland", "stay"]
+        return out + ["inland", "stay"] + (_go_to_lines(world, state, pk)
+                                           if edition(state) >= GO_TO_BY_SHIP else [])
     links = area.links()
     if at.get("castle") and at["where"] in ("inside", "gate"):
         out.append(f"move {at['area']}")          # out of the castle counter first
@@ -550,16 +600,7 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
     if area.port and (area.kind != "castle" or at["where"] == "inside"):
         out.append("board")
     out.append("stay")
-    destinations = set()
-    for task in pk["tasks"]:
-        if task["status"] == "active" and task.get("dest"):
-            destinations.add(task["dest"])
-    for name in sorted(destinations):
-        try:
-            land_route(world, at["area"], name)
-        except CompanionError:
-            continue                    # an island or overseas: by ship, step by step
-        out.append(f"go to {name}")
+    out += _go_to_lines(world, state, pk)
     if pk["lord"] and pk["at"]["area"] == pk["lord"].get("castle"):
         out += ["request men at arms of lord", "request dwarf of lord", "request adventure of lord"]
     if pk["lady"] and pk["at"]["area"] == pk["lady"].get("castle"):

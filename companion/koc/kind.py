@@ -73,7 +73,7 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 class KocKind(GameKind):
-    edition = 3     # 1: prayers need something to cure; a victor's CP from the loser's WL in
+    edition = 4     # 1: prayers need something to cure; a victor's CP from the loser's WL in
     # the fight; landing from a ship off a coast; the report's words for moves not made.
     # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
     # 2: proper plurals in event texts ("1 guard", "2 guards"; engine/words.py)
@@ -100,6 +100,14 @@ class KocKind(GameKind):
     # it is not are tended before any tournament (tournaments.LISTS_TENDED); "Luck test
     # (recover from madness, the first of two): rolled 3, needing 4 or more"
     # (session.LUCK_WORDED)
+    # 4: 'go to' takes ship where no land route leads, and rides out of a castle counter
+    # first (movement.GO_TO_BY_SHIP); going ashore is no delay and going inland no straying
+    # on a task's route (movement.LANDING_ON_ROUTE); no encounter roll for a knight who stays
+    # on a coast (movement.COAST_STAY_QUIET)
+    # 4: a foe the followers strike down after every knight fell pays half its award
+    # (combat.FOLLOWERS_WIN_HALF); before a tournament the knight whose player turn it is is
+    # tended of the wounds dealt before his turn and keeps his own turn's
+    # (tournaments.OTHER_TURNS_TENDED)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -4,8 +4,10 @@ Movement for this turn (steps are carried out in order, until the allowance is s
 encounter stops the party)::
 
     move <area>[, <area> ...]       step by step through adjacent areas
-    go to <area>                    along the most direct land route
-    stay                            remain (an encounter roll all the same)
+    go to <area>                    along the most direct land route (rules edition 4: by
+                                    ship, step by step, where no land route leads)
+    stay                            remain (an encounter roll all the same, but not
+                                    aboard, nor on a coast from rules edition 4)
     enter                           try the castle gate again
     board                           board a ship in this port
     sail <area> [then <area>]       one sea move (the second with Good Winds)

@@ -166,10 +166,19 @@ def ship_route(world: World, start: str, goal: str) -> Route:
     return Route("ship", (Step(a.name, "start"),) + tuple(Step(n, h) for n, h in steps))
 
 
-def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships: bool = True) -> Route:
+def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships: bool = True,
+                 *, mode: str | None = None,
+                 castle_ports: bool | tuple[str, ...] = True) -> Route:
     """The most direct route in turns, by land and/or ship (see the module notes).
 
     ``ships=False`` keeps to land (a walk such as adventure 4:3, the pilgrimage to Canterbury).
+    ``mode`` is where the knight stands in ``start``: ``land`` (the default; ``ship`` on a sea),
+    ``ship`` (aboard, in a port, a river or a sea: he may also go ashore where he lies in a port),
+    ``coast`` (aboard a ship lying off the coast of ``start``: it lands him, or sails back out)
+    or ``ashore`` (landed on that coast: going inland is his first move). ``castle_ports``:
+    False neither boards nor puts in at a castle's port, whose gate may stay shut; a tuple of
+    castle names uses the ports of those castles alone (a knight's ``go to``: the castle he
+    is inside; movement.voyage_route).
     """
     if allowance < 1:
         raise CompanionError("the movement allowance must be at least 1")
@@ -178,6 +187,10 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships:
         raise CompanionError("Faerie has no borders: only magic takes a knight there or back")
     full = allowance
     may_sail = ships
+
+    def port_open(area: Area) -> bool:
+        return area.kind != "castle" or castle_ports is True or (
+            not isinstance(castle_ports, bool) and area.name in castle_ports)
 
     def after_land(t: int, u: int) -> tuple[int, int]:
         return (t, u + 1) if u < full else (t + 1, 1)
@@ -188,7 +201,9 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships:
     def after_full_turn(t: int, u: int) -> tuple[int, int]:
         return (t, full) if u == 0 else (t + 1, full)   # a whole turn: this one if still unused
 
-    start_mode = "ship" if a.kind == "sea" else "land"
+    start_mode = mode or ("ship" if a.kind == "sea" else "land")
+    if start_mode not in ("land", "ship", "coast", "ashore"):
+        raise CompanionError(f"unknown starting position '{mode}'")
     goal_mode = "ship" if b.kind == "sea" else "land"
     # time is (turn, moves used in that turn); the knight starts turn 1 with nothing used.
     # heap item: (turn, used, ships, moves, names, area, mode, steps)
@@ -209,7 +224,7 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships:
             for other, how in _land_neighbours(world, here):
                 nt, nu = after_land(t, u)
                 nexts.append((nt, nu, ships, moves + 1, other, "land", how))
-            if here.port and may_sail:
+            if here.port and may_sail and port_open(here):
                 nt, nu = after_board(t, u)
                 nexts.append((nt, nu, ships, moves, name, "ship", "board"))
         elif mode == "ship":
@@ -219,15 +234,23 @@ def direct_route(world: World, start: str, goal: str, allowance: int = 3, ships:
                 if o.kind == "sea" or o.navigable:
                     nexts.append((nt, nu, ships + 1, moves + 1, other, "ship", "sail"))
                 elif o.port and o.kind in SITES:
-                    nexts.append((nt, nu, ships + 1, moves + 1, other, "land", "sail"))
+                    if port_open(o):
+                        nexts.append((nt, nu, ships + 1, moves + 1, other, "land", "sail"))
                 elif o.kind in OPEN_LAND and here.kind == "sea":
                     nexts.append((nt, nu, ships + 1, moves + 1, other, "coast", "coast"))
-            if here.navigable:
+            if here.navigable or (name == a.name and here.port and here.kind in SITES):
+                # in a river; or still in the port he starts from, aboard (going ashore there
+                # ends the turn, as boarding does)
                 nt, nu = after_full_turn(t, u)
                 nexts.append((nt, nu, ships, moves, name, "land", "debark"))
         elif mode == "coast":
             nt, nu = after_full_turn(t, u)
             nexts.append((nt, nu, ships, moves, name, "ashore", "debark"))
+            if name == a.name and steps == ():
+                for other in here.ship:       # lying off the coast he starts at: out to sea
+                    if areas[other].kind == "sea":
+                        nt, nu = after_full_turn(t, u)
+                        nexts.append((nt, nu, ships + 1, moves + 1, other, "ship", "sail"))
         elif mode == "ashore":
             nt, nu = after_land(t, u)
             nexts.append((nt, nu, ships, moves + 1, name, "land", "land_from_coast"))

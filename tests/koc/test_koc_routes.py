@@ -133,3 +133,34 @@ def test_route_json(world):
     data = direct_route(world, "London", "York").to_json()
     assert data["areas"][0] == "London" and data["areas"][-1] == "York"
     assert data["by"] == "direct" and data["turns"] >= 1
+
+
+def test_direct_route_from_aboard_or_ashore(world):
+    """Where the knight stands in the starting area (the route 'go to' follows from rules
+    edition 4): aboard in a port he may go ashore (a whole turn); aboard off a coast the ship
+    lands him or sails back out; landed on a coast, going inland is his first move."""
+    route = direct_route(world, "Dublin", "Tara", mode="ship")
+    assert [(s.area, s.how) for s in route.steps] == [
+        ("Dublin", "start"), ("Dublin", "debark"), ("Ireland", "land"), ("Tara", "land")]
+    route = direct_route(world, "Mercia", "Tara", mode="coast")
+    assert [s.how for s in route.steps][:3] == ["start", "sail", "sail"]
+    assert route.areas[:3] == ["Mercia", "Irish Sea", "Dublin"]
+    assert [s.how for s in direct_route(world, "Mercia", "Hampshire", mode="coast").steps][
+        :3] == ["start", "debark", "land_from_coast"]
+    route = direct_route(world, "Ireland", "Tara", mode="ashore")
+    assert [s.how for s in route.steps] == ["start", "land_from_coast", "land"]
+    with pytest.raises(CompanionError):
+        direct_route(world, "Ireland", "Tara", mode="flying")
+
+
+def test_direct_route_without_castle_ports(world):
+    """A castle's port opens to a friendly castle reaction alone: without castle ports (or
+    with only the named ones) the route boards and puts in at towns."""
+    route = direct_route(world, "Tintagel", "Ireland")
+    assert route.areas == ["Tintagel", "Celtic Sea", "Ireland"]
+    by_town = direct_route(world, "Tintagel", "Ireland", castle_ports=False)
+    assert "Camelot Town" in by_town.areas and by_town.turns > route.turns
+    assert direct_route(world, "Tintagel", "Ireland", castle_ports=("Tintagel",)).steps == \
+        route.steps
+    assert "Magouns" not in direct_route(world, "Camelot Castle", "Gaul",
+                                         castle_ports=False).areas

@@ -172,6 +172,15 @@ KNAVE_STAMINA = 3
 """The rules edition from which a Knave's Stamina Attack Bonus counts his WL points, CP + SP
 (at most 300), as his WL does (Knaves: Knave Combat); before, his CP alone."""
 
+FOLLOWERS_WIN_HALF = 4
+"""The rules edition from which a foe struck down by the followers, once every knight of the
+party has fallen (or fled), pays half the award he would pay a knight's own hand, rounded up
+(CP, and VP where he pays them; penalties are not halved), to the knights who wounded him (else
+the leader), as the rules pay for a Monster, Animal or Dwarf the knight did not slay himself
+(COMBAT, Outcomes: Victory); the award says "struck down by the followers: half". Before,
+Brigands, Pirates, a ship's crew, Knights, Kings and Mad Knights so beaten paid as much as if
+the fallen knight had beaten them himself."""
+
 
 def stamina_bonus(s: Session, f: dict) -> int:
     """Stamina Attack Bonus (optional rule): +1 on the attack dice for every full 60 CP of a
@@ -1179,11 +1188,15 @@ class Purse:
 
     def __init__(self, takers: list[tuple[Session, bool]]):
         self.takers = takers
+        self.half = False       # the followers struck him down (FOLLOWERS_WIN_HALF)
 
     def _share(self, kind: str, amount: int, why: str, award: bool) -> None:
         takers = [(x, give) for x, give in self.takers if give or not award]
         if not takers or amount == 0:
             return
+        if self.half and award and amount > 0:
+            amount = math.ceil(amount / 2)
+            why = f"{why}, struck down by the followers: half"
         sign = 1 if amount > 0 else -1
         each, rest = divmod(abs(amount), len(self.takers))
         shared = len(self.takers) > 1
@@ -1222,8 +1235,10 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
     personal = f.get("defeated_by", "pk") == "pk"
     if f.get("kept"):
         return      # an adventure's captive: the adventure decides his fate (adventures.py)
+    # beaten by the followers after every knight fell: half of every award (the purse halves)
+    purse.half = not personal and edition(s.game.state) >= FOLLOWERS_WIN_HALF
     if kind in ("monster", "animal", "dwarf", "sea_monster", "troll"):
-        amount = f["wl"] if personal else math.ceil(f["wl"] / 2)
+        amount = f["wl"] if personal or purse.half else math.ceil(f["wl"] / 2)
         s.note(f"{f['name']} is slain.")
         purse.cp(amount, f"slaying {f['name']}")
         if kind in ("monster", "sea_monster", "troll"):

@@ -1,8 +1,9 @@
 """The movement and encounters phase.
 
 The player's orders give a plan: a list of steps (``move`` to an adjacent area, ``to`` a
-destination along the most direct land route, ``stay``, ``board`` a ship in port, ``sail`` one
-sea move, ``debark``, ``enter`` a castle again, ``seek`` somebody). The party moves up to its
+destination along the most direct land route, or from rules edition 4 by ship where none leads
+there, ``stay``, ``board`` a ship in port, ``sail`` one sea move, ``debark``, ``enter`` a castle
+again, ``seek`` somebody). The party moves up to its
 allowance; every area entered needs an encounter roll, and an encounter ends the movement.
 Without orders the knight follows his first obligation with a destination, or stays.
 """
@@ -127,6 +128,7 @@ class Mover:
         self.start_area = self.pk["at"]["area"]
         self.had_town_encounter = False
         self.visited: list[str] = []
+        self.landed = False         # went ashore this turn (tasks.after_movement: no delay)
 
     @property
     def left(self) -> int:
@@ -159,7 +161,7 @@ class Mover:
         from companion.koc.engine.tasks import after_movement
 
         after_movement(s, self.start_area, self.visited, self.stopped, taken=taken,
-                       unforeseen=unforeseen)
+                       unforeseen=unforeseen, landed=self.landed)
         s.moved_through = list(self.visited)    # tournaments.after_movement: Camelot Town
 
     # -- land ------------------------------------------------------------------------------
@@ -230,11 +232,17 @@ class Mover:
             self.stopped = True
 
     def do_to(self, step: dict) -> None:
-        """Along the most direct land route to a destination, as far as the allowance goes."""
+        """Along the most direct land route to a destination, as far as the allowance goes;
+        from rules edition 4 (GO_TO_BY_SHIP) by ship where no land route leads (do_voyage)."""
         from companion.koc.routes import land_route
 
         s, pk = self.s, self.pk
         goal = step["area"]
+        if edition(s.game.state) >= GO_TO_BY_SHIP:
+            self.do_voyage(goal)
+            if pk["at"]["area"] == goal and not self.stopped and step.get("stop", True):
+                self.stopped = True
+            return
         while not self.stopped and self.left > 0 and pk["at"]["area"] != goal:
             if pk["at"]["where"] == "ship":
                 s.tell(f"Aboard a ship: 'to {goal}' waits until he has landed.")
@@ -249,8 +257,64 @@ class Mover:
         if pk["at"]["area"] == goal and not self.stopped and step.get("stop", True):
             self.stopped = True
 
+    def do_voyage(self, goal: str) -> None:
+        """'go to' from rules edition 4: the most direct land route while one leads there (the
+        route of rules editions before), else the most direct route with ships (routes.py,
+        direct_route): riding to a town's port, boarding, one ship move a turn, going ashore in
+        a port, on a river bank or a coast, then inland. Each step is one this knight could
+        order himself (move, board, sail, debark, inland), made as that order makes it; the
+        route is planned anew before each, from where he then is. At a castle counter he
+        first rides out into the area it stands in."""
+        s, pk = self.s, self.pk
+        told = False
+        for _ in range(4 * len(s.world.areas)):     # every step moves him or ends the turn
+            at = pk["at"]
+            if self.stopped or (at["area"] == goal and at["where"] not in ("ship", "coast")):
+                return
+            if at.get("castle") and at["where"] in ("inside", "gate"):
+                # a castle counter is left into the area it stands in, a move of its own
+                if self.left <= 0:
+                    return
+                self.do_move({"do": "move", "area": at["area"]})
+                continue
+            route = voyage_route(s.world, at, goal, self.allowance)
+            if route is None:
+                s.tell(f"There is no way from {at['area']} to {goal}, by land or by ship.")
+                self.stopped = True
+                return
+            if len(route.steps) < 2:
+                return
+            nxt = route.steps[1]
+            if nxt.how in ("land", "river", "land_from_coast") and self.left <= 0:
+                return
+            if not told and route.ship_moves and at["where"] not in ("ship", "coast"):
+                port = next((st.area for st in route.steps if st.how == "board"), None)
+                if port and port != at["area"]:
+                    s.note(f"The way to {goal} lies over the sea: {pk['name']} makes for the "
+                           f"port of {port}.")
+                told = True
+            before = (dict(at), self.moved)
+            if nxt.how in ("land", "river"):
+                self.do_move({"do": "move", "area": nxt.area})
+            elif nxt.how == "board":
+                self.do_board({"do": "board"})
+            elif nxt.how in ("sail", "coast"):
+                sail = {"do": "sail", "area": nxt.area}
+                if len(route.steps) > 2 and route.steps[2].how in ("sail", "coast") and \
+                        s.world.areas[nxt.area].kind == "sea":
+                    sail["then"] = route.steps[2].area      # with Good Winds, on at once
+                self.do_sail(sail)
+            elif nxt.how == "debark":
+                self.do_debark({"do": "debark"})
+            else:                                           # land_from_coast
+                self.do_go_inland({"do": "go_inland"})
+            if (pk["at"], self.moved) == before and not self.stopped:
+                self.stopped = True                         # nothing came of it: no loop
+                return
+
     def do_stay(self, step: dict) -> None:
-        """Remaining in place: still an encounter roll (not inside a friendly castle)."""
+        """Remaining in place: still an encounter roll (not inside a friendly castle, not
+        aboard a ship, and from rules edition 4 not on the coast he landed on)."""
         s, pk = self.s, self.pk
         here = pk["at"]
         self.stopped = True
@@ -259,6 +323,11 @@ class Mover:
             return
         if here["where"] == "ship":
             s.note(f"{pk['name']} stays aboard in {here['area']}.")
+            return
+        if here["where"] == "coast" and edition(s.game.state) >= COAST_STAY_QUIET:
+            # not yet in the encounter area: no roll (docs/koc-engine.md, Staying on a coast)
+            s.note(f"{pk['name']} stays on the coast of {here['area']}; there is no encounter "
+                   f"roll on the coast, only once he goes inland.")
             return
         if here["where"] in ("coast", "gate") and edition(s.game.state) >= STAY_WORDED:
             s.note(f"{pk['name']} stays " + ("on the coast of " if here["where"] == "coast"
@@ -463,6 +532,7 @@ class Mover:
             pk["at"] = {"area": here["area"], "where": "inside" if area.kind == "castle" else "area"}
             pk.pop("ship", None)
             party.follow(s, here)
+            self.landed = True
             s.note(f"{pk['name']} goes ashore at {here['area']}.")
             exile_ashore(s, here["area"])
             if area.is_town and area.kind != "castle":
@@ -479,6 +549,7 @@ class Mover:
             pk["at"] = {"area": here["area"], "where": "area"}
             pk.pop("ship", None)
             party.follow(s, here)
+            self.landed = True
             s.note(f"{pk['name']} lands on the bank of {here['area']} (a whole turn; no "
                    "encounter roll).")
             exile_ashore(s, here["area"])
@@ -500,6 +571,7 @@ class Mover:
         pk["at"] = {"area": coast, "where": "coast"}
         pk.pop("ship", None)
         party.follow(s, here)
+        self.landed = True
         s.note(f"{pk['name']} lands on the coast of {coast} (a whole turn; no encounter roll). "
                "Next turn he must first go inland.")
         exile_ashore(s, coast)
@@ -544,6 +616,23 @@ class Mover:
                 self.stopped = True
 
 
+GO_TO_BY_SHIP = 4
+"""The rules edition from which 'go to' (and the plan of a knight without orders, heading for
+his first obligation) takes ship where no land route leads (Movement by Sea; Mover.do_voyage),
+and from a ship or a coast goes on towards his destination; before, it kept to land routes,
+and a knight bound overseas stood still ("There is no way by land")."""
+
+LANDING_ON_ROUTE = 4
+"""The rules edition from which a turn spent going ashore (a port, a river bank, a coast: a
+whole turn, Movement by Sea) is no delay on the way to a destination, and going inland from
+the coast into the area he landed in is no step off the most direct route (tasks.py,
+after_movement); before, either failed a task bound to that route."""
+
+COAST_STAY_QUIET = 4
+"""The rules edition from which a knight who stays on the coast he landed on makes no encounter
+roll: that roll is for one who stays in an encounter area, and a knight on a coast must still
+go into the area (Movement; Terrain Effects, Coast). Before, he rolled as in the area."""
+
 STAY_WORDED = 3
 """The rules edition from which a knight who stays on a coast or at a castle's gate is said to
 ("stays on the coast of Gaul", "stays at the gate of Tintagel"); before, "stays in Gaul"."""
@@ -561,6 +650,36 @@ PARTY_EXILED = 3
 """The rules edition from which a party member entering a land he is exiled from with his
 leader (riding in or going ashore) breaks the exile as the leader would (glossary: Exile;
 Knight's Fate 12); before, only the leader's exiles were checked."""
+
+
+def voyage_route(world, at: dict, goal: str, allowance: int = 3):
+    """The route 'go to' follows from where the knight is (rules edition 4): by land while a
+    land route leads there, else the most direct route with ships, boarding and putting in at
+    a town's port, or boarding at the port of the castle he is inside (a castle's port opens
+    after a friendly reaction alone, and entering a castle ends the movement), unless no such
+    way leads there; None where no route does (Faerie)."""
+    from companion.errors import CompanionError
+    from companion.koc.routes import direct_route, land_route
+    from companion.koc.world import OPEN_LAND
+
+    area = world.areas[at["area"]]
+    if at["where"] == "ship":
+        mode = "coast" if area.kind in OPEN_LAND else "ship"
+    else:
+        mode = "ashore" if at["where"] == "coast" else "land"
+    if mode == "land":
+        try:
+            return land_route(world, at["area"], goal)
+        except CompanionError:
+            pass
+    inside = (at["area"],) if at["where"] == "inside" and not at.get("castle") else ()
+    for castle_ports in (inside, True):
+        try:
+            return direct_route(world, at["area"], goal, max(1, allowance), mode=mode,
+                                castle_ports=castle_ports)
+        except CompanionError:
+            continue
+    return None
 
 
 def exile_ashore(s: Session, area: str) -> None:

@@ -112,6 +112,10 @@ class Session:
         self.replaying = resumed
         """A resumed turn, until it meets the question it paused on: what happens up to there
         happens as it did (``prior`` answers it; see ``knaves._ordered``)."""
+        self.carried: dict[str, int] = {}
+        """The wounds each knight whose player turn this root session plays (the player, a
+        joint turn's members, those who waited for a party) had when his turn began, all dealt
+        outside it (``turn.luck_phase`` notes them; ``tournaments.OTHER_TURNS_TENDED``)."""
 
     # -- answers -----------------------------------------------------------------------
     def ask(self, q: Question) -> str:

@@ -67,7 +67,8 @@ def land_distance(s: Session, a: str, b: str) -> int | None:
 
 
 def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
-                   taken: dict[int, int] | None = None, unforeseen=frozenset()) -> None:
+                   taken: dict[int, int] | None = None, unforeseen=frozenset(),
+                   landed: bool = False) -> None:
     """Check every task's route after the movement phase, and what arriving completes.
 
     ``taken`` maps the tasks taken on during this movement phase to the number of areas he
@@ -80,9 +81,14 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
     took on this game turn before his movement phase (a Knight's Fate given in another
     player's turn): his orders were written before he knew of them, so this phase neither
     strays from nor delays them (rules edition 3, ORDERS_BEFORE_TASK); reaching one's end
-    still completes it."""
+    still completes it. ``landed``: he went ashore this phase, which takes a whole turn: from
+    rules edition 4 (movement.LANDING_ON_ROUTE) that is no delay, and going inland from the
+    coast into the area he landed in is no step off the route."""
+    from companion.koc.engine.movement import LANDING_ON_ROUTE
+
     pk = s.pk
     taken = taken or {}
+    ashore = edition(s.game.state) >= LANDING_ON_ROUTE
     for task in active(s):
         if task["kind"] == "leave":
             check_leaving(s, task)
@@ -109,12 +115,15 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
             continue
         strayed = False
         for area in route:
+            if ashore and area == position:
+                continue            # inland from the coast: still where he was
             now = land_distance(s, area, dest)
             if now is None or now >= land_distance(s, position, dest):
                 strayed = True
                 break
             position = area
-        if not route and not pk["immobile"] and not pk.get("encountered"):
+        if not route and not pk["immobile"] and not pk.get("encountered") and \
+                not (ashore and landed):
             task["delay"] += 1
             if task["delay"] > task["grace"]:
                 strayed = True

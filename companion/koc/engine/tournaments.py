@@ -70,6 +70,15 @@ player knights whose player turn it is not (their wounds were dealt in another p
 and would have healed at its close; the lists heal their contestants after each joust). The
 knight whose turn it is keeps his: they may be this turn's, which only the end of his turn
 heals. Before, all rode with their wounds. Poisoned wounds stay."""
+OTHER_TURNS_TENDED = 4
+"""The rules edition from which the tending before a tournament's first joust goes by when a
+wound was dealt: every player knight in the lists is tended of the wounds dealt outside his own
+player turn, and keeps those of his own turn (only its close, or a joust, heals them). For the
+knight whose player turn it is (a joint turn's leader and members alike) those are the wounds
+he had when his turn began (``Session.carried``); for any other, all of them. Before (from
+LISTS_TENDED), the knight of the root session kept every wound, those dealt before his turn
+too, and everyone else was tended of all of his, a joint turn's members their own turn's too.
+Poisoned wounds stay."""
 OFFICES = {"ambassador": "Ambassador-at-Large", "lord_admiral": "Lord Admiral",
            "war_duke": "War Duke"}
 SOLE_OFFICES = ("lord_admiral", "war_duke")     # one holder at a time, an Arthurian PK
@@ -216,16 +225,20 @@ class Lists:
     def prepare(self) -> None:
         """The host furnishes every PK with horse, lance and shield; Token bearers earn their
         6 VP; each is marked as at the tournament this turn. From rules edition 3 the PKs
-        whose player turn it is not are tended first (LISTS_TENDED)."""
+        whose player turn it is not are tended first (LISTS_TENDED); from edition 4 every PK
+        of the wounds dealt outside his own player turn (OTHER_TURNS_TENDED)."""
         state = self.s.game.state
         turn = turn_no(self.s)
         root = self.s.root
         now = None if getattr(root, "outside", False) else root.player
         tend = edition(state) >= LISTS_TENDED
+        by_turn = edition(state) >= OTHER_TURNS_TENDED
         for p in self.players:
             x = other(self.s, p)
             rec = x.pk
-            if tend and p != now and rec["wounds"]:
+            if by_turn:
+                tend_other_turns(x)
+            elif tend and p != now and rec["wounds"]:
                 x.note(f"{rec['name']} is tended before the tournament: his wounds are healed.")
                 rec["wounds"] = 0
             missing = [g for g in ("horse", "lance", "shield") if not rec["gear"][g]]
@@ -340,6 +353,8 @@ class Lists:
                 if x.pk["wounds"]:
                     x.note(f"{x.pk['name']} is tended after the joust: his wounds are healed.")
                 x.pk["wounds"] = 0
+                if e["player"] in x.root.carried:
+                    x.root.carried[e["player"]] = 0
                 x.pk["on_foot"] = False
         return winner
 
@@ -364,6 +379,35 @@ class Lists:
                 wrec["challenged"].append(lrec["name"])
             if wrec["name"] not in lrec["challenged"]:
                 lrec["challenged"].append(wrec["name"])
+
+
+def other_turns_wounds(x: Session) -> int:
+    """How many of his knight's wounds were dealt outside his own player turn: those he had
+    when it began (``Session.carried``) while it is under way (his Luck-of-the-Day cast, his
+    healing phase not yet come), else all of them (OTHER_TURNS_TENDED)."""
+    rec, root = x.pk, x.root
+    if getattr(root, "outside", False) or rec["luck"] is None or x.player not in root.carried:
+        return rec["wounds"]
+    return min(root.carried[x.player], rec["wounds"])
+
+
+def tend_other_turns(x: Session) -> None:
+    """Before the first joust his knight is tended of the wounds dealt outside his own player
+    turn; he keeps this turn's (OTHER_TURNS_TENDED). Poisoned wounds stay."""
+    rec = x.pk
+    n = other_turns_wounds(x)
+    if n <= 0:
+        return
+    kept = rec["wounds"] - n
+    rec["wounds"] = kept
+    if x.player in x.root.carried:
+        x.root.carried[x.player] = 0
+    if not kept:
+        x.note(f"{rec['name']} is tended before the tournament: his wounds are healed.")
+        return
+    x.note(f"{rec['name']} is tended before the tournament: {n} {plural(x, n, 'wound')} "
+           f"dealt before his turn {plural(x, n, 'heals', 'heal')}; he keeps the {kept} of "
+           "this turn.")
 
 
 def hold(s: Session, label: str, site: str, players: list[str], cards: list[dict]) -> dict:

@@ -153,6 +153,7 @@ def place_text(s: Session) -> str:
 # ------------------------------------------------------------------------------ phase 1
 def luck_phase(s: Session) -> None:
     """The Luck-of-the-Day: one die (two with the Lucky Charm, keeping the better, lower one)."""
+    s.root.carried[s.player] = s.pk["wounds"]    # dealt outside his turn (tournaments.py)
     if kn.has_item(s.pk, "lucky_charm"):
         a, b = s.dice(2, "luck of the day (lucky charm)")
         s.pk["luck"] = min(a, b)

@@ -123,6 +123,31 @@ def test_c38_a_lance_broken_in_the_last_pass_asks_nothing_more(table):
         assert len(t.unused_dice) == (2 if edition == 3 else 0)
 
 
+def test_c39_pirates_the_crew_cut_down_after_the_knight_fell(table):
+    """Combat Aboard Ships and Outcomes: Victory (decision, rules edition 4,
+    combat.FOLLOWERS_WIN_HALF). Anna (WL 1) aboard a Cog (crew 10) is beaten by pirate 1 (WL 3)
+    in the first pass (her 2, his 12) before she wounds anyone; the ship's crew fights on and
+    cuts down pirate 1 and pirate 2 (12 against 2 each time): her side wins, no robbing. The
+    pirates fell to the crew, not to her: as the rules pay half for a Monster the knight did
+    not slay himself, each pays her half his WL, 2 CP (3 halved, rounded up). A game begun
+    under edition 3 keeps its reading: 3 CP each, as if her own hand had slain them."""
+    for edition in (4, 3):
+        t = table(pos(cp=10, vp=5, at="Narrow Sea", where="ship"),
+                  dice=[1, 1, 6, 6] + [6, 6, 1, 1] * 2)
+        t.state["edition"] = edition
+        pirates = [foe("pirate", f"pirate {n}", 3, 2) for n in (1, 2)]
+        result = fight(t.session(), pirates)
+        assert t.saw("Pass: Anna 2, pirate 1 12; Anna WL 0, pirate 1 WL 3.")
+        assert t.saw("the crew of the Cog fights pirate 2: pirate 2 falls.")
+        assert result.won and result.pk_defeated and not t.saw("robs")
+        for n in (1, 2):
+            assert t.saw(f"Anna gains 2 CP (defeating pirate {n}, struck down by the "
+                         "followers: half)" if edition == 4 else
+                         f"Anna gains 3 CP (defeating pirate {n})")
+        assert t.knight()["cp"] == (14 if edition == 4 else 16)
+        assert t.unused_dice == []
+
+
 def test_c07_monster_slays_defeated_knight(table):
     """Defeat: a knight defeated by a Monster is slain; his player starts a new knight."""
     t = table(position(cp=20, vp=5), dice=[1, 1, 6, 6, 6, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1])

@@ -1850,3 +1850,200 @@ def test_e144_staying_on_a_coast_says_so(table):
         Mover(s).run([{"do": "stay"}])
         assert t.saw(text) and t.saw("Encounter roll in Cornwall")
         assert s.pk["at"] == {"area": "Cornwall", "where": "coast"}
+
+
+def test_e145_staying_on_a_coast_rolls_no_encounter(table):
+    """Movement, Encounter Rolls; Terrain Effects, Coast (decision, rules edition 4): the
+    encounter roll for staying is for a knight who stays in an encounter area, and a knight
+    landed on a coast is not yet in one: he must first go into the area. So Anna, landed on
+    the coast of Cornwall, who stays there rolls no die and meets nothing; going inland later
+    is his first move and rolls as entering does. A game begun under rules edition 3 keeps its
+    reading: he rolls as if he stood in Cornwall (e144). Aboard a ship lying off the coast,
+    staying rolls nothing under either edition (a ship off a coast is not at sea)."""
+    from companion.koc.engine.movement import Mover
+
+    for edition in (4, 3):
+        t, s = setup(table, "Cornwall", [1] + D[7], where="coast")
+        t.state["edition"] = edition
+        Mover(s).run([{"do": "stay"}])
+        assert s.pk["at"] == {"area": "Cornwall", "where": "coast"}
+        if edition == 4:
+            assert t.saw("Anna stays on the coast of Cornwall; there is no encounter roll on "
+                         "the coast, only once he goes inland.")
+            assert not t.saw("Encounter roll") and t.unused_dice == [1] + D[7]
+        else:
+            assert t.saw("Anna stays on the coast of Cornwall.")
+            assert t.saw("Encounter roll in Cornwall: 1") and t.saw("Countryside encounters")
+        t, s = setup(table, "Cornwall", [1], where="ship")
+        t.state["edition"] = edition
+        Mover(s).run([{"do": "stay"}])
+        assert t.saw("Anna stays aboard in Cornwall.") and t.unused_dice == [1]
+    t, s = setup(table, "Cornwall", [6], where="coast")
+    Mover(s).run([{"do": "go_inland"}])
+    assert t.saw("Anna goes inland into Cornwall.") and t.saw("Encounter roll in Cornwall: 6")
+
+
+def test_e146_go_to_an_overseas_place_takes_ship(table):
+    """Movement, Ship Movement (rules edition 4): 'go to' a place no land route reaches sails
+    there, one step a turn, each as the knight could order it himself: Anna in Camelot Town,
+    sent 'go to Barflete' (in Gaul), boards in the port (a turn begun in a port town boards
+    without a town encounter; boarding ends the movement), sails into the Test (a ship on a
+    river rolls nothing), into the Narrow Sea (the sea is met: 7, a quiet passage), into the
+    port of Barflete, and goes ashore there, where the town is met at once (7, beggars). With
+    Good Winds (9) in the Narrow Sea the ship sails on into Barflete the same turn. Under rules
+    edition 3 'go to' kept to land routes: he stays where he is."""
+    from companion.koc.engine.movement import Mover
+
+    ship = draws(ship=["Cog"])
+    t, s = setup(table, "Camelot Town", D[7] + D[7], extra=ship)
+    seen = []
+    for _ in range(6):
+        n = len(t.events)
+        Mover(s).run([{"do": "to", "area": "Barflete"}])
+        seen.append((dict(s.pk["at"]), t.events[n:]))
+    assert [at for at, _ in seen] == [
+        {"area": "Camelot Town", "where": "ship"}, {"area": "Test", "where": "ship"},
+        {"area": "Narrow Sea", "where": "ship"}, {"area": "Barflete", "where": "ship"},
+        {"area": "Barflete", "where": "area"}, {"area": "Barflete", "where": "area"}]
+    assert seen[0][1] == ["Anna boards a ship (Cog, crew 10) at Camelot Town; movement ends "
+                          "for this turn."]
+    assert seen[1][1] == ["Anna's ship sails into Test."]
+    assert "Sea encounters: 3+4 = 7 -> Quiet passage [calm_passage]" in seen[2][1]
+    assert seen[3][1] == ["Anna's ship sails into Barflete."]
+    assert seen[4][1][0] == "Anna goes ashore at Barflete." and \
+        "Town encounters: 3+4 = 7 -> Beggars [beggars]" in seen[4][1]
+    assert seen[5][1] == [] and not t.unused_dice and "ship" not in s.pk
+    t, s = setup(table, "Test", D[9], where="ship")
+    Mover(s).run([{"do": "to", "area": "Barflete"}])
+    assert t.saw("Fair wind") and s.pk["at"] == {"area": "Barflete", "where": "ship"}
+    t, s = setup(table, "Camelot Town", [], extra=ship)
+    t.state["edition"] = 3
+    Mover(s).run([{"do": "to", "area": "Barflete"}])
+    assert t.saw("There is no way by land from Camelot Town to Barflete.")
+    assert s.pk["at"] == {"area": "Camelot Town", "where": "area"}
+
+
+def test_e147_go_to_overseas_is_accepted_and_offered(table):
+    """Orders (rules edition 4): 'go to Barflete' from Camelot Town is accepted and its
+    acknowledgement says the route may take ship; a task's overseas destination is offered as
+    'go to ...' on land and aboard a ship. A game of rules edition 3, whose 'go to' keeps to
+    land, refuses it when sent, naming the place and the ship orders that reach it (the port,
+    'board', one 'sail' a turn, 'debark'), and does not offer it."""
+    from companion.engine.orders import OrdersRejected
+    from companion.koc.engine import tasks
+    from companion.koc.kind import KIND
+
+    for edition in (4, 3):
+        t, s = setup(table, "Camelot Town")
+        t.state["edition"] = edition
+        tasks.add(s, "message", "Barflete", why="a message")
+        orders = KIND.parse_orders(t.state, "Anna", "go to Barflete\n", "a.txt")
+        offered = KIND.options_for(t.state, "Anna")
+        if edition == 4:
+            KIND.check_orders(t.state, "Anna", orders, "a.txt")
+            assert "step 1: go by the most direct route to Barflete (by ship where no land " \
+                   "route leads)" in KIND.acknowledge(t.state, "Anna", orders)
+            assert "go to Barflete" in offered
+            s.pk["at"] = {"area": "Narrow Sea", "where": "ship"}
+            s.pk["ship"] = {"kind": "ship", "name": "Cog", "wl": 10, "dice": 2}
+            assert "go to Barflete" in KIND.options_for(t.state, "Anna")
+            continue
+        assert "go to Barflete" not in offered
+        try:
+            KIND.check_orders(t.state, "Anna", orders, "a.txt")
+            raise AssertionError("'go to Barflete' was accepted under edition 3")
+        except OrdersRejected as refused:
+            err = refused.errors[0]
+        assert "no way by land from Camelot Town to Barflete" in err.message
+        assert err.suggestion == ("Barflete lies over the sea: 'board', then one a turn "
+                                  "'sail Test', 'sail Narrow Sea', 'sail Barflete', 'debark' "
+                                  "and 'go to Barflete'")
+
+
+def test_e148_a_knight_bound_overseas_without_orders_makes_for_a_port(table):
+    """Movement (rules edition 4): without orders a knight heads for his first obligation
+    (engine: the default plan), and where it lies overseas, as King Arthur's message to Tara
+    may, he rides to the port the most direct route sails from and boards there: Anna in
+    Hampshire rides into Camelot Town (6: nothing) and takes ship. The task is not judged by
+    land on the way (no land route leads to Tara). Under rules edition 3 he stood still: "There
+    is no way by land" every turn, and a Campaign knight waited on a task he could not reach."""
+    from companion.koc.engine import tasks
+
+    for edition in (4, 3):
+        t, s = setup(table, "Hampshire", [4, 6], extra=draws(ship=["Cog"]))
+        t.state["edition"] = edition
+        task = tasks.add(s, "arthur_task", "Tara", needs="friendly_castle",
+                         why="King Arthur's task: carry his message to Tara",
+                         on_done="arthur_message")
+        assert t.play()
+        assert t.saw("No orders: Anna keeps on towards Tara.") and task["status"] == "active"
+        if edition == 4:
+            assert t.saw("The way to Tara lies over the sea: Anna makes for the port of "
+                         "Camelot Town.")
+            assert t.saw("Anna boards a ship (Cog, crew 10) at Camelot Town")
+            assert s.pk["at"] == {"area": "Camelot Town", "where": "ship"}
+            assert not t.unused_dice
+        else:
+            assert t.saw("There is no way by land from Hampshire to Tara.")
+            assert s.pk["at"] == {"area": "Hampshire", "where": "area"}
+
+
+def test_e149_landing_and_going_inland_keep_a_task_on_its_route(table):
+    """Ship Movement; Terrain Effects, Coast (rules edition 4): debarking on a coast takes the
+    whole turn, and going inland is the next turn's first move, into the area landed on. On
+    the most direct route neither is a delay nor a step away: Anna, bound to carry a message
+    to Dublin by the most direct route (12 VP for straying), lands on the coast of Ireland and
+    keeps the task; next turn she goes inland into Ireland (6: nothing) and keeps it. A game
+    of rules edition 3 failed the task both times ("it was delayed", "he left the most direct
+    route"). Riding out of a castle counter into the area it stands in is likewise no step off
+    the route (the same area)."""
+    from companion.koc.engine import tasks
+    from companion.koc.engine.movement import Mover
+
+    for edition in (4, 3):
+        for where, plan, dice, failed in (
+                ("ship", [{"do": "debark"}], [], "it was delayed"),
+                ("coast", [{"do": "go_inland"}], [6], "he left the most direct route")):
+            t, s = setup(table, "Ireland", dice, where=where, turn=2)
+            t.state["edition"] = edition
+            task = tasks.add(s, "message", "Dublin", why="a message", penalty_vp=12)
+            task["since"] = 1           # taken on in an earlier turn
+            Mover(s).run(plan)
+            assert not t.unused_dice
+            if edition == 4:
+                assert task["status"] == "active" and s.pk["vp"] == 20
+            else:
+                assert task["status"] == "failed" and s.pk["vp"] == 8
+                assert t.saw(f"Anna's task (message) fails: {failed}.")
+        extra = '\n[castles]\n"Castle Perilous" = {area = "Powys", owner = "Lady Lyonesse", ' \
+                'kind = "lady"}\n'
+        t, s = setup(table, "Powys", [6], extra=extra, turn=2)
+        t.state["edition"] = edition
+        s.pk["at"] = {"area": "Powys", "where": "inside", "castle": "Castle Perilous"}
+        task = tasks.add(s, "message", "Dyfed", why="a message", penalty_vp=12)
+        task["since"] = 1
+        Mover(s).run([{"do": "move", "area": "Powys"}])
+        assert s.pk["at"] == {"area": "Powys", "where": "area"} and not t.unused_dice
+        assert task["status"] == ("active" if edition == 4 else "failed")
+
+
+def test_e150_go_to_from_a_castle_counter_rides_out_first(table):
+    """Castle counters (engine: left into the area they stand in, a move of its own) and 'go
+    to' (rules edition 4): Anna inside Castle Perilous, which stands in Powys, sent 'go to
+    Dyfed', rides out into Powys (6: nothing) and on into Dyfed (6: nothing). Under rules
+    edition 3 'go to' stopped there: "must first ride out of Castle Perilous into Powys"."""
+    from companion.koc.engine.movement import Mover
+
+    extra = '\n[castles]\n"Castle Perilous" = {area = "Powys", owner = "Lady Lyonesse", ' \
+            'kind = "lady"}\n'
+    for edition in (4, 3):
+        t, s = setup(table, "Powys", [6, 6], extra=extra)
+        t.state["edition"] = edition
+        s.pk["at"] = {"area": "Powys", "where": "inside", "castle": "Castle Perilous"}
+        Mover(s).run([{"do": "to", "area": "Dyfed"}])
+        if edition == 4:
+            assert t.saw("Anna moves into Powys.") and t.saw("Anna moves into Dyfed.")
+            assert s.pk["at"] == {"area": "Dyfed", "where": "area"} and not t.unused_dice
+        else:
+            assert t.saw("must first ride out of Castle Perilous into Powys")
+            assert s.pk["at"]["castle"] == "Castle Perilous"

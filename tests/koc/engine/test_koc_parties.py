@@ -291,15 +291,16 @@ def test_p13_followers_finish_the_foe_awards_to_the_knights_who_wounded_him(tabl
     """COMBAT, Party Combat and PLAYER INTERACTION, Dividing Awards: only knights who wounded a
     foe share in him. Anna and Bert each wound the Ogre (WL 9) and fall; Anna's Man-at-Arms
     finishes him. A foe beaten by the followers gives half (5 CP, 5 VP), shared by Anna and
-    Bert, the first to wound him taking the odd point."""
+    Bert, the first to wound him taking the odd point; from rules edition 4 the award says why
+    it is half (combat.FOLLOWERS_WIN_HALF; p38)."""
     t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]', extra=AB,
                   others={"Bert": knight(cp=30, vp=5)}),
               dice=[3, 3, 3, 2, 2, 2, 1, 1, 1, 6, 6, 6] * 2 + [6, 6, 6, 1, 1, 1])
     result = fight(t.session(), [foe("monster", "Ogre", 9, 3)])
     assert t.saw("Sir Griflet fights Ogre: Ogre falls.")
     assert result.won
-    assert t.saw("Anna gains 3 CP (slaying Ogre, shared)")
-    assert t.saw("Bert gains 2 CP (slaying Ogre, shared)")
+    assert t.saw("Anna gains 3 CP (slaying Ogre, struck down by the followers: half, shared)")
+    assert t.saw("Bert gains 2 CP (slaying Ogre, struck down by the followers: half, shared)")
     assert (t.knight("Anna")["vp"], t.knight("Bert")["vp"]) == (8, 7)
     assert t.unused_dice == []
 
@@ -833,3 +834,35 @@ def test_p37_a_member_riding_into_his_land_of_exile_breaks_it(table):
                 assert t.knight("Bert")["vp"] == 30
                 assert t.knight("Bert")["exiles"] == ["Cornwall"]
                 assert not t.saw("exile")
+
+
+def test_p38_a_knight_beaten_by_his_followers_pays_half(table):
+    """COMBAT, Party Combat, NPK Party Combat and Outcomes: Victory (decision, rules edition 4,
+    combat.FOLLOWERS_WIN_HALF). Sir Kay (WL 5) beats Anna (WL 3) in the first pass (her 3,
+    his 18); her Man-at-Arms Sir Griflet then wins the NPK party combat (his WL + 12 against
+    Kay's 5 + 2): Kay flees and Anna, fallen, has no Knight's Fate since her side won. The
+    victory is her followers', not her own hand's: as the rules pay half for a Monster the
+    knight did not slay himself, she gains half of Kay's award, 3 CP and 3 VP. A game begun
+    under edition 3 keeps its reading: the whole award, 5 CP and 6 VP, as if she had beaten
+    him herself."""
+    for edition in (4, 3):
+        t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
+                  dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
+        t.state["edition"] = edition
+        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
+        result = fight(t.session(), [kay])
+        assert t.saw("Anna is defeated by Sir Kay.") and t.saw("Party combat: the PK's side ")
+        assert result.won and t.saw("Sir Kay flees.")
+        assert t.saw("Anna fell, but his side won the day: no Knight's Fate.")
+        rec = t.knight()
+        if edition == 4:
+            assert t.saw("Anna gains 3 CP (defeating Sir Kay, struck down by the followers: "
+                         "half)")
+            assert t.saw("Anna gains 3 VP (defeating Sir Kay, struck down by the followers: "
+                         "half)")
+            assert (rec["cp"], rec["vp"]) == (33, 8)
+        else:
+            assert t.saw("Anna gains 5 CP (defeating Sir Kay)")
+            assert t.saw("Anna gains 6 VP (defeating Sir Kay)")
+            assert (rec["cp"], rec["vp"]) == (35, 11)
+        assert t.unused_dice == []

@@ -895,3 +895,67 @@ def test_t37_wounded_before_another_tournament(table):
         else:
             assert not t.saw("tended before the tournament")
             assert t.saw("Carl (WL 0)")
+
+
+def test_t38_the_knight_whose_turn_it_is_is_tended_of_other_turns_wounds(table):
+    """HEALING WOUNDS and COMBAT, Tournaments (decision, rules edition 4,
+    tournaments.OTHER_TURNS_TENDED; t37): a wound heals at the close of the turn that dealt it,
+    or after a joust. Anna begins her player turn of game turn 2 with 3 wounds from Bert's
+    attack in his turn of game turn 1 (noted in her Luck phase, die 4), then takes 2 more from
+    a brigand on her way (her 4 against his 6; then 18 against 2). In the lists the same turn
+    she is tended of the 3 dealt before her turn and keeps the 2 of this turn: she rides at WL
+    8 against Sir Kay (and wins, 18 against 3). A game begun under edition 3 keeps its reading:
+    the knight whose player turn it is keeps every wound, and she rode at WL 5."""
+    from companion.koc.engine.combat import fight, foe
+    from companion.koc.engine.turn import luck_phase
+
+    for edition in (4, 3):
+        t = table(pos(cp=100, vp=20, turn=2, anna="wounds = 3", others={"Bert": knight()}),
+                  dice=[4] + [1, 1, 2, 3, 3] + [6, 6, 6, 1, 1] + LOW)
+        t.state["edition"] = edition
+        s = t.session()
+        luck_phase(s)
+        fight(s, [foe("brigand", "brigand 1", 1, 2)])
+        assert t.saw("Pass: Anna 4, brigand 1 6; Anna WL 5, brigand 1 WL 1.")
+        assert t.knight()["wounds"] == 5
+        T.hold(s, "The test", "Hampshire", ["Anna"], [card("Sir Kay")])
+        if edition == 4:
+            assert t.saw("Anna is tended before the tournament: 3 wounds dealt before his turn "
+                         "heal; he keeps the 2 of this turn.")
+            assert t.saw("joust 1: Anna (WL 8) rides against Sir Kay (WL 14)")
+        else:
+            assert not t.saw("tended before the tournament")
+            assert t.saw("joust 1: Anna (WL 5) rides against Sir Kay (WL 14)")
+        assert t.saw("Pass: Anna 18, Sir Kay 3") and t.knight()["wounds"] == 0
+        assert t.unused_dice == []
+
+
+def test_t39_a_member_of_a_joint_turn_keeps_this_turns_wounds(table):
+    """HEALING WOUNDS and COMBAT, Tournaments (decision, rules edition 4,
+    tournaments.OTHER_TURNS_TENDED): a joint turn is the player turn of every knight of the
+    party. Bert rides in Anna's party and takes 2 wounds in the joint turn (after both Luck
+    phases, dice 4 and 4); in the lists that turn he keeps them, as Anna would hers: he rides
+    at WL 4 against her (the lowest placed first), then she against Sir Kay. A game begun
+    under edition 3 keeps its reading: only the leader counted as the knight whose player turn
+    it is, and Bert was tended of all his wounds (WL 6)."""
+    from companion.koc.engine import party
+    from companion.koc.engine.turn import luck_phase
+
+    for edition in (4, 3):
+        t = table(pos(cp=100, vp=20, extra='[parties]\nAnna = ["Bert"]\n',
+                      others={"Bert": knight()}),
+                  dice=[4, 4] + UP * 2)
+        t.state["edition"] = edition
+        s = t.session()
+        bert = party.member_sessions(s)[0]
+        luck_phase(s)
+        luck_phase(bert)
+        t.knight("Bert")["wounds"] += 2
+        T.hold(s, "The test", "Hampshire", ["Anna", "Bert"], [card("Sir Kay")])
+        if edition == 4:
+            assert not t.saw("tended before the tournament")
+            assert t.saw("joust 1: Bert (WL 4) rides against Anna (WL 10)")
+        else:
+            assert t.saw("Bert is tended before the tournament: his wounds are healed.")
+            assert t.saw("joust 1: Bert (WL 6) rides against Anna (WL 10)")
+        assert t.unused_dice == []
