@@ -88,7 +88,7 @@ def _switch(key: str, title: str, help_text: str) -> OptionSpec:
 
 
 class MayhemKind(GameKind):
-    edition = 2     # 1: a player protected from a card is told so once, not at each step.
+    edition = 3     # 1: a player protected from a card is told so once, not at each step.
     # 2: an end triggered by the player just before the starting player is announced as ending
     # the game after that turn (rules K), not with 'the others play until ...' (rules.Machine
     # .trigger_end); the opening names a round limit of one as '(1 round)', not '(1 rounds)';
@@ -115,7 +115,16 @@ class MayhemKind(GameKind):
     # play line skipped for a card no longer in hand names it with its type label, as a
     # skipped discard does ('Flame Empress (Crimson Princess 3) is not in your hand'), not by
     # its bare name, and so do a skipped recruit ('... is not in the Barracks') and set line
-    # (rules.Machine.impossible)
+    # (rules.Machine.impossible).
+    # 3: a Defense line says once that the card leaves its player alone: no 'Bert is protected
+    # by a Defense card.' follows it, and a draw the Defense stops is one line for all who
+    # defended, 'The Defense card also keeps George from drawing.', not 'George is protected
+    # and draws nothing.' each (rules.Machine.run_step); the Attack set's draw is one line,
+    # 'Attack set: Anna draws 3 cards.', not 'Attack set: Anna draws up to 3 cards (3).' then
+    # 'Anna draws 3 cards.' (Machine.t_trigger); a card with alternatives says what the chosen
+    # one does, 'choosing B: draw 3 cards', not a bare 'choosing B' (Machine.perform); the
+    # final reveal of an empty hand is 'and an empty hand', not 'and the hand nothing'
+    # (Machine.finish)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),

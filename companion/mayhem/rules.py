@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from companion.engine.game import TurnContext, edition
 from companion.mayhem.cards import Card, Catalogue
-from companion.mayhem.effects import Effect, Step, shared_aspects
+from companion.mayhem.effects import Effect, Step, sequence_text, shared_aspects
 
 HAND_START = 3
 BARRACKS = 5
@@ -262,9 +262,10 @@ class Machine:
         self.s["sets"][player] = keep
 
     def draw(self, player: str, n: int, why: str = "", lead: str | None = None,
-             kind: str = "draw") -> list[str]:
+             kind: str = "draw", prefix: str = "") -> list[str]:
         """``player`` draws ``n`` cards, said in one public line: '{player} draws 2 cards', or
-        with ``lead`` (what the player did first) '{lead} and draws 2 cards'."""
+        with ``lead`` (what the player did first) '{lead} and draws 2 cards'; ``prefix`` comes
+        first ('Attack set: ')."""
         got = []
         for _ in range(n):
             if not self.s["deck"]:
@@ -272,7 +273,7 @@ class Machine:
             got.append(self.s["deck"].pop(0))
             self.s["hands"][player].append(got[-1])
         short = n - len(got)
-        subject = f"{lead} and" if lead else player
+        subject = prefix + (f"{lead} and" if lead else player)
         text = f"{subject} draws {len(got)} card{'s' if len(got) != 1 else ''}{why}."
         if short and not got and edition(self.s) >= 2:
             # from rules edition 2 'draws nothing: the deck is empty', not 'draws 0 cards (the
@@ -370,8 +371,12 @@ class Machine:
             # the revealing player's, not the reader's
             bonus = (f"bonus: \"{ch.bonus_text}\"" if edition(s) >= 2
                      else ch.bonus_text.rstrip('.'))
-            self.event(f"{p} reveals {ch.name} ({bonus}) and the hand "
-                       f"{self.names(s['hands'][p])}. Score: play {sc['play']}, sets {sc['set']}, "
+            # from rules edition 3 an empty hand is 'and an empty hand', not 'and the hand
+            # nothing'
+            hand = ("an empty hand" if not s["hands"][p] and edition(s) >= 3 else
+                    f"the hand {self.names(s['hands'][p])}")
+            self.event(f"{p} reveals {ch.name} ({bonus}) and {hand}. "
+                       f"Score: play {sc['play']}, sets {sc['set']}, "
                        f"hand {sc['hand']}, bonus {sc['bonus']}: {sc['total']}.", kind="score",
                        player=p)
         # from rules edition 2 'Anna, Bert and Cora' (earlier 'Anna and Bert and Cora')
@@ -582,6 +587,11 @@ class Machine:
             self.move(a["card"], "play", p)
             target = f" at {a['at']}" if card.effect.targets else ""
             choice = f", choosing {'AB'[a['choose']]}" if card.effect.choose else ""
+            if choice and edition(s) >= 3:
+                # from rules edition 3 with what the letter stands for, 'choosing B: draw 3
+                # cards', which a reader without the card's text could not tell
+                said = sequence_text(card.effect.alternatives[a["choose"]]).rstrip(".")
+                choice += f": {said[:1].lower()}{said[1:]}"
             self.event(f"{p} plays {self.name(a['card'])}{target}{choice}.", kind="play",
                        player=p, card=a["card"], target=a.get("at"))
             self.push(self.effect_task(p, card.effect, a, source="card", card=a["card"]))
@@ -824,7 +834,15 @@ class Machine:
                 q = who[task["sub"]]
                 task["sub"] += 1
                 if q in protected:
-                    self.event(f"{q} is protected and draws nothing.", kind="protected")
+                    if edition(self.s) < 3:
+                        self.event(f"{q} is protected and draws nothing.", kind="protected")
+                    elif q == next(x for x in who if x in protected):
+                        # from rules edition 3 one line for every protected player of the
+                        # draw, which adds to their Defense lines without repeating them
+                        group = [x for x in who if x in protected]
+                        whose = ("The Defense card also keeps" if len(group) == 1 else
+                                 "Their Defense cards also keep")
+                        self.event(f"{whose} {listed(group)} from drawing.", kind="protected")
                     continue
                 self.draw(q, step.n)
             return
@@ -844,6 +862,9 @@ class Machine:
             if q in protected:
                 if not edition(self.s):         # a game of edition 0: said at every step
                     self.event(f"{q} is protected by a Defense card.", kind="protected")
+                elif edition(self.s) >= 3:
+                    pass    # from rules edition 3 the Defense line alone says so (it leaves
+                    # q and q's cards alone), not again as 'q is protected by a Defense card.'
                 elif q not in task.setdefault("told_protected", []):    # once per card
                     task["told_protected"].append(q)
                     self.event(f"{q} is protected by a Defense card.", kind="protected")
@@ -1107,6 +1128,15 @@ class Machine:
                            f"{self.names(gone)}.", kind="trigger")
                 self.refill()
             else:
+                if edition(s) >= 3:
+                    # from rules edition 3 one line, 'Attack set: Anna draws 3 cards.', not
+                    # 'Attack set: Anna draws up to 3 cards (3).' then 'Anna draws 3 cards.'
+                    if n:
+                        self.draw(p, n, prefix="Attack set: ", kind="trigger")
+                    else:
+                        self.event(f"Attack set: {p} draws nothing (up to 3 allowed).",
+                                   kind="trigger")
+                    return
                 self.event(f"Attack set: {p} draws up to 3 cards ({n}).", kind="trigger")
                 if n:
                     self.draw(p, n)
