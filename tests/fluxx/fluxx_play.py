@@ -156,9 +156,12 @@ def submit_lines(submit, lines: list[str]) -> bool:
 
 
 def engine_game(seed: int, players: int, options: dict[str, Any] | None = None,
-                max_turns: int = 400, on_turn=None) -> tuple[dict, int]:
-    """A whole random game through the rules engine only (no store, no reports).
-    Returns the final state and the number of processed turns."""
+                max_turns: int = 400, on_turn=None,
+                edition: int | None = None) -> tuple[dict, int]:
+    """A whole random game through the rules engine only (no store, no reports), played under
+    the rules ``edition`` (by default the current one, as a new game gets; an older one plays
+    as a game begun by an earlier release). Returns the final state and the number of
+    processed turns."""
     rng = random.Random(seed)
     names = NAMES[:players]
     opts = {"missing": "default", "others": "default", "first": names[0], "social": "trust",
@@ -167,6 +170,9 @@ def engine_game(seed: int, players: int, options: dict[str, Any] | None = None,
     key = seed_key(str(seed))
     chance = Chance(key, 0)
     state = KIND.create(names, opts, chance)
+    edition = KIND.edition if edition is None else edition
+    if edition:                 # as service.opening stamps a game (absent for edition 0)
+        state["edition"] = edition
     ctx = TurnContext(turn=0, key=key, chance=chance, orders={}, options=opts)
     KIND.finish_turn(state, ctx)
     player_rng = RandomPlayer(seed, opts["social"])
@@ -201,8 +207,9 @@ def engine_game(seed: int, players: int, options: dict[str, Any] | None = None,
 
 
 def played_states(seed: int, players: int, options: dict[str, Any] | None = None,
-                  max_turns: int = 400) -> list[dict]:
+                  max_turns: int = 400, edition: int | None = None) -> list[dict]:
     """Copies of the state after every processed turn of a random engine game."""
     out: list[dict] = []
-    engine_game(seed, players, options, max_turns, on_turn=lambda s: out.append(copy.deepcopy(s)))
+    engine_game(seed, players, options, max_turns, on_turn=lambda s: out.append(copy.deepcopy(s)),
+                edition=edition)
     return out

@@ -53,6 +53,26 @@ def test_random_whole_games_through_the_engine(players, seed):
     if players == 2 and opts.get("waiting"):
         opts.pop("waiting")
     state, turns = engine_game(seed, players, opts, max_turns=600)
+    assert state["edition"] == KIND.edition, "engine games play the current rules edition"
+    g = state["game"]
+    assert g["stage"] == "over", f"no end after {turns} turns"
+    assert g["result"]["winner"] in g["seated"]
+
+
+OLD_EDITION_GAMES = [(edition, 2 + seed % 5, seed) for edition in range(KIND.edition)
+                     for seed in range(700, 700 + (40 if SOAK else 4))]
+
+
+@pytest.mark.parametrize("edition, players, seed", OLD_EDITION_GAMES,
+                         ids=[f"edition{e}-{p}p-seed{s}" for e, p, s in OLD_EDITION_GAMES])
+def test_random_whole_games_of_earlier_editions_through_the_engine(edition, players, seed):
+    """Games begun by an earlier release go on being played (and replayed) under their own
+    edition, so its branches are played too, if fewer times."""
+    opts = options_for_seed(seed)
+    if players == 2:
+        opts.pop("waiting", None)
+    state, turns = engine_game(seed, players, opts, max_turns=600, edition=edition)
+    assert state.get("edition", 0) == edition
     g = state["game"]
     assert g["stage"] == "over", f"no end after {turns} turns"
     assert g["result"]["winner"] in g["seated"]
