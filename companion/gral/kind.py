@@ -59,7 +59,7 @@ def _hq(value: str, players: Sequence[str]) -> Any:
 
 
 class GralKind(GameKind):
-    edition = 3     # 1: a player who passed is not told twice that he assigned nothing; a
+    edition = 4     # 1: a player who passed is not told twice that he assigned nothing; a
     # mover's answer to an objection is what he 'showed'. 2: an 'object' line whose conditions
     # contradict each other ('with grail without grail') is refused, where earlier editions
     # read it with the later condition winning (orders.Parser, strict); a player's report says
@@ -87,6 +87,16 @@ class GralKind(GameKind):
     # told as one entry, '9+1 (A9, A1) to Alberto', not '9 (A9) to Alberto; 1 (A1) to Alberto'
     # (Rules.assign); the action that ends the game says where the grail is in its end line
     # alone, without 'The grail is carried by X on F.' before it (Rules.perform)
+    # 4: 'dropping grail' on a move into the initiate's own order's headquarters is refused
+    # (and skipped), as carrying the grail there ends the game at once, before the drop (5.4;
+    # rules.dropped_at_home, used by check_move and could_become_legal); earlier editions
+    # dropped it there and the game went on; in The Original a game ended by the grail dropped
+    # on a headquarters has no bearer and no 'influence on the bearer' (Rules.finish: result
+    # totals empty, the report shows no table), where earlier editions gave everybody 0; a
+    # player whose ordered assignment lapsed because a remaining move went ahead after his
+    # listed moves failed is told so (Rules.fallback), where earlier editions said nothing;
+    # the remaining moves proposed for a player after a rejection put those that would end
+    # the game last (Rules.fallback), where earlier editions kept plain roster order
     option_specs = COMMON_OPTIONS + (
         OptionSpec("variant", "'standard' (sections 3-6 of the rules) or 'original' (section 7: "
                    "four players, each assigned a headquarters; the grail brought to yours wins)",

@@ -248,8 +248,9 @@ SUMMARY = [
         "With four or more players: move or blow, not both.",
     ]),
     ("The end", [
-        "The game ends when an initiate carries the grail into his own headquarters. All sheets "
-        "are shown; the most influence on the bearer wins; a tie goes to the player who moved.",
+        "The game ends the moment an initiate carries the grail into his own headquarters (he "
+        "cannot drop it there after the step). All sheets are shown; the most influence on the "
+        "bearer wins; a tie goes to the player who moved.",
         "The Original (four players): each player has a headquarters; whoever's headquarters the "
         "grail reaches wins.",
     ]),

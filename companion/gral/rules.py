@@ -124,6 +124,9 @@ def check_move(state: dict, mover: str, mv: Move, world) -> tuple[Outcome | None
         g_field, g_holder, reason = grail_after_move(world, mv, origin, dest, g_field, g_holder)
         if reason:
             return None, reason
+        reason = dropped_at_home(state, world, mv)
+        if reason:
+            return None, reason
     if mv.blow is not None:
         if mv.dest is not None and four_plus(state):
             return None, ("with four or more players an initiate either moves or blows a cover, "
@@ -177,6 +180,27 @@ def ends_game(state: dict, world, active: str, dest: str, g_field: str,
     bearer = world.initiate[g_holder]
     bearer_field = dest if g_holder == active else state["pieces"][g_holder]
     return bearer_field == world.order[bearer.order].headquarters
+
+
+def dropped_at_home(state: dict, world, mv: Move) -> str | None:
+    """Why 'dropping grail' cannot end a move into the initiate's own headquarters (rules
+    edition 4 on; None if it can): with 'dropping grail' he holds the grail as he arrives (he
+    carried it, or took it along from the field he left), and an initiate who carries the grail
+    to his own order's headquarters ends the game at once (section 5.4), before he could drop
+    it. In The Original the grail on an assigned headquarters ends the game whether held or
+    dropped, so nothing is refused there."""
+    if mv.grail != "drop" or mv.dest is None or edition(state) < 4 or \
+            state["variant"] == "original":
+        return None
+    initiate = world.initiate[mv.initiate]
+    home = world.order[initiate.order].headquarters
+    if mv.dest != home:
+        return None
+    where = world.field[home].name
+    return (f"{initiate.name} would carry the grail into {where}, his order's headquarters, "
+            "and that ends the game at once, before he could drop it; to enter without ending "
+            f"the game leave the grail behind ('move {initiate.name} to {where} leaving "
+            f"grail'), to bring it home leave 'dropping grail' out")
 
 
 def grail_after_move(world, mv: Move, origin: str, dest: str, g_field: str,
@@ -285,7 +309,8 @@ def could_become_legal(state: dict, player: str, mv: Move, world, before: int) -
                     f"you have {have}")
     if mv.take and mv.blow is None:
         return "'taking grail' belongs to blowing a cover"
-    return grail_out_of_reach(state, mv, world, before)
+    # whoever holds the grail by then, 'dropping grail' into his own headquarters never works
+    return dropped_at_home(state, world, mv) or grail_out_of_reach(state, mv, world, before)
 
 
 def grail_out_of_reach(state: dict, mv: Move, world, before: int) -> str | None:
@@ -633,15 +658,32 @@ class Rules:
                   + "; as the rules require, the remaining moves are proposed in turn before "
                   "influence may be assigned.", to=[player])
         done = {tuple(r) for r in rejected}
+        # a rejected proposal changes no piece and no grail, so every candidate can be worked
+        # out before the first is proposed
+        candidates = []
         for initiate, dest in possible_moves(state, self.world):
             if (initiate, dest) in done:
                 continue
             mv = Move(None, initiate, dest)
             out, reason = check_move(state, player, mv, self.world)
-            if out is None:
-                continue
+            if out is not None:
+                candidates.append((initiate, dest, mv, out))
+        if edition(state) >= 4:
+            # from rules edition 4 a move that would end the game is proposed for the player
+            # only after every other (the order stays roster and board order otherwise): the
+            # player chose none of these moves, and the one that brings the grail home decides
+            # the game (earlier editions proposed it wherever it came in that order)
+            candidates.sort(key=lambda c: c[3].ends)
+        for initiate, dest, mv, out in candidates:
             ctx.decided(player, "action", move_text(self.world, mv), "default")
             if self.propose(state, ctx, player, mv, out, 0):
+                if edition(state) >= 4 and orders is not None and orders.assigns:
+                    # from rules edition 4 the player is told that his assignment lapsed
+                    # (earlier editions left him to infer it from the move going ahead)
+                    ctx.event(f"{self.name(initiate)}'s move went ahead, so your ordered "
+                              f"assignment ({self.assign_text(orders.assigns)}) was not made: "
+                              "it applies only once every possible move has been rejected.",
+                              to=[player], kind="skipped")
                 state["pending"] = None
                 return True
             rejected.append([initiate, dest])
@@ -768,6 +810,11 @@ class Rules:
         state["phase"] = "over"
         totals = {p: influence(state, p, out.grail_holder, self.world) if out.grail_holder
                   else 0 for p in state["players"]}
+        if out.grail_holder is None and edition(state) >= 4:
+            # The Original, the grail dropped on a headquarters: there is no bearer, so no
+            # influence 'on the bearer' (earlier editions gave everybody 0, which the report's
+            # table showed as if nobody held influence on the initiate who brought it)
+            totals = {}
         if state["variant"] == "original":
             winners = [p for p, order in state["hq"].items()
                        if self.world.order[order].headquarters == out.grail_field]

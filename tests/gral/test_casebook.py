@@ -24,6 +24,7 @@ Case format (tests/gral/casebook.toml)::
     rejects = { Anna = "substring of the error" }   # that player's orders must be refused
     awaiting = ["Bert"]
     winners = ["Anna"]
+    totals = { Anna = 12 }   # the result's influence on the bearer ({} when there is none)
     over = true
     no_turn = true        # the turn must be refused (nothing to adjudicate)
 """
@@ -120,6 +121,8 @@ def run_case(case: dict, tmp_path: Path) -> None:
             assert outcome.awaiting == expect["awaiting"], where
         if "winners" in expect:
             assert turn.state["result"]["winners"] == expect["winners"], where
+        if "totals" in expect:
+            assert turn.state["result"]["totals"] == expect["totals"], where
         if "over" in expect:
             assert outcome.over == expect["over"], where
     result = service.replay(store, game_id)

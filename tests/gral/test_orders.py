@@ -159,8 +159,8 @@ def current(**kw):
     return state
 
 
-def test_the_rules_edition_is_3():
-    assert KIND.edition == 3
+def test_the_rules_edition_is_4():
+    assert KIND.edition == 4
 
 
 @pytest.mark.parametrize("text, where, expected, hint", [
@@ -407,3 +407,22 @@ def test_acknowledgement_of_further_moves_after_rejections_says_the_game_waits()
     assert lines[-2] == ("if none goes ahead while other moves remain: you are asked for more "
                          "moves (assigning is allowed only once every move is rejected)")
     assert not any(line.startswith("if every choice is skipped") for line in lines)
+
+
+def test_options_offer_no_drop_after_a_move_home():
+    """Rules edition 4 (casebook cases 95, 96): carrying the grail into the bearer's own
+    headquarters ends the game before he could drop it, so the option list offers the move home
+    and 'leaving grail', never 'dropping grail' there; a game of edition 3 still offers it."""
+    pieces = "".join(f"piece: {n} @ {f}\n" for n, f in [
+        ("Mansur", "Antioch"), ("Yusuf", "Masyaf"), ("Alberto", "Paris"), ("Bertrand", "Paris"),
+        ("Tobias", "Kassel"), ("Elias", "Kassel"), ("Adam", "Ingolstadt"),
+        ("Kaspar", "Ingolstadt")])
+    state = current(extra=pieces + "grail: Mansur Al-Jallah\n")
+    mansur = [line for line in KIND.options_for(state, "Anna") if line.startswith("move Mansur")]
+    assert {"move Mansur Al-Jallah to Masyaf",
+            "move Mansur Al-Jallah to Masyaf leaving grail"} <= set(mansur), mansur
+    assert "move Mansur Al-Jallah to Masyaf dropping grail" not in mansur
+    assert "move Mansur Al-Jallah to Vienna dropping grail" in mansur
+    state["edition"] = 3
+    mansur = [line for line in KIND.options_for(state, "Anna") if line.startswith("move Mansur")]
+    assert "move Mansur Al-Jallah to Masyaf dropping grail" in mansur

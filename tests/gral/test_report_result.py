@@ -75,3 +75,35 @@ sheet: Bert: Mansur Al-Jallah = 10+9
     text = texts["Bert"]
     assert "Winner: Anna. The grail reached Paris, the headquarters assigned to Anna." in text
     assert "the influence is shown for interest only" in text
+
+
+def test_the_original_dropped_grail_shows_no_influence_on_a_bearer(tmp_path, fixed_date):
+    """The grail dropped on an assigned headquarters ends The Original with no bearer (rules
+    edition 4, casebook case 101): the result names the winner and shows no table of influence
+    'on the bearer', where edition 3 showed everybody with 0 though Anna held 15 on the
+    initiate who brought it."""
+    original = """game: gral
+players: Anna, Bert, Cora, Dora
+first: Anna
+phase: round
+next: Anna
+hq: Anna = Templars
+hq: Bert = Assassins
+hq: Cora = Rosicrucians
+hq: Dora = Illuminati
+piece: Mansur Al-Jallah @ Akkon
+piece: Yusuf ibn Tariq @ Masyaf
+piece: Alberto Castellano @ Paris
+piece: Bertrand de Voisins @ Paris
+piece: Tobias Morgenstern @ Kassel
+piece: Elias Rosenthal @ Kassel
+piece: Adam zu Weisenheim @ Ingolstadt
+piece: Kaspar von Eichstätt @ Ingolstadt
+grail: Mansur Al-Jallah
+sheet: Anna: Mansur Al-Jallah = 10+5
+"""
+    texts = finished(tmp_path, original, {"Anna": "move Mansur to Masyaf dropping grail"},
+                     ["variant=original"])
+    for text in texts.values():
+        assert "Winner: Bert. The grail reached Masyaf, the headquarters assigned to Bert." in text
+        assert "Influence on the bearer" not in text and "for interest only" not in text
