@@ -129,15 +129,17 @@ EFFECTS: dict[str, EffectSpec] = dict([
     _spec("wits", "signed", (), "dispute",
           "+N: your side gains N wits in the current dispute; -N: the other side loses N"),
     _spec("grail", "signed", (), "grail",
-          "+N: add N to the next grail number you draw this turn (a dispute, a castle table, "
-          "a search); -N: take N from your opponent's next one"),
+          "+N: add N to the next grail number you draw, whenever it comes (a dispute, a castle "
+          "table, a search); -N: take N from your opponent's next one"),
     _spec("auto-join", None, (), "invite",
           "the next Round Table draw you make this turn succeeds without drawing"),
     _spec("no-join", None, (), "invite",
-          "no character joins any Round Table until the end of the next turn"),
+          "no knight or persona turned up joins any Round Table (no Round Table draw succeeds) "
+          "until the end of the next turn; one played from hand still joins"),
     _spec("slay", None, ("adversary", "knight"), "dispute",
           "adversary: the adversary or peril of the current dispute is slain; knight: a knight "
-          "of your opponent's Round Table (your pick, never Arthur) is slain"),
+          "of your opponent's Round Table other than Arthur is slain: the one you name when you "
+          "play the card, else the strongest"),
     _spec("return-to-hand", None, (), "dispute",
           "the adversary or peril of the current dispute goes back to its owner's hand; its "
           "area is left empty"),
@@ -443,16 +445,18 @@ def effect_phrase(e: Effect) -> str:
         return f"The other side gets {n} {e.name} in this dispute."
     if e.name == "grail":
         if n > 0:
-            return f"Add {n} to the next grail number you draw this turn."
-        return f"Take {-n} from the next grail number your opponent draws this turn."
+            return f"Add {n} to the next grail number you draw."
+        return f"Take {-n} from the next grail number your opponent draws."
     if e.name == "auto-join":
         return "The next character you invite this turn joins without a Round Table draw."
     if e.name == "no-join":
-        return "Nobody joins any Round Table until the end of next turn."
+        return ("No knight or persona turned up joins any Round Table until the end of next "
+                "turn.")
     if e.name == "slay":
         if e.target == "adversary":
             return "The adversary or peril you face is slain."
-        return "Slay a knight of your opponent's Round Table (you pick; never Arthur)."
+        return ("Slay the strongest knight of your opponent's Round Table other than Arthur "
+                "(or, played from hand, the one you name).")
     if e.name == "return-to-hand":
         return "The adversary or peril in this dispute goes back to its owner's hand."
     if e.name == "skip-draw":
@@ -484,6 +488,26 @@ def effect_phrase(e: Effect) -> str:
 
 def effects_text(effects: Iterable[Effect]) -> str:
     return " ".join(p for p in (effect_phrase(e) for e in effects) if p)
+
+
+def item_text(card) -> tuple[str, str]:
+    """An item's primary property as a label and a sentence (11.1): an item is never "played"
+    for its effect. One that only changes combat or wits is *carried*: it counts in every
+    dispute led by the knight its page serves (any lead, if the page serves nobody); any
+    other is *used* once with 'use', from the turn after it was given, then goes to the dead
+    cart. A Write Yer Own text (``primary_text`` set by hand) is kept as written."""
+    effects = list(card.primary or ())
+    text = card.primary_text
+    if not effects or any(e.name not in ("combat", "wits") for e in effects):
+        return "Used", (text + " " if text else "") + "Once, then into the dead cart."
+    if text != effects_text(effects):
+        return "Carried", text
+    parts = []
+    for e in effects:
+        n = e.amount or 0
+        parts.append(f"+{n} {e.name}" if n > 0 else f"{n} {e.name} for the adversary")
+    return "Carried", (" and ".join(parts) + " in each dispute led by the knight its page "
+                       "serves (any lead, if the page serves nobody).")
 
 
 # -- the card set --------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
-    edition = 2     # 1: grail bonuses wait for the next grail number; idle properties say so;
+    edition = 3     # 1: grail bonuses wait for the next grail number; idle properties say so;
     # 2: an extra move or a joining at once does nothing outside its player's turn (a card
     # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
     # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
@@ -133,6 +133,16 @@ class GrailKind(GameKind):
     # stands are said as they are; the dispute and discard questions offer each choice once
     # and name only what the options allow; the standing lines offered out of turn
     # (standing_lines) leave out a joining at once, which does nothing there
+    # 3: a castle table is consulted at most once a turn per castle (Example 8.1); only a
+    # Round Table with a knight may search for the Grail (15.1); a knight or persona whose
+    # secondary property is "join" (Robin's Minstrels) turned up joins without a Round Table
+    # draw, as a page does (FAQ 1); a card whose name ends in "!" or "?" is played without a
+    # stray full stop; a Round Table at home is said to be at home when driven back; a page
+    # that joins says whom it serves; a no-join card says that no knight or persona turned up
+    # joins (as the engine does); a card that changes only wits is not played in answer into
+    # a fight, nor one that changes only combat into a battle of wits (it would do nothing); a
+    # cancelling card turned up says it has nothing to cancel, and nobody is asked (FAQ 1); a
+    # Round Table before a castle whose defenders bar its way may run away (7.6, Example 8.1)
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2
@@ -883,7 +893,10 @@ def legal_lines(kind: GrailKind, state: dict, p: str) -> list[str]:
                 cs = a["castle"] or {}
                 if (cs.get("consulted") or {}).get(p):
                     out.append("assault")
-            if at.startswith("av") and not a["searched"]:
+                if run.edition >= 3 and run.castle_bars(p) and run.retreats(p):
+                    out.append("run away")      # 7.6 before the castle's defenders (case 139)
+            if at.startswith("av") and not a["searched"] and \
+                    (run.edition < 3 or run.knights(p)):      # 15.1: the knights search
                 out.append("search")
     hand = g["hands"][p]
     for inst in hand:

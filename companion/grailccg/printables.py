@@ -102,7 +102,12 @@ def _effect_text(card) -> str:
     from companion.grailccg.cards import TYPE_PLAY
 
     parts = []
-    if card.primary_text:
+    if card.primary_text and card.type == "item":     # an item is carried or used (11.1)
+        from companion.grailccg.cards import item_text
+
+        label, said = item_text(card)
+        parts.append(f"**{label}:** {said}")
+    elif card.primary_text:
         parts.append(f"**Played:** {card.primary_text}")
     elif card.type in ("knight", "persona", "page", "adversary", "peril", "land", "castle",
                        "village", "item"):

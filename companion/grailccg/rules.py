@@ -713,6 +713,7 @@ class Run(ReplayedChance):
         c["extra_moves"] = 0
         c["auto_join"] = None
         c.pop("decline", None)
+        c.pop("consulted", None)        # the castle tables consulted this turn (edition 3)
         c["used_items"] = []
         c["stack"] = []
         c["bonus_from"] = []
@@ -783,6 +784,11 @@ class Run(ReplayedChance):
             self.use_item(p, line)
         elif kind == "move":
             self.move(p, line["area"])
+        elif kind == "run" and (not d or d["player"] != p) and self.edition >= 3 and \
+                self.castle_bars(p):
+            # case 139: before a castle whose defenders bar the way the Round Table faces
+            # adversaries, so it may run away (7.6, Example 8.1), not only in a dispute
+            self.run_away(p, line.get("area"), shout=True)
         elif kind in ("lead", "fight", "outwit", "run"):
             if not d or d["player"] != p:
                 raise Skip("there is no dispute to settle")
@@ -861,6 +867,17 @@ class Run(ReplayedChance):
                 return True
             return all(f in a["outwitted"].get(p, []) for f in a["occupants"])
         return True
+
+    def castle_bars(self, p: str) -> bool:
+        """Whether ``p``'s Round Table stands before a castle whose defenders bar its way (8.1;
+        it faces them, so it may run away from them, 7.6)."""
+        at = self.at(p)
+        if at == E.HOME:
+            return False
+        a = self.area(p, at)
+        return bool(a["card"] is not None and a["up"] and self.ctype(a["card"]) == "castle"
+                    and a["occupants"] and a["castle"] is not None
+                    and not self.can_pass(p, at))
 
     def passable(self, p: str, name: str, foe: str) -> bool:
         return foe in self.area(p, name)["outwitted"].get(p, [])
@@ -955,6 +972,16 @@ class Run(ReplayedChance):
         if self.duplicate(p, name, inst):
             return
         if t in CHARACTERS:
+            c = self.g["counters"]
+            block, auto = c["no_join"], c["auto_join"]
+            if self.edition >= 3 and any(ekey(e) == "join" for e in card.secondary or ()) \
+                    and not (block and (not auto or block["seq"] > auto["seq"])):
+                # case 133: its secondary property (joining whoever turned it up) works, as a
+                # page's does (FAQ 1): no Round Table draw; a no-join card in force still
+                # stops it (13.4), and then it is invited and refuses as any other would
+                self.secondary(p, inst)
+                if a["card"] != inst:
+                    return
             joins = self.invite(p, inst)
             a["card"] = None
             if joins:
@@ -1025,6 +1052,13 @@ class Run(ReplayedChance):
         # nothing for the opponent, who is never that player here (case 116)
         own = [i for i, e in enumerate(effects) if self.edition >= 2 and i not in idle
                and self.idle_off_turn(o, e)]
+        if self.edition >= 3 and all(ekey(e) == "cancel" for e in effects):
+            # case 137: a cancel turned up has no card played just before it to cancel (and
+            # the engine carries out nothing for it here), so nobody is asked
+            self.say(f"{card.name}'s primary property cancels a card just played, and none "
+                     "has been: it has no effect, and nobody is asked about it (FAQ 1, 13.4).",
+                     kind="primary", card=inst)
+            return
         if len(idle) + len(own) == len(effects):
             if own:
                 self.say(f"{card.name}'s primary property "
@@ -1154,7 +1188,13 @@ class Run(ReplayedChance):
                                                  "items": [], "new": []}
         else:
             self.g["table"][p]["members"].append(inst)
-        self.say(f"{self.n(inst)} joins {p}'s Round Table.", kind="joined", card=inst, player=p)
+        serves = ""
+        if t == "page" and self.edition >= 3:       # whom the page serves, said (case 131)
+            knight = self.g["table"][p]["pages"][inst]["knight"]
+            serves = (f", serving {self.n(knight)} (10.1)" if knight else
+                      ", serving nobody: the Round Table has no knight (FAQ 4)")
+        self.say(f"{self.n(inst)} joins {p}'s Round Table{serves}.", kind="joined", card=inst,
+                 player=p)
 
     # ------------------------------------------------------------------------------ disputes
     def open_dispute(self, p: str, foe: str, name: str, kind: str = "encounter") -> None:
@@ -1419,6 +1459,8 @@ class Run(ReplayedChance):
         for e in card.primary or ():
             k = ekey(e)
             if k in ("combat", "wits"):
+                if responding and self.edition >= 3 and d.get("method") and k != d["method"]:
+                    continue    # case 135: wits in a fight (or combat in wits) does nothing
                 return True
             if k == "grail":
                 return True
@@ -1825,6 +1867,10 @@ class Run(ReplayedChance):
             raise Skip("its occupants have no combat ability: no castle table (8.2)")
         if self.can_pass(p, at):
             raise Skip("the castle already lets the Round Table pass")
+        if self.edition >= 3 and at in g["counters"].get("consulted", []):     # case 125
+            raise Skip("the castle table was consulted this turn already: it may be consulted "
+                       "again next turn; now the Round Table may assault the castle, stay "
+                       "outside or run away (8.1, Example 8.1)")
         members = [m for m in g["table"][p]["members"] if self.stat(m, "wits") is not None]
         if cid:
             who = self.member(p, cid)
@@ -1842,6 +1888,8 @@ class Run(ReplayedChance):
         g2 = self.grail(p, "for the castle table (second)")
         total = g1 + g2 + mine - theirs
         cs["consulted"][p] = cs["consulted"].get(p, 0) + 1
+        if self.edition >= 3:       # once a turn (Example 8.1: try again next turn)
+            g["counters"].setdefault("consulted", []).append(at)
         result = castle_result(castle, total)
         passes = result in ("pass", "pass-draw-1")
         g["last_dispute"] = {"kind": "castle table", "player": p, "lead": who,
@@ -2035,6 +2083,9 @@ class Run(ReplayedChance):
         a = self.area(p, at)
         if a["searched"]:
             raise Skip(f"{at} has been searched already (15.1)")
+        if self.edition >= 3 and not self.knights(p):       # case 127
+            raise Skip("only knights search for the Grail, and the Round Table has none "
+                       "(15.1)")
         if any(not self.passable(p, at, f) for f in a["foes"]) or \
                 any(x not in a["outwitted"].get(p, []) for x in a["occupants"]):
             raise Skip("the adversaries of this area are not all defeated (15.1)")
@@ -2161,7 +2212,9 @@ class Run(ReplayedChance):
                 raise Skip("there is no card to cancel")
         g["hands"][p].remove(inst)
         stack = g["counters"].setdefault("stack", [])
-        self.say(f"{p} plays {card.name}" + (" in answer" if responding else "") + ".",
+        said = f"{p} plays {card.name}" + (" in answer" if responding else "")
+        # edition 3: "plays Ni!", not "plays Ni!." (a name that ends a sentence itself)
+        self.say(said + ("" if self.edition >= 3 and said[-1] in "!?" else "."),
                  kind="play", card=inst, player=p)
         entry = {"by": p, "inst": inst, "cancelled": False}
         self.kill(inst)
@@ -2349,8 +2402,10 @@ class Run(ReplayedChance):
         elif k == "no_join":
             c["seq"] += 1
             c["no_join"] = {"until": g["turn"] + 1, "seq": c["seq"], "inst": source}
-            self.say(f"{src}: no character joins any Round Table until the end of the next "
-                     "turn.", kind="modifier")
+            self.say(f"{src}: no " + ("knight or persona turned up" if self.edition >= 3
+                                      else "character")     # as the engine does (case 131)
+                     + " joins any Round Table until the end of the next turn.",
+                     kind="modifier")
         elif k == "slay_adversary":
             if d and d["player"] == p:
                 self.slay_foe(p, f"slain by {src}")
@@ -2464,6 +2519,8 @@ class Run(ReplayedChance):
             g["arrival"] = None
             self.say(f"{src}: {q}'s Round Table is driven back {self.to(moved[-1])}.",
                      kind="move", player=q, area=moved[-1])
+        elif self.edition >= 3 and t["at"] == E.HOME:      # not "no explored area below"
+            self.say(f"{src}: {q}'s Round Table is at home and cannot be driven back further.")
         else:
             self.say(f"{src}: {q}'s Round Table cannot be driven back (no explored area below).")
 

@@ -84,7 +84,12 @@ def _text(card) -> str:
     parts = []
     primary = getattr(card, "primary_text", "")
     secondary = getattr(card, "secondary_text", "")
-    if primary:
+    if primary and str(card.type) == "item":       # an item is carried or used (11.1)
+        from companion.grailccg.cards import item_text
+
+        label, said = item_text(card)
+        parts.append(f"{label}: {said}")
+    elif primary:
         parts.append(f"Played: {primary}")
     if secondary:
         parts.append(f"Turned up: {secondary}")
@@ -575,8 +580,11 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                               f"{'usable' if i['usable'] else 'usable from next turn'})"
                               for i in pg["items"]) or "nothing"
             room = pg["card"].get("capacity") or 1
+            free = room - len(pg["items"])      # what it can still take, not its capacity
+            space = (f"room for {free}" if not pg["items"] else
+                     f"room for {free} more" if free > 0 else "no room for more")
             pages.append(f"{page_label(pg['card']['name'])}, serving "
-                         f"{pg['serves'] or 'no knight'}, carries {items} (room for {room}).")
+                         f"{pg['serves'] or 'no knight'}, carries {items} ({space}).")
         if pages:
             blocks.append(d.bullet_list(pages))
     sections.append(d.section("The Round Tables", *blocks))
@@ -610,7 +618,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         notes.append(f"{p} is out of the game; the other player searches on alone for the "
                      "Grail and the ante (15.3).")
     if v["no_join"]:
-        notes.append(f"Nobody joins a Round Table until the end of turn {v['no_join']['until']}.")
+        notes.append("No knight or persona turned up joins a Round Table until the end of turn "
+                     f"{v['no_join']['until']}.")
     if notes:
         blocks.append(d.bullet_list(notes))
     for side in v["sides"]:

@@ -16,6 +16,7 @@ Case format (tests/grailccg/casebook.toml)::
     new = true                      # a new game from the starter decks (else a built position)
     players = ["Anna", "Bert", "Cleo"]   # seats (16.3); default Anna and Bert
     seed = "casebook"
+    edition = 2                     # the game's rules edition (default: the kind's latest)
     [case.options]                  # game options (missing = "wait", doubling = "off", ...)
     cards = '''...'''                # Write Yer Own cards (12.1) added to the card set
     [case.setup.Anna]               # see ccg_play.build: table, pages, hand, deck, dead, at,
@@ -211,6 +212,8 @@ def _run_case(case: dict) -> None:
         state = build(KIND, spec)
         opts = state.pop("options")
         key = seed_key(case.get("seed", "casebook"))
+    if "edition" in case:           # a game stored under an earlier rules edition
+        state["edition"] = case["edition"]
     check_invariants(state)
     history = []
     for number, step in enumerate(case.get("turn", []), start=1):

@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from companion.grailccg import printables
-from companion.grailccg.cards import load_cards, starter_decks
+from companion.grailccg.cards import item_text, load_cards, starter_decks
 from companion.render.printkit import Board, Deck, PrintOptions, ReferenceSheet, build_kit, plan_kit
 
 
@@ -63,7 +63,10 @@ def test_card_faces_show_the_numbers_the_rules_use():
     for card in cards:
         face = printables.face(card)
         assert face.kind == card.type_name and face.corner.value == card.grail
-        if card.primary_text:
+        if card.primary_text and card.type == "item":     # carried or used, never played
+            label, said = item_text(card)
+            assert f"**{label}:** {said}" in face.text and "Played" not in face.text
+        elif card.primary_text:
             assert card.primary_text in face.text
         if card.secondary_text:
             assert card.secondary_text in face.text
@@ -151,3 +154,17 @@ def test_print_through_the_command_line(cli):
     assert out.endswith("grailccg-kit.pdf")
     data = open(out, "rb").read()
     assert data.startswith(b"%PDF") and len(PdfReader(io.BytesIO(data)).pages) > 30
+
+
+def test_an_item_says_it_is_carried_or_used_not_played():
+    """11.1: an item is given to a page; one that changes combat or wits counts in the
+    disputes its page's knight leads, any other is used once (found by the third audit: the
+    cards said 'Played: ... in this dispute')."""
+    cards = load_cards()
+    excalibur = printables.face(cards.by_name("Excalibur")).text
+    assert "**Carried:** +3 combat in each dispute led by the knight its page serves" in excalibur
+    coconuts = printables.face(cards.by_name("Coconuts")).text
+    assert "**Used:** Your Round Table may move one extra area this turn. Once, then into the " \
+        "dead cart." in coconuts
+    catapult = printables.face(cards.by_name("Catapult")).text
+    assert "-2 combat for the adversary in each dispute" in catapult

@@ -365,3 +365,25 @@ def test_the_documented_position_reports_its_dispute_and_round_tables():
     theirs = " ".join(rendered(state, BERT)[1].split())
     assert "Bors" not in theirs and "Excalibur" not in theirs
     assert "Your standing orders: on dispute: play Burn Her!; on double: accept" in theirs
+
+
+def test_a_page_shows_the_room_it_has_left_and_an_item_in_hand_is_carried_or_used():
+    """Found by the third audit (reports read as a player would): a page full to its capacity
+    said "(room for 1)", and an item in hand said "Played: ..." although an item is given to a
+    page and carried or used (11.1, 10.1)."""
+    from ccg_play import build
+
+    state = build(KIND, {"setup": {ANNA: {
+        "table": ["Arthur"], "hand": ["Coconuts", "Excalibur"],
+        "pages": [["Patsy", "Arthur"], ["Humphrey the Page", "Arthur", ["Herring"]]]}}})
+    state.pop("options", None)
+    text = rendered(state, ANNA)[1]
+    flat = " ".join(text.split())
+    assert "Page Patsy, serving Arthur, carries nothing (room for 2)." in flat
+    assert "Humphrey the Page, serving Arthur, carries Herring (usable) (no room for more)." \
+        in flat
+    assert "Coconuts (Item, grail 6): Used: Your Round Table may move one extra area this " \
+        "turn. Once, then into the dead cart." in flat
+    assert "Excalibur (Item, grail 2): Carried: +3 combat in each dispute led by the knight " \
+        "its page serves" in flat
+    assert "Played: Your side gets +3" not in flat
