@@ -715,6 +715,14 @@ def _effects(ck, src, span, where, entry, key, ctype) -> tuple[Effect, ...] | No
                      "or persona", text, key)
             ok = False
             continue
+        if key == "secondary" and ctype in ("knight", "persona") and e.name != "join":
+            # a knight or persona turned up is invited to join (section 5 rebuilt, FAQ 1): no
+            # other secondary property of theirs would ever be carried out
+            ck.error(src, span, f"{where}: a {ctype}'s secondary property can only be 'join' "
+                     f"(one turned up is invited to join, not played for '{e.name}')", text,
+                     key, hint="move the effect to 'primary', or leave 'secondary' out")
+            ok = False
+            continue
         out.append(e)
     if not ok:
         return None

@@ -89,6 +89,12 @@ def test_every_mistake_of_a_card_file_is_located_and_nothing_is_created(cli):
     cli.write("dup.toml", CARDS.replace("Deadly Rumour", "Lancelot"))
     result = _new(cli, "g3", "cards=dup.toml")
     assert result.code == 1 and "dup.toml:" in result.err and "Lancelot" in result.err
+    cli.write("robin.toml", CARDS.replace('icons = ["sword"]',
+                                          'icons = ["sword"]\nsecondary = "run-away"'))
+    result = _new(cli, "g3", "cards=robin.toml")
+    assert result.code == 1 and "robin.toml:8:13: error: Knight 'Sir Gareth the Quite Good': " \
+        "a knight's secondary property can only be 'join'" in result.err, result.err
+    assert "hint: move the effect to 'primary'" in result.err
     missing = _new(cli, "g3", "cards=nowhere.toml")
     assert missing.code == 1 and "option cards: no file 'nowhere.toml'" in missing.err
     assert cli("show", "g3").code == 1
