@@ -654,8 +654,11 @@ class _Source:
 
 
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, stored: bool = False) -> None:
         self.errors: list[DataError] = []
+        self.stored = stored
+        """Reading the cards a game keeps (``parse_user_cards(stored=True)``): checks added
+        after a game began may not refuse it; each such check says so."""
 
     def error(self, src: _Source, span, message: str, *needles: str, hint: str | None = None,
               offset: int | None = None) -> None:
@@ -715,9 +718,12 @@ def _effects(ck, src, span, where, entry, key, ctype) -> tuple[Effect, ...] | No
                      "or persona", text, key)
             ok = False
             continue
-        if key == "secondary" and ctype in ("knight", "persona") and e.name != "join":
+        if key == "secondary" and ctype in ("knight", "persona") and e.name != "join" and \
+                not ck.stored:
             # a knight or persona turned up is invited to join (section 5 rebuilt, FAQ 1): no
-            # other secondary property of theirs would ever be carried out
+            # other secondary property of theirs would ever be carried out. Only for a new
+            # game's file: a game begun with such a card before this check goes on (the
+            # property does nothing, as it always did)
             ck.error(src, span, f"{where}: a {ctype}'s secondary property can only be 'join' "
                      f"(one turned up is invited to join, not played for '{e.name}')", text,
                      key, hint="move the effect to 'primary', or leave 'secondary' out")
@@ -1188,15 +1194,18 @@ def load_user_cards(path: str | Path, base: CardSet | None = None) -> CardSet:
     return _extend(base, df)
 
 
-def parse_user_cards(text: str, filename: str, base: CardSet | None = None) -> CardSet:
+def parse_user_cards(text: str, filename: str, base: CardSet | None = None, *,
+                     stored: bool = False) -> CardSet:
+    """A file of Write Yer Own cards given as its text; ``stored``: the text a game keeps,
+    read again (checks added since the game began do not refuse it)."""
     from companion.engine.datafiles import DataFile
 
     base = base if base is not None else load_cards()
-    return _extend(base, DataFile.parse(text, filename))
+    return _extend(base, DataFile.parse(text, filename), stored=stored)
 
 
-def _extend(base: CardSet, df: DataFile) -> CardSet:
-    ck = _Checker()
+def _extend(base: CardSet, df: DataFile, *, stored: bool = False) -> CardSet:
+    ck = _Checker(stored)
     items = _read_file(ck, df, custom=True)
     if not items and not ck.errors:
         ck.error(_Source(df), None, "the file holds no cards",

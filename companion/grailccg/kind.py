@@ -109,7 +109,7 @@ def _user_cards(value: str, players: Sequence[str]):
 def _custom_kind(file: str, text: str) -> "GrailKind":
     from companion.grailccg.cards import parse_user_cards
 
-    kind = GrailKind(cards=parse_user_cards(text, file))
+    kind = GrailKind(cards=parse_user_cards(text, file, stored=True))
     kind._custom = (file, text)
     return kind
 

@@ -129,3 +129,14 @@ def test_the_same_seed_and_files_give_the_same_game(make_cli, tmp_path):
         _new(sandbox, "g1", "cards=my-cards.toml", "decks=anna.txt,starter-french")
         outs.append(sandbox.ok("show", "g1").out)
     assert outs[0] == outs[1]
+
+
+def test_a_game_kept_with_a_card_a_later_check_refuses_still_opens():
+    """A game begun with a Write Yer Own knight whose secondary property is not 'join' (refused
+    for new games since) reads its kept card text again: the property does nothing, as it
+    always did, and the game goes on."""
+    from companion.grailccg.kind import GrailKind
+
+    text = CARDS.replace('icons = ["sword"]', 'icons = ["sword"]\nsecondary = "run-away"')
+    kind = GrailKind().for_game({"cards": {"file": "robin.toml", "text": text}})
+    assert kind.cards.by_name("Sir Gareth the Quite Good").secondary
