@@ -5,8 +5,10 @@ from __future__ import annotations
 from companion.engine.orders import IllegalOrderError, Line, OrdersRejected
 from companion.errors import CompanionError
 from companion.engine.game import edition
-from companion.koc.engine.movement import GO_TO_BY_SHIP, LANDING_KINDS, voyage_route
+from companion.koc.engine.movement import (ASHORE_IN_PORT, GO_TO_BY_SHIP, LANDING_KINDS,
+                                          voyage_route)
 from companion.koc.engine.questions import CATALOGUE
+from companion.koc.world import SITES
 
 
 def _err(line_no: int, orders_text_line: Line | None, message: str,
@@ -81,6 +83,7 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
     where = dict(pk["at"])
     aboard = where["where"] == "ship"
     ended = False
+    put_in = False      # a sail into a port: going ashore there is part of it (edition 4)
     for step in orders.plan:
         line = step.get("src")
         do = step["do"]
@@ -89,7 +92,8 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 errors.append(_err(step["line"], line, "a tournament is declared by a knight "
                                    "in his own castle, and he holds none"))
             continue              # carried out after the movement, wherever he then is
-        if ended and do not in ("seek", "confront"):
+        after_port, put_in = put_in, False        # 'debark' right after 'sail PORT' only
+        if ended and do not in ("seek", "confront") and not (after_port and do == "debark"):
             errors.append(_err(step["line"], line, "movement has already ended by this point "
                                "(boarding a ship or landing ends it)"))
             continue
@@ -155,6 +159,8 @@ def check_orders(world, state: dict, player: str, orders, filename: str) -> None
                 continue
             where = {"area": step["area"], "where": "ship"}
             ended = True
+            dest = world.areas[step.get("then") or step["area"]]   # (with Good Winds)
+            put_in = dest.port and dest.kind in SITES and edition(state) >= ASHORE_IN_PORT
         elif do == "debark":
             if not aboard:
                 errors.append(_err(step["line"], line, "not aboard a ship"))

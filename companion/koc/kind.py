@@ -108,6 +108,11 @@ class KocKind(GameKind):
     # (combat.FOLLOWERS_WIN_HALF); before a tournament the knight whose player turn it is is
     # tended of the wounds dealt before his turn and keeps his own turn's
     # (tournaments.OTHER_TURNS_TENDED)
+    # 4: going ashore in a port is part of the sea move that put in there, in the move and
+    # the orders check (movement.ASHORE_IN_PORT); a ship that stays at sea meets the sea
+    # (movement.SEA_STAY_MET); a knight felled by a knightly foe has the lesson of defeat
+    # though his side won (combat.LESSON_SIDE_WON); a foe nobody wounded, struck down by the
+    # followers, is not credited to a knight who fled (combat.FLED_NOT_CREDITED)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -34,18 +34,27 @@ def accepted_orders(rng: random.Random, state: dict, player: str):
     return None
 
 
+def new_state(names: list[str], opts: dict, key: bytes, edition: int | None) -> dict:
+    """A new game's state under the rules ``edition``: by default the current one, as a new
+    game gets it (service.opening); an older one plays as a game begun by an earlier release
+    (0: before editions, no stamp)."""
+    state = KIND.create(names, opts, Chance(key, 0))
+    edition = KIND.edition if edition is None else edition
+    if edition:                 # as service.opening stamps a game (absent for edition 0)
+        state["edition"] = edition
+    return state
+
+
 def play_states(seed: int, players: int, turns: int, options: dict | None = None,
-                edition: int = 0):
+                edition: int | None = None):
     """Yield the state after creation and after each processed game turn; ``edition``: the
-    rules edition the game is played under (0 as a game begun before editions; a new game
-    records ``KIND.edition``)."""
+    rules edition the game is played under (by default the current one, as a new game gets;
+    0 as a game begun before editions)."""
     opts = dict(OPTIONS, **(options or {}))
     rng = random.Random(seed)
     key = seed_key(str(seed))
     names = NAMES[:players]
-    state = KIND.create(names, opts, Chance(key, 0))
-    if edition:
-        state["edition"] = edition
+    state = new_state(names, opts, key, edition)
     state["events"] = []
     yield state
     for number in range(1, turns + 1):
@@ -103,14 +112,15 @@ def goal_lines(rng: random.Random, state: dict, player: str) -> list[str]:
     return out
 
 
-def play_to_the_end(seed: int, players: int, turns: int, options: dict):
-    """Play with :func:`goal_lines` until the game is over or ``turns`` game turns are played;
-    the last state."""
+def play_to_the_end(seed: int, players: int, turns: int, options: dict,
+                    edition: int | None = None):
+    """Play with :func:`goal_lines` until the game is over or ``turns`` game turns are played,
+    under the rules ``edition`` (by default the current one); the last state."""
     opts = dict(OPTIONS, **options)
     rng = random.Random(seed)
     key = seed_key(str(seed))
     names = NAMES[:players]
-    state = KIND.create(names, opts, Chance(key, 0))
+    state = new_state(names, opts, key, edition)
     for number in range(1, turns + 1):
         if KIND.is_over(state):
             break

@@ -181,6 +181,23 @@ the leader), as the rules pay for a Monster, Animal or Dwarf the knight did not 
 Brigands, Pirates, a ship's crew, Knights, Kings and Mad Knights so beaten paid as much as if
 the fallen knight had beaten them himself."""
 
+LESSON_SIDE_WON = 4
+"""The rules edition from which a knight defeated by a knightly foe (a Knight, a King, a player
+knight, or a Lady, Hermit or Pilgrim, whose victory would bring a Knight's Fate) gains the 6 CP
+lesson of defeat even when his side (his party, his followers) goes on to win the fight
+(COMBAT: a knight defeated in combat gains 6 CP for the lesson; Outcomes, Defeat). Before, only
+a knight whose side lost had the lesson, with his Knight's Fate. A knight felled by a creature
+or by Brigands has none, side won or lost, as before (Defeat gives the 6 CP with the Knight's
+Fate alone)."""
+FLED_NOT_CREDITED = 4
+"""The rules edition from which a foe the followers strike down after every knight of the
+party is out, and whom no knight wounded, is credited to the first knight (the leader, else in
+seat order) who did not flee, and he stands for the party in its outcome (the foe's fate, the
+words "beaten by his followers"): the followers who fought on were those of the knights who
+fell, as a knight who flees loses his Dwarf, Men-at-Arms and comrades (COMBAT: Party Combat,
+Fleeing). Before, such a foe was the leader's even when he had fled."""
+LESSON_FROM = ("knight", "king", "pk", "lady", "hermit", "pilgrim")
+
 
 def stamina_bonus(s: Session, f: dict) -> int:
     """Stamina Attack Bonus (optional rule): +1 on the attack dice for every full 60 CP of a
@@ -1159,8 +1176,14 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
         takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player]
         takers = [killer] + [c for c in takers if c is not killer]
         if f.get("defeated_by") == "party":
-            # the followers struck him down: only the knights who wounded him share
-            takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player] or [lead]
+            # the followers struck him down: only the knights who wounded him share; from
+            # rules edition 4 a knight who fled (his followers gone with his flight) neither
+            # stands for nor is credited with a foe nobody wounded (FLED_NOT_CREDITED)
+            stood = [c for c in combats if not c.result.fled]
+            if stood and edition(lead.s.game.state) >= FLED_NOT_CREDITED:
+                killer = stood[0]
+            takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player] or \
+                [killer]
         purse = Purse([(c.s, c.awards and not c.unchivalrous) for c in takers])
         settle_foe(killer.s, killer, f, killer.awards and not killer.unchivalrous, purse)
     for c in combats:
@@ -1178,6 +1201,10 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
             pk["defeated"] = True
             pk["side_won"] = True
             s.note(f"{pk['name']} fell, but his side won the day: no Knight's Fate.")
+            victor = getattr(c, "victor", None) or c.foes[0]
+            if edition(s.game.state) >= LESSON_SIDE_WON and victor["kind"] in LESSON_FROM and \
+                    not (victor["kind"] == "pk" and victor["pk"]["mad"]):
+                s.gain_cp(6, "the lesson of defeat")
 
 
 class Purse:

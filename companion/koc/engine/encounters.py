@@ -2391,7 +2391,10 @@ def sea_encounter(s: Session, sea: str, previous: str) -> str:
         shipwreck(m, sea)
     elif key == "storm":
         pk["at"] = {"area": previous, "where": "ship"}
-        s.note(f"A storm drives the ship back to {previous}.")
+        if previous == sea:         # staying at sea (movement.SEA_STAY_MET): it goes nowhere
+            s.note(f"A storm tosses the ship about in {sea}.")
+        else:
+            s.note(f"A storm drives the ship back to {previous}.")
     elif key == "becalmed":
         pk["immobile"].append({"why": "becalmed at sea", "turns": result.entry.get("turns", 1)})
         s.note(f"The wind dies: {pk['name']}'s ship lies becalmed and will lose its next turn.")

@@ -14,6 +14,7 @@ from companion.koc.engine import party
 from companion.engine.game import edition
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
+from companion.koc.world import SITES
 
 QUIET = ("forest", "river", "shrine")     # an encounter only on a 1
 LANDING_KINDS = ("countryside", "wasteland", "forest")    # coasts a knight may land on
@@ -129,6 +130,9 @@ class Mover:
         self.had_town_encounter = False
         self.visited: list[str] = []
         self.landed = False         # went ashore this turn (tasks.after_movement: no delay)
+        # the ship has just put in at a port by this turn's sea move: from rules edition 4
+        # going ashore there is part of that move (ASHORE_IN_PORT)
+        self.put_in = False
 
     @property
     def left(self) -> int:
@@ -148,7 +152,7 @@ class Mover:
                       and t["status"] == "active"} \
             if edition(s.game.state) >= ORDERS_BEFORE_TASK else set()
         for step in plan:
-            if self.stopped:
+            if self.stopped and not (self.put_in and step["do"] in ("debark", "declare")):
                 break
             handler = getattr(self, f"do_{step['do']}")
             handler(step)
@@ -269,7 +273,8 @@ class Mover:
         told = False
         for _ in range(4 * len(s.world.areas)):     # every step moves him or ends the turn
             at = pk["at"]
-            if self.stopped or (at["area"] == goal and at["where"] not in ("ship", "coast")):
+            if (self.stopped and not self.put_in) or \
+                    (at["area"] == goal and at["where"] not in ("ship", "coast")):
                 return
             if at.get("castle") and at["where"] in ("inside", "gate"):
                 # a castle counter is left into the area it stands in, a move of its own
@@ -285,6 +290,8 @@ class Mover:
             if len(route.steps) < 2:
                 return
             nxt = route.steps[1]
+            if self.stopped and nxt.how != "debark":
+                return          # put in at a port on the way: he sails on next turn
             if nxt.how in ("land", "river", "land_from_coast") and self.left <= 0:
                 return
             if not told and route.ship_moves and at["where"] not in ("ship", "coast"):
@@ -314,7 +321,8 @@ class Mover:
 
     def do_stay(self, step: dict) -> None:
         """Remaining in place: still an encounter roll (not inside a friendly castle, not
-        aboard a ship, and from rules edition 4 not on the coast he landed on)."""
+        aboard a ship but at sea from rules edition 4, where the sea is met, and from rules
+        edition 4 not on the coast he landed on)."""
         s, pk = self.s, self.pk
         here = pk["at"]
         self.stopped = True
@@ -323,6 +331,12 @@ class Mover:
             return
         if here["where"] == "ship":
             s.note(f"{pk['name']} stays aboard in {here['area']}.")
+            if s.world.areas[here["area"]].kind == "sea" and not pk.get("asleep") and \
+                    edition(s.game.state) >= SEA_STAY_MET:
+                # the roll for staying in an encounter area: at sea it is the sea itself
+                from companion.koc.engine import encounters
+
+                encounters.sea_encounter(s, here["area"], previous=here["area"])
             return
         if here["where"] == "coast" and edition(s.game.state) >= COAST_STAY_QUIET:
             # not yet in the encounter area: no roll (docs/koc-engine.md, Staying on a coast)
@@ -504,6 +518,7 @@ class Mover:
             pk["at"] = {"area": target, "where": "ship"}
             party.follow(s, here)
             s.note(f"The ship puts in at the port of {target}.")
+            self.put_in = edition(s.game.state) >= ASHORE_IN_PORT
             return
         pk["at"] = {"area": target, "where": "ship"}
         party.follow(s, here)
@@ -516,6 +531,9 @@ class Mover:
                 self.do_sail({"do": "sail", "area": step["then"], "no_encounter": True})
         elif in_merlins_reach(s, target) and dest.kind != "river":
             encounters.merlin_encounter(s)
+        elif dest.port and dest.kind in SITES:
+            # in a port: going ashore is part of this sea move (rules edition 4)
+            self.put_in = edition(s.game.state) >= ASHORE_IN_PORT
 
     def do_debark(self, step: dict) -> None:
         s, pk = self.s, self.pk
@@ -525,6 +543,7 @@ class Mover:
             return
         area = s.world.areas[here["area"]]
         self.stopped = True
+        self.put_in = False
         from companion.koc.engine.optional import flagship_moored
 
         flagship_moored(s, here["area"] if area.port else None)   # it waits in that port
@@ -621,6 +640,21 @@ GO_TO_BY_SHIP = 4
 his first obligation) takes ship where no land route leads (Movement by Sea; Mover.do_voyage),
 and from a ship or a coast goes on towards his destination; before, it kept to land routes,
 and a knight bound overseas stood still ("There is no way by land")."""
+
+ASHORE_IN_PORT = 4
+"""The rules edition from which going ashore in a port is part of the sea move that put in
+there (Movement by Sea, Ship Movement; Terrain Effects, Port): 'sail' into a port (a town's, or
+a castle's after its friendly reaction) and 'debark' in the same orders land him that turn, the
+town met at once; 'go to' lands at its port the turn it puts in. Before, the landing took the
+next turn (and orders with 'debark' after 'sail' were refused). Going ashore on a river bank or
+a coast still takes a whole turn of its own."""
+
+SEA_STAY_MET = 4
+"""The rules edition from which a ship that stays in a sea area meets the sea (Movement &
+Encounters, Encounter Rolls: staying in an encounter area rolls for an encounter; Terrain
+Effects, Sea: the sea is met without a roll): 'stay' aboard at sea draws on the sea chart as a
+sea move does (a storm keeps the ship where it lies). Before, staying aboard at sea met
+nothing. Aboard in a port, on a river or off a coast staying still meets nothing."""
 
 LANDING_ON_ROUTE = 4
 """The rules edition from which a turn spent going ashore (a port, a river bank, a coast: a

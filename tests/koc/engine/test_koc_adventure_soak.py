@@ -14,7 +14,9 @@ from tests.koc.engine.test_koc_random_play import check_invariants
 from tests.koc.kocplay import play_states
 
 SOAK = os.environ.get("COMPANION_SOAK") == "1"
-GAMES = [(seed, 4 + seed % 3) for seed in range(24 if SOAK else 6)]
+# a tournament is rare in random play (about one game in twenty-four holds one): seed 19 holds
+# one under the current rules edition (the helpers play it: tests/koc/kocplay.py)
+GAMES = [(seed, 4 + seed % 3) for seed in (range(24) if SOAK else (0, 1, 2, 3, 4, 19))]
 TURNS = 60 if SOAK else 36
 OPTIONS = {"rules": ("optional_adventures", "short_tournaments", "signal_honour")}
 

@@ -292,14 +292,19 @@ def test_a11_vanquish_knight_personally(table):
 
 def test_a12_vanquish_knight_not_personal(table):
     """LIST OF ADVENTURES 2:3 needs the knight's own hand: a foe beaten by his followers (party
-    combat after he fell) wins the day, but not the adventure: half the VP (3), no CP."""
-    t = table(pos(cp=30, vp=20, at="Devon", anna='men_at_arms = ["Sir Galahad"]'),
-              dice=LOSE3 + [6, 6, 1, 1])
-    task = give(t, "vanquish_knight", "Devon", knights=["Sir Balan"])
-    arrive(t, task)
-    rec = t.knight()
-    assert task["status"] == "failed" and (rec["cp"], rec["vp"]) == (30, 23)
-    assert t.saw("did not fall to the knight's own hand")
+    combat after he fell) wins the day, but not the adventure: half the VP (3), no CP. From
+    rules edition 4 the knight, felled by Sir Balan, gains the 6 CP lesson of defeat though his
+    side won (combat.LESSON_SIDE_WON, p39); edition 3 gave none."""
+    for edition in (4, 3):
+        t = table(pos(cp=30, vp=20, at="Devon", anna='men_at_arms = ["Sir Galahad"]'),
+                  dice=LOSE3 + [6, 6, 1, 1])
+        t.state["edition"] = edition
+        task = give(t, "vanquish_knight", "Devon", knights=["Sir Balan"])
+        arrive(t, task)
+        rec = t.knight()
+        assert task["status"] == "failed" and rec["vp"] == 23
+        assert rec["cp"] == (36 if edition == 4 else 30)
+        assert t.saw("did not fall to the knight's own hand")
 
 
 def test_a13_vanquish_brigands_arthurs_task(table):

@@ -1889,33 +1889,35 @@ def test_e146_go_to_an_overseas_place_takes_ship(table):
     sent 'go to Barflete' (in Gaul), boards in the port (a turn begun in a port town boards
     without a town encounter; boarding ends the movement), sails into the Test (a ship on a
     river rolls nothing), into the Narrow Sea (the sea is met: 7, a quiet passage), into the
-    port of Barflete, and goes ashore there, where the town is met at once (7, beggars). With
-    Good Winds (9) in the Narrow Sea the ship sails on into Barflete the same turn. Under rules
-    edition 3 'go to' kept to land routes: he stays where he is."""
+    port of Barflete, where he goes ashore in the same move (ASHORE_IN_PORT, e151) and the town
+    is met at once (7, beggars). With Good Winds (9) in the Narrow Sea the ship sails on into
+    Barflete the same turn, and he goes ashore there. Under rules edition 3 'go to' kept to
+    land routes: he stays where he is."""
     from companion.koc.engine.movement import Mover
 
     ship = draws(ship=["Cog"])
     t, s = setup(table, "Camelot Town", D[7] + D[7], extra=ship)
     seen = []
-    for _ in range(6):
+    for _ in range(5):
         n = len(t.events)
         Mover(s).run([{"do": "to", "area": "Barflete"}])
         seen.append((dict(s.pk["at"]), t.events[n:]))
     assert [at for at, _ in seen] == [
         {"area": "Camelot Town", "where": "ship"}, {"area": "Test", "where": "ship"},
-        {"area": "Narrow Sea", "where": "ship"}, {"area": "Barflete", "where": "ship"},
-        {"area": "Barflete", "where": "area"}, {"area": "Barflete", "where": "area"}]
+        {"area": "Narrow Sea", "where": "ship"}, {"area": "Barflete", "where": "area"},
+        {"area": "Barflete", "where": "area"}]
     assert seen[0][1] == ["Anna boards a ship (Cog, crew 10) at Camelot Town; movement ends "
                           "for this turn."]
     assert seen[1][1] == ["Anna's ship sails into Test."]
     assert "Sea encounters: 3+4 = 7 -> Quiet passage [calm_passage]" in seen[2][1]
-    assert seen[3][1] == ["Anna's ship sails into Barflete."]
-    assert seen[4][1][0] == "Anna goes ashore at Barflete." and \
-        "Town encounters: 3+4 = 7 -> Beggars [beggars]" in seen[4][1]
-    assert seen[5][1] == [] and not t.unused_dice and "ship" not in s.pk
-    t, s = setup(table, "Test", D[9], where="ship")
+    assert seen[3][1][:2] == ["Anna's ship sails into Barflete.",
+                              "Anna goes ashore at Barflete."]
+    assert "Town encounters: 3+4 = 7 -> Beggars [beggars]" in seen[3][1]
+    assert seen[4][1] == [] and not t.unused_dice and "ship" not in s.pk
+    t, s = setup(table, "Test", D[9] + D[7], where="ship")
     Mover(s).run([{"do": "to", "area": "Barflete"}])
-    assert t.saw("Fair wind") and s.pk["at"] == {"area": "Barflete", "where": "ship"}
+    assert t.saw("Fair wind") and t.saw("Anna goes ashore at Barflete.")
+    assert s.pk["at"] == {"area": "Barflete", "where": "area"} and not t.unused_dice
     t, s = setup(table, "Camelot Town", [], extra=ship)
     t.state["edition"] = 3
     Mover(s).run([{"do": "to", "area": "Barflete"}])
@@ -2047,3 +2049,74 @@ def test_e150_go_to_from_a_castle_counter_rides_out_first(table):
         else:
             assert t.saw("must first ride out of Castle Perilous into Powys")
             assert s.pk["at"]["castle"] == "Castle Perilous"
+
+
+def test_e151_going_ashore_in_a_port_is_part_of_the_sea_move(table):
+    """Movement by Sea, Ship Movement; Terrain Effects, Port (rules edition 4,
+    movement.ASHORE_IN_PORT): going ashore in a port belongs to the ship's move that brought
+    her there, and she meets the town straight away. Anna aboard in the Narrow Sea sends 'sail Barflete' and 'debark': the orders are
+    accepted, the ship puts in (a port is not the sea: no sea encounter) and she goes ashore
+    the same turn, meeting the town (7, beggars). Landing on a coast or a river bank still
+    takes a turn of its own: 'sail Cornwall' and 'debark' is refused. A game begun under rules
+    edition 3 keeps its reading: 'debark' after 'sail' is refused ("movement has already
+    ended"), and the ship lies in the port until the next turn's 'debark'."""
+    from companion.engine.orders import OrdersRejected
+    from companion.koc.engine.movement import Mover
+    from companion.koc.kind import KIND
+
+    def check(t, text):
+        orders = KIND.parse_orders(t.state, "Anna", text, "a.txt")
+        try:
+            KIND.check_orders(t.state, "Anna", orders, "a.txt")
+        except OrdersRejected as refused:
+            return [e.message for e in refused.errors]
+        return []
+
+    for edition in (4, 3):
+        t, s = setup(table, "Narrow Sea", D[7], where="ship")
+        t.state["edition"] = edition
+        refused = check(t, "sail Barflete\ndebark\n")
+        coast = check(t, "sail Cornwall\ndebark\n")
+        assert coast and "movement has already ended" in coast[0]
+        Mover(s).run([{"do": "sail", "area": "Barflete"}, {"do": "debark"}])
+        assert t.saw("Anna's ship sails into Barflete.") and not t.saw("Sea encounters")
+        if edition == 4:
+            assert refused == []
+            assert t.saw("Anna goes ashore at Barflete.")
+            assert t.saw("Town encounters: 3+4 = 7 -> Beggars [beggars]")
+            assert s.pk["at"] == {"area": "Barflete", "where": "area"} and "ship" not in s.pk
+            assert not t.unused_dice
+        else:
+            assert refused and "movement has already ended" in refused[0]
+            assert not t.saw("goes ashore") and t.unused_dice == D[7]
+            assert s.pk["at"] == {"area": "Barflete", "where": "ship"}
+
+
+def test_e152_a_ship_staying_at_sea_meets_the_sea(table):
+    """Movement & Encounters, Encounter Rolls; Terrain Effects, Sea (decision, rules edition 4,
+    movement.SEA_STAY_MET): a knight who stays in an encounter area rolls for an encounter as
+    one who enters it, and at sea that encounter is the sea itself, met without a roll (the
+    Knaves' pirates who stay in a sea go on meeting ships there). Anna aboard in the Narrow
+    Sea who stays meets the sea (7, a quiet passage); on 4 the storm keeps the ship where it
+    lies ("tosses the ship about"). Aboard in a port she meets nothing. A game begun under
+    rules edition 3 keeps its reading: staying aboard at sea met nothing."""
+    from companion.koc.engine.movement import Mover
+
+    for edition in (4, 3):
+        t, s = setup(table, "Narrow Sea", D[7], where="ship")
+        t.state["edition"] = edition
+        Mover(s).run([{"do": "stay"}])
+        assert t.saw("Anna stays aboard in Narrow Sea.")
+        assert s.pk["at"] == {"area": "Narrow Sea", "where": "ship"}
+        if edition == 4:
+            assert t.saw("Sea encounters: 3+4 = 7 -> Quiet passage [calm_passage]")
+            assert t.saw("The crossing is quiet.") and not t.unused_dice
+        else:
+            assert not t.saw("Sea encounters") and t.unused_dice == D[7]
+    t, s = setup(table, "Narrow Sea", D[4], where="ship")
+    Mover(s).run([{"do": "stay"}])
+    assert t.saw("A storm tosses the ship about in Narrow Sea.")
+    assert s.pk["at"] == {"area": "Narrow Sea", "where": "ship"} and not t.unused_dice
+    t, s = setup(table, "Barflete", D[7], where="ship")
+    Mover(s).run([{"do": "stay"}])
+    assert t.saw("Anna stays aboard in Barflete.") and t.unused_dice == D[7]

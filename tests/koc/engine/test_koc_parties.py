@@ -842,9 +842,9 @@ def test_p38_a_knight_beaten_by_his_followers_pays_half(table):
     his 18); her Man-at-Arms Sir Griflet then wins the NPK party combat (his WL + 12 against
     Kay's 5 + 2): Kay flees and Anna, fallen, has no Knight's Fate since her side won. The
     victory is her followers', not her own hand's: as the rules pay half for a Monster the
-    knight did not slay himself, she gains half of Kay's award, 3 CP and 3 VP. A game begun
-    under edition 3 keeps its reading: the whole award, 5 CP and 6 VP, as if she had beaten
-    him herself."""
+    knight did not slay himself, she gains half of Kay's award, 3 CP and 3 VP (and, fallen to
+    a knight, the 6 CP lesson of defeat: p39). A game begun under edition 3 keeps its reading:
+    the whole award, 5 CP and 6 VP, as if she had beaten him herself."""
     for edition in (4, 3):
         t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
                   dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
@@ -860,9 +860,72 @@ def test_p38_a_knight_beaten_by_his_followers_pays_half(table):
                          "half)")
             assert t.saw("Anna gains 3 VP (defeating Sir Kay, struck down by the followers: "
                          "half)")
-            assert (rec["cp"], rec["vp"]) == (33, 8)
+            assert (rec["cp"], rec["vp"]) == (39, 8)
         else:
             assert t.saw("Anna gains 5 CP (defeating Sir Kay)")
             assert t.saw("Anna gains 6 VP (defeating Sir Kay)")
             assert (rec["cp"], rec["vp"]) == (35, 11)
         assert t.unused_dice == []
+
+
+def test_p39_a_knight_who_fell_gets_the_lesson_though_his_side_won(table):
+    """COMBAT (a knight defeated in combat gains 6 CP for the lesson) and Outcomes, Defeat
+    (rules edition 4, combat.LESSON_SIDE_WON): Sir Kay beats Anna in the first pass; her
+    Man-at-Arms wins the NPK party combat, so her side won and she has no Knight's Fate (p38),
+    but she was defeated by a knight all the same and gains the 6 CP lesson, after the award
+    for Kay. A knight felled by a creature has no lesson, his side won or lost (Defeat gives
+    the 6 CP with a Knight's Fate; a lost fight with an Ogre slays him): Anna falls to the
+    Ogre, Bert strikes him down (p12), and she gains only her share of the Ogre. A game begun
+    under edition 3 keeps its reading: no lesson while the side won."""
+    for edition in (4, 3):
+        t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
+                  dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
+        t.state["edition"] = edition
+        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
+        result = fight(t.session(), [kay])
+        assert result.won and result.pk_defeated
+        assert t.saw("Anna fell, but his side won the day: no Knight's Fate.")
+        if edition == 4:
+            assert before(t, "Anna gains 3 VP (defeating Sir Kay",
+                          "Anna gains 6 CP (the lesson of defeat)")
+            assert t.knight()["cp"] == 39
+        else:
+            assert not t.saw("lesson") and t.knight()["cp"] == 35
+        assert t.unused_dice == []
+        t = table(two(cp=30, vp=5, extra=AB),
+                  dice=[3, 3, 3, 2, 2, 2, 1, 1, 1, 6, 6, 6, 6, 6, 6, 1, 1, 2])
+        t.state["edition"] = edition
+        fight(t.session(), [foe("monster", "Ogre", 7, 3)])
+        assert t.saw("Anna fell, but his side won the day")
+        assert not t.saw("lesson") and t.knight("Anna")["cp"] == 33
+
+
+def test_p40_a_foe_nobody_wounded_is_not_the_fled_leaders(table):
+    """COMBAT, Party Combat, Fleeing (decision, rules edition 4, combat.FLED_NOT_CREDITED): a
+    knight who flees loses his followers and leaves the fight, so the followers who fight on
+    once every knight is out are those of the knights who fell. Anna, the leader, fled; Bert
+    fell; Bert's Man-at-Arms struck the Ogre (WL 7) down, and no knight had wounded him. The
+    half award (4 CP, 4 VP) is Bert's, not Anna's. A game begun under rules edition 3 keeps its
+    reading: the leader took it, fled or not."""
+    from companion.koc.engine.combat import Combat, settle_battle
+
+    for edition in (4, 3):
+        t = table(two(cp=30, vp=5, extra=AB, bert='men_at_arms = ["Sir Griflet"]'))
+        t.state["edition"] = edition
+        ogre = foe("monster", "Ogre", 7, 3)
+        ogre["wounds"] = 7
+        ogre["defeated_by"] = "party"
+        anna = Combat(t.session("Anna"), [ogre], attacker="foe")
+        bert = Combat(t.session("Bert"), [ogre], attacker="foe")
+        anna.result.fled, bert.result.pk_defeated = True, True
+        for c in (anna, bert):
+            c.result.won, c.result.defeated = True, [ogre]
+        settle_battle([anna, bert], on_defeat=None)
+        assert t.saw("Ogre is slain.") and t.saw("Bert fell, but his side won the day")
+        a, b = t.knight("Anna"), t.knight("Bert")
+        if edition == 4:
+            assert t.saw("Bert gains 4 CP (slaying Ogre, struck down by the followers: half)")
+            assert (a["cp"], a["vp"], b["cp"], b["vp"]) == (30, 5, 64, 10)
+        else:
+            assert t.saw("Anna gains 4 CP (slaying Ogre)")
+            assert (a["cp"], a["vp"], b["cp"], b["vp"]) == (34, 9, 60, 6)

@@ -343,3 +343,41 @@ def test_the_benchmark_script_runs():
     out = subprocess.run([sys.executable, str(script), "--games", "1", "--turns", "3"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     assert "player turns/s" in out
+
+
+# games begun by an earlier release go on being played (and replayed) under their own rules
+# edition; the helpers of tests/koc/kocplay.py play the current one unless told otherwise
+OLD_OPTIONS = [{}, {"scenario": "campaign", "rules": ("stamina", "shipwreck_saves")},
+               {"scenario": "grail", "knaves": ("Bert",), "rules": RULES},
+               {"scenario": "advanced", "first-player": "rotate",
+                "rules": ("optional_adventures", "short_tournaments")}]
+OLD_EDITION_GAMES = [(edition, 3 + (seed + edition) % 3, seed)
+                     for edition in range(KIND.edition)
+                     for seed in range(900, 900 + (12 if SOAK else 2))]
+
+
+@pytest.mark.parametrize("edition, players, seed", OLD_EDITION_GAMES,
+                         ids=[f"edition{e}-{p}p-seed{s}" for e, p, s in OLD_EDITION_GAMES])
+def test_random_games_of_earlier_editions_engine_only(edition, players, seed):
+    """Engine-only random games under each earlier rules edition (two each; twelve with
+    COMPANION_SOAK=1): every invariant holds after every game turn, and the game keeps its
+    edition."""
+    from tests.koc.kocplay import play_states
+
+    options = OLD_OPTIONS[(seed + edition) % len(OLD_OPTIONS)]
+    turns = 0
+    for state in play_states(seed, players, 40, options, edition=edition):
+        check_invariants(state)
+        assert state.get("edition", 0) == edition
+        turns += 1
+    assert turns > 1
+
+
+def test_engine_only_games_play_the_current_edition():
+    """The whole-game helpers play the rules edition a new game gets (service.opening), so the
+    newest rules are played in the property, scenario and adventure games too."""
+    from tests.koc.kocplay import play_states
+
+    first = next(play_states(1, 2, 0))
+    assert first["edition"] == KIND.edition
+    assert "edition" not in next(play_states(1, 2, 0, edition=0))
