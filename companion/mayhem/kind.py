@@ -124,7 +124,13 @@ class MayhemKind(GameKind):
     # 'Anna draws 3 cards.' (Machine.t_trigger); a card with alternatives says what the chosen
     # one does, 'choosing B: draw 3 cards', not a bare 'choosing B' (Machine.perform); the
     # final reveal of an empty hand is 'and an empty hand', not 'and the hand nothing'
-    # (Machine.finish)
+    # (Machine.finish); several cards a text takes from the Barracks at once (Tidal Wave,
+    # Frost Bolt, Tidal Queen) are one line, 'Anna destroys every card in the Barracks: ...',
+    # and one refill after them, not a line and a refill for each card (Machine.open_step);
+    # with Right Hand Man and Team Tactics, a player whose right neighbour is a teammate may
+    # play a card (or use a character action) that targets a player 'at nobody', and its
+    # target's part does nothing, where earlier editions refused it (Machine.effect_problem,
+    # Machine.aimed, check_action; docs/mayhem.md, decision 26)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("first", "the starting player: a player's name, or 'random' (a draw "
                    "recorded in the game's history)", "random", parse=_first),
@@ -353,7 +359,19 @@ class MayhemKind(GameKind):
                 ch = cat.character[character]
                 effect, what = ch.action, f"your character action ({ch.face})"
             targets = legal_targets(state, player)
-            if effect.targets:
+            if effect.targets and not targets:
+                # Right Hand Man with a teammate on the right: nobody may be targeted
+                right = right_of(state, player)
+                if edition(state) < 3:
+                    return (f"{what} targets a player, and nobody may be targeted: with Right "
+                            f"Hand Man only {right}, on your right, and {right} is on your "
+                            "team (Team Tactics)", None)
+                if a.get("at") is not None:     # from rules edition 3 played at nobody
+                    return (f"nobody may be targeted: with Right Hand Man only {right}, on "
+                            f"your right, and {right} is on your team (Team Tactics)",
+                            "leave out 'at ...': the card is played at nobody, and its "
+                            "text for the target does nothing")
+            elif effect.targets:
                 if a.get("at") is None and len(targets) != 1:
                     return (f"{what} targets a player: add 'at <player>'",
                             "possible targets: " + ", ".join(targets))
@@ -568,7 +586,8 @@ class MayhemKind(GameKind):
         targets = legal_targets(state, player)
         plays = []
         for c in hand:
-            plays += self._effect_lines(f"play {name(c)}", cat.card[c].effect, targets)
+            plays += self._effect_lines(f"play {name(c)}", cat.card[c].effect, targets,
+                                        nobody=edition(state) >= 3)
         if plays:
             groups.append(("Play a card from your hand", plays))
         groups.append(("Draw the top card of the deck", ["draw"]))
@@ -577,7 +596,8 @@ class MayhemKind(GameKind):
                            [f"recruit {name(c)}" for c in state["barracks"]]))
         if not state["turn"]["character"] and state["characters"].get(player):
             ch = cat.character[state["characters"][player]]
-            lines = self._effect_lines("character", ch.action, targets)
+            lines = self._effect_lines("character", ch.action, targets,
+                                       nobody=edition(state) >= 3)
             if lines:
                 groups.append((f"Character action ({ch.face}, once per turn)", lines))
         sets = []
@@ -602,9 +622,12 @@ class MayhemKind(GameKind):
                                 for combo in combinations(pool, 2)][:30]))
         return groups
 
-    def _effect_lines(self, head: str, effect, targets: list[str]) -> list[str]:
-        ats = [f" at {t}" for t in targets] if effect.targets else [""]
-        if effect.targets and not targets:
+    def _effect_lines(self, head: str, effect, targets: list[str],
+                      nobody: bool = False) -> list[str]:
+        """The order lines for a play or character action; a card that targets a player is
+        offered at nobody if nobody may be targeted and ``nobody`` (rules edition 3)."""
+        ats = [f" at {t}" for t in targets] if effect.targets and targets else [""]
+        if effect.targets and not targets and not nobody:
             return []
         chooses = [f" choose {'AB'[i]}" for i in range(len(effect.alternatives))] \
             if effect.choose else [""]

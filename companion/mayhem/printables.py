@@ -270,8 +270,8 @@ def aid_blocks(cat) -> list:
             "Start: with fewer than 3 cards in hand, draw up to 3.",
             "Take exactly **2 non-free actions**, one after the other; any action may be "
             "repeated, the character action only once per turn.",
-            "Free actions (playing a Defense card, set triggers) cost nothing and happen "
-            "on anyone's turn.",
+            "Free actions cost nothing: a Defense card, played on anyone's turn when a "
+            "card's text would affect you, and the triggers of a set you form.",
             "End: discard down to 6 cards in play, 6 in hand and 3 sets; then the player on "
             "the left goes on.",
         ]),

@@ -231,8 +231,10 @@ class Machine:
             self.s["sets"][where[1]][where[2]].remove(card)
         return where
 
-    def move(self, card: str, to: str, owner: str | None = None) -> tuple:
-        """Move a card; afterwards refill the Barracks and break up sets left short."""
+    def move(self, card: str, to: str, owner: str | None = None,
+             refill: bool = True) -> tuple:
+        """Move a card; afterwards refill the Barracks (unless ``refill`` is False: the caller
+        refills once it has taken every card a step takes) and break up sets left short."""
         where = self.remove(card)
         if to == "hand":
             self.s["hands"][owner].append(card)
@@ -244,7 +246,7 @@ class Machine:
             raise ValueError(to)
         if where[0] == "set":
             self.check_sets(where[1])
-        if where[0] == "barracks":
+        if where[0] == "barracks" and refill:
             self.refill()
         return where
 
@@ -560,6 +562,8 @@ class Machine:
             target = a.get("at")
             if target is None and len(targets) == 1:
                 a["at"] = targets[0]
+            elif target is None and not targets and edition(self.s) >= 3:
+                pass    # from rules edition 3 played at nobody (docs/mayhem.md, decision 26)
             elif target not in targets:
                 if not targets:
                     return "there is no player this card may target"
@@ -585,7 +589,7 @@ class Machine:
         elif kind == "play":
             card = self.cat.card[a["card"]]
             self.move(a["card"], "play", p)
-            target = f" at {a['at']}" if card.effect.targets else ""
+            target = self.aimed(p, card.effect, a)
             choice = f", choosing {'AB'[a['choose']]}" if card.effect.choose else ""
             if choice and edition(s) >= 3:
                 # from rules edition 3 with what the letter stands for, 'choosing B: draw 3
@@ -598,7 +602,7 @@ class Machine:
         elif kind == "character":
             t["character"] = True
             ch = self.cat.character[s["characters"][p]]
-            target = f" at {a['at']}" if ch.action.targets else ""
+            target = self.aimed(p, ch.action, a)
             self.event(f"{p} uses the character action of {ch.face}{target} (no Defense "
                        "against it).", kind="character", player=p, target=a.get("at"))
             self.push(self.effect_task(p, ch.action, a, source="character", card=None))
@@ -639,6 +643,17 @@ class Machine:
             else:
                 self.event("There is no Defense card in the discard pile to capture.",
                            kind="recycle")
+
+    def aimed(self, p: str, effect: Effect, a: dict) -> str:
+        """' at Bert' after a play or character line, or from rules edition 3, when no player
+        may be targeted (Right Hand Man with a teammate on the right), ' at nobody: ...'."""
+        if not effect.targets:
+            return ""
+        if a.get("at") is None:
+            right = right_of(self.s, p)
+            return (f" at nobody: with Right Hand Man only {right}, on {p}'s right, may be "
+                    f"targeted, and {right} is on {p}'s team")
+        return f" at {a['at']}"
 
     def form_set(self, p: str, a: dict, free: bool) -> None:
         cards = a["cards"]
@@ -993,6 +1008,25 @@ class Machine:
                 break
             if c not in chosen:
                 chosen.append(c)
+        if edition(self.s) >= 3 and len(chosen) > 1 and \
+                all(c in self.s["barracks"] for c in chosen):
+            # from rules edition 3 several cards a step takes from the Barracks (Tidal Wave,
+            # Frost Bolt, Tidal Queen) are one line, and the Barracks are refilled once, after
+            # the step, as the Attack set's 'destroy every card' is told: the cards were chosen
+            # together (rules G.6), so no card refilled between them could be one of them, and
+            # the Barracks end the same; earlier editions said each card and each refill
+            verb = {"destroy": "destroys", "capture": "captures", "lure": "lures"}[step.op]
+            if step.all and step.op == "destroy" and step.filter.any:
+                shown = [c for c in self.s["barracks"] if c in chosen]    # as they lay
+                said = f"every card in the Barracks: {self.names(shown)}"
+            else:
+                said = f"{self.names(chosen)} from the Barracks"
+            self.event(f"{p} {verb} {said}.", kind=step.op, player=p, cards=list(chosen))
+            for c in chosen:
+                self.move(c, {"capture": "hand", "lure": "play"}.get(step.op, "discard"), p,
+                          refill=False)
+            self.refill()
+            return
         for c in chosen:
             before = locate(self.s, c)
             src = {"barracks": "the Barracks", "discard": "the discard pile",

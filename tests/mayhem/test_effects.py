@@ -81,9 +81,10 @@ def step_happened(step, events: list[dict], actor: str = "Anna") -> bool:
         return any(e["kind"] == "give" and data(e).get("player") == p for e in events
                    for p in who if p != "Anna" or step.op == "destroy")
     for e in events:
-        if e["kind"] == step.op and data(e).get("card"):
-            if step.filter.matches(CAT.card[data(e)["card"]]):
-                return True
+        # one card an event, or (from rules edition 3) several taken from the Barracks at once
+        taken = [data(e)["card"]] if data(e).get("card") else data(e).get("cards", [])
+        if e["kind"] == step.op and any(step.filter.matches(CAT.card[c]) for c in taken):
+            return True
     return False
 
 
