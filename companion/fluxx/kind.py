@@ -26,7 +26,17 @@ from companion.errors import CompanionError
 from companion.fluxx import orders as grammar
 from companion.fluxx.cards import Deck, default_deck
 from companion.fluxx.orders import FluxxOrders, illegal, line_text
-from companion.fluxx.rules import Pause, Run, new_game_state
+from companion.fluxx.rules import Pause, Run, _and, card_list, end_stop, new_game_state
+
+
+def restyle(deck: Deck, text: str, cards: list[str] | None) -> str:
+    """A setup event written before the game's rules edition was known, as rules edition 4
+    words it: its list of cards set off by semicolons where a name holds a comma, and no full
+    stop after a name ending in ! or ?."""
+    if cards:
+        items = [deck.name(c) for c in cards]
+        text = text.replace(_and(items), card_list(items), 1)
+    return end_stop(text)
 
 
 def _first(value: str, players: Sequence[str]) -> str:
@@ -61,10 +71,15 @@ def _limit(value: str, players: Sequence[str]) -> int:
 
 
 class FluxxKind(GameKind):
-    edition = 3     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
+    edition = 4     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
     # name means the one card before the player it fits ('grail': The Holy Grail in hand);
     # 3: "The New Rule ... is discarded" and "the discard pile (1 card)" for a single card;
     # Exchange Keepers with nothing to exchange names the player in its public line, not "you"
+    # 4: a list of card names holding a comma sets them off by semicolons (rules.card_list); no
+    # full stop after a name ending in ! or ? (rules.end_stop, the keep-list line); a card played
+    # from Draw 2 and Use 'em / Draw 3, Play 2 is named first (Run.play_card `via`); the
+    # report's hand line agrees with its count and the discard pile's top uses semicolons
+    # (views.report)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -265,8 +280,9 @@ class FluxxKind(GameKind):
             mine = state["standing"][p]
             if o.keep is not None and o.keep != mine.get("keep"):
                 mine["keep"] = o.keep
-                ctx.event("Your keep list is now: " +
-                          ("; ".join(self.deck.name(c) for c in o.keep) or "none") + ".",
+                listed = "; ".join(self.deck.name(c) for c in o.keep) or "none"
+                ctx.event(f"Your keep list is now: {listed}" +
+                          ("" if edition(state) >= 4 and listed.endswith(("!", "?")) else "."),
                           to=[p], kind="standing")
             if o.quote is not None and o.quote != mine.get("quote"):
                 mine["quote"] = o.quote
@@ -321,7 +337,10 @@ class FluxxKind(GameKind):
 
     def finish_turn(self, state: dict, ctx: TurnContext) -> None:
         for e in state.pop("setup_events", []):
-            ctx.event(e["text"], to=e["to"], kind=e["kind"], **e["data"])
+            text = e["text"]
+            if edition(state) >= 4:     # create() runs before the edition is known: restyle
+                text = restyle(self.deck, text, e["data"].get("cards"))
+            ctx.event(text, to=e["to"], kind=e["kind"], **e["data"])
         state["social"] = ctx.options.get("social", "trust")
         state["events"] = ctx.events
 

@@ -75,6 +75,8 @@ class Run(ReplayedChance):
 
     # ------------------------------------------------------------------------------ recording
     def say(self, text: str, to: list[str] | None = None, kind: str = "info", **data: Any) -> None:
+        if self.edition >= 4:       # "plays Jackpot!." reads as a typo: no full stop after ! or ?
+            text = end_stop(text)
         self.events.append({"text": text, "to": sorted(to) if to is not None else None,
                             "kind": kind, "data": data})
 
@@ -117,7 +119,8 @@ class Run(ReplayedChance):
         return self.deck.name(cid)
 
     def names(self, ids) -> str:
-        return _and([self.n(c) for c in ids])
+        items = [self.n(c) for c in ids]
+        return card_list(items) if self.edition >= 4 else _and(items)
 
     def param(self, key: str) -> Any:
         value = self.deck.basic.set.get(key)
@@ -554,10 +557,14 @@ class Run(ReplayedChance):
 
     # ------------------------------------------------------------------------------ playing
     def play_card(self, p: str, cid: str, line: dict | None, source: list[str],
-                  how: str = "plays") -> None:
+                  how: str = "plays", via: str | None = None) -> None:
         source.remove(cid)
         self.g["limbo"].append(cid)
-        self.say(f"{p} {how} {self.n(cid)}.", kind="play", card=cid, player=p)
+        if via and self.edition >= 4:   # the card first, then where it came from
+            self.say(f"{p} plays {self.n(cid)} (drawn by {via}).", kind="play", card=cid,
+                     player=p)
+        else:
+            self.say(f"{p} {how} {self.n(cid)}.", kind="play", card=cid, player=p)
         self.resolve(p, cid, line)
         self.after_play(p)
 
@@ -796,12 +803,14 @@ class Run(ReplayedChance):
             pick = self.decide(p, "pick", lambda: self.resolve_pick(p, frame, card))
             done += 1
             self.play_card(p, pick["card"], self.line_at(p, pick.get("line")), frame,
-                           how=f"plays (from {card.name})")
+                           how=f"plays (from {card.name})", via=card.name)
         if frame:
             rest = list(frame)
             frame.clear()
             g["discard"].extend(rest)
-            self.say(f"{p} discards {self.names(rest)}, not played ({card.name}).",
+            self.say(f"{p} discards the cards not played ({card.name}): {self.names(rest)}."
+                     if self.edition >= 4 and len(rest) > 1 else
+                     f"{p} discards {self.names(rest)}, not played ({card.name}).",
                      kind="discard", cards=rest)
         for k in range(len(g["using"]) - 1, -1, -1):
             if g["using"][k] is frame:
@@ -1098,6 +1107,23 @@ def _and(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def card_list(items: list[str]) -> str:
+    """Rules edition 4: a list of card names that stays readable when a name holds a comma
+    ("Draw 3, Play 2 of Them", "One, Two, Five! (Three, Sir!)", "Message For You, Sir"): then
+    every name is set off by a semicolon; otherwise as ``_and``."""
+    if len(items) <= 1 or not any("," in item for item in items):
+        return _and(items)
+    return "; ".join(items[:-1]) + "; and " + items[-1]
+
+
+def end_stop(text: str) -> str:
+    """Rules edition 4: a sentence ending in a card name that ends in '!' or '?' takes no
+    full stop after it ("Anna plays Jackpot!", not "Jackpot!.")."""
+    if text.endswith(("!.", "?.")):
+        return text[:-1]
+    return text
 
 
 def _answer_text(answer: Any) -> str:

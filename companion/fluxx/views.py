@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.game import MODERATOR, visible
+from companion.engine.game import MODERATOR, edition, visible
 from companion.fluxx.cards import PLACEHOLDER, TYPE_TITLE
-from companion.fluxx.rules import Run
+from companion.fluxx.rules import Run, card_list, end_stop
 from companion.fluxx.table import table_data, table_text
 from companion.render import document as d
 
@@ -93,6 +93,8 @@ def view(kind, state: dict, viewer: str) -> dict[str, Any]:
         "paused_for": pending["question"]["player"] if pending else None,
         "tied": list(g["tied"]),
     }
+    if edition(state) >= 4:
+        v["edition"] = edition(state)
     if v["result"] and v["result"].get("goals"):
         v["result"]["goals"] = [deck.name(c) for c in v["result"]["goals"]]
     if viewer in players:
@@ -305,6 +307,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     env = v["envelope"]
     viewer = v["viewer"]
     is_player = viewer in v["players"]
+    fourth = v.get("edition", 0) >= 4      # rules edition 4 (see kind.py)
     n = v["numbers"]
     header = [["Game", env["game_id"]], ["Turn", str(env["turn"])],
               ["Report for", viewer if is_player else "everybody (public report)"],
@@ -330,13 +333,22 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
 
     if is_player and "hand" in v:
         rows = [_card_line(c) for c in v["hand"]]
-        blocks = [d.para(f"Private: only you see your hand ({len(rows)} cards, in the order you "
-                         "received them).")]
+        if not fourth:
+            blocks = [d.para(f"Private: only you see your hand ({len(rows)} cards, in the order "
+                             "you received them).")]
+        elif rows:
+            blocks = [d.para(f"Private: only you see your hand ({_cards(len(rows))}"
+                             + (", in the order you received them)." if len(rows) > 1 else ")."))]
+        else:
+            blocks = [d.para("Private: only you see your hand. It is empty.")]
         if rows:
             blocks.append(d.bullet_list(rows))
         if v.get("using"):
-            blocks.append(d.para("Drawn apart from your hand, waiting to be played: "
-                                 + ", ".join(c["name"] for c in v["using"]) + "."))
+            aside = [c["name"] for c in v["using"]]
+            blocks.append(d.para(
+                end_stop(f"Drawn apart from your hand, waiting to be played: {card_list(aside)}.")
+                if fourth else
+                "Drawn apart from your hand, waiting to be played: " + ", ".join(aside) + "."))
         sections.append(d.section("Your hand", *blocks))
 
     play = "all cards in hand" if n["play"] == "all" else str(n["play"])
@@ -371,7 +383,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         rows.append([who, str(row["hand"]), ", ".join(row["keepers"]) or "-",
                      ", ".join(row["creepers"]) or "-"])
     piles = v["piles"]
-    top = ", ".join(piles["discard_top"][:8]) + (" ..." if len(piles["discard_top"]) > 8 else "")
+    top = ("; " if fourth else ", ").join(piles["discard_top"][:8]) + (
+        " ..." if len(piles["discard_top"]) > 8 else "")
     figure = table_data(v)
     sections.append(d.section(
         "On the table",

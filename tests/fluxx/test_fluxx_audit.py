@@ -7,7 +7,11 @@
 * a choice that can never work for the card named is refused when the orders are checked, with
   a hint, and nothing is stored: The Finger of God or Trash a Keeper on a card of the wrong
   type, I'm Not Dead Yet! or Let's Do That Again! choosing a card they cannot take, Trade Hands
-  with yourself, Excalibur moving your Creeper to you."""
+  with yourself, Excalibur moving your Creeper to you;
+* rules edition 4 (casebook 114-119, the reports read as on a phone): card lists holding a
+  name with a comma use semicolons, no full stop after a name ending in ! or ?, a card played
+  from Draw 2 and Use 'em / Draw 3, Play 2 of Them is named first, and the hand line agrees
+  with its count."""
 from __future__ import annotations
 
 import pytest
@@ -61,8 +65,8 @@ def play(state: dict, text: str) -> list[str]:
     return [e["text"] for e in state["events"] if e["to"] == "public"]
 
 
-def test_the_kind_is_at_rules_edition_3():
-    assert KIND.edition == 3
+def test_the_kind_is_at_rules_edition_4():
+    assert KIND.edition == 4
 
 
 @pytest.mark.parametrize("edition, text", [
@@ -185,4 +189,27 @@ def test_exchange_keepers_with_nothing_to_exchange_names_the_player_from_edition
     g["hands"]["Anna"].append(next(c.id for c in KIND.deck.cards
                                    if c.name == "Exchange Keepers"))
     public = play(state, "play Exchange Keepers")
+    assert text in public, public
+
+
+def test_card_lists_set_off_names_holding_a_comma_from_edition_4():
+    """Rules edition 4 (casebook 114-119): a list with a name holding a comma uses
+    semicolons; other lists are unchanged; no full stop after a name's ! or ?."""
+    from companion.fluxx.rules import card_list, end_stop
+
+    assert card_list(["Coconuts", "The Foot"]) == "Coconuts and The Foot"
+    assert card_list(["Message For You, Sir"]) == "Message For You, Sir"
+    assert card_list(["Hand Limit 4", "Draw 3, Play 2 of Them", "A Shrubbery"]) == \
+        "Hand Limit 4; Draw 3, Play 2 of Them; and A Shrubbery"
+    assert end_stop("Anna plays Jackpot!.") == "Anna plays Jackpot!"
+    assert end_stop("Anna plays Who Leaps Out?.") == "Anna plays Who Leaps Out?"
+    assert end_stop("The Foot (Jackpot!).") == "The Foot (Jackpot!)."
+
+
+@pytest.mark.parametrize("edition, text", [
+    (3, "Anna plays Jackpot!."),
+    (4, "Anna plays Jackpot!"),
+])
+def test_no_full_stop_after_a_name_ending_in_an_exclamation_mark_from_edition_4(edition, text):
+    public = play(state_of(edition=edition), "play Jackpot!")
     assert text in public, public

@@ -12,6 +12,8 @@ Case format (tests/fluxx/casebook.toml)::
     players = ["Anna", "Bert"]
     seed = "casebook"
     options = ["missing=wait"]
+    edition = 3                     # optional: the rules edition the game begins under (a
+                                    # game of an earlier release); default the current one
     [case.start]                    # expectations about turn 0 (optional)
     [[case.turn]]
     orders = { Anna = "play Draw 2", Bert = "keep Coconuts" }
@@ -31,6 +33,7 @@ Case format (tests/fluxx/casebook.toml)::
     awaiting = ["Bert"]
     asks = { Anna = "substring of the question or its options" }
     rejects = { Anna = "substring of the error" }   # that player's orders are refused
+    report = { Anna = ["substring of Anna's text report, lines joined"] }   not_report = {...}
     winner = "Anna"     over = true     no_turn = true (the turn is refused)
     skip_turn = true    (only check the orders; process no turn)
 """
@@ -45,6 +48,7 @@ from companion import service
 from companion.engine.orders import OrdersRejected
 from companion.errors import CompanionError
 from companion.registry import get_kind
+from companion.render.report_text import render_text
 from companion.store import Store
 
 CASEBOOK = Path(__file__).with_name("casebook.toml")
@@ -108,6 +112,21 @@ def check(expect: dict, turn, state: dict, where: str, outcome=None) -> None:
         assert result and result["winner"] == expect["winner"], f"{where}: result {result}"
     if "over" in expect:
         assert KIND.is_over(state) == expect["over"], where
+    for key in ("report", "not_report"):
+        for player, needles in expect.get(key, {}).items():
+            text = report_text(state, player)
+            for needle in needles:
+                assert (needle in text) == (key == "report"), \
+                    f"{where}: {needle!r} {'not ' if key == 'report' else ''}in {player}'s report:\n{text}"
+
+
+def report_text(state: dict, player: str) -> str:
+    """The player's text report of this position, its lines joined (as wrapped text would
+    break a phrase across lines)."""
+    view = KIND.view(state, player)
+    view["envelope"] = {"game_id": "case", "turn": 1, "date": "2027-01-01 00:00 UTC",
+                        "link": "", "link_label": "your private link", "commitment": ""}
+    return " ".join(render_text(KIND.report(view)).split())
 
 
 def exercised(events) -> set[str]:
@@ -124,14 +143,21 @@ def run_case(case: dict, tmp_path: Path) -> set[str]:
     game_id = f"case{case['id']}"
     options = list(case.get("options", []))
     seed = case.get("seed", "casebook")
-    if "position" in case:
-        setup = tmp_path / f"case{case['id']}.txt"
-        setup.write_text("game: fluxx\n" + case["position"], encoding="utf-8")
-        service.new_game(store, "fluxx", game_id, [], seed=seed, option_args=options,
-                         setup=str(setup))
-    else:
-        service.new_game(store, "fluxx", game_id, case["players"], seed=seed,
-                         option_args=options)
+    current = KIND.edition
+    KIND.edition = case.get("edition", current)     # as a game begun by that release
+    try:
+        if "position" in case:
+            setup = tmp_path / f"case{case['id']}.txt"
+            setup.write_text("game: fluxx\n" + case["position"], encoding="utf-8")
+            service.new_game(store, "fluxx", game_id, [], seed=seed, option_args=options,
+                             setup=str(setup))
+        else:
+            service.new_game(store, "fluxx", game_id, case["players"], seed=seed,
+                             option_args=options)
+    finally:
+        KIND.edition = current
+    if "edition" in case:
+        assert store.turn(game_id).state.get("edition", 0) == case["edition"], game_id
     seen = exercised(store.turn(game_id).events)
     if "start" in case:
         turn = store.turn(game_id)
