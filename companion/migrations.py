@@ -147,15 +147,21 @@ def migrate_2_to_3(db: sqlite3.Connection, path: Path) -> list[str]:
     return [f"the store {path} was upgraded from schema 2 to 3 (turns stored compressed)"]
 
 
+def apply_schema(db: sqlite3.Connection, statements: str, version: int) -> None:
+    """Run a schema text's statements (separated by ';') and record the store's new schema
+    ``version``: the step of a migration that adds tables or columns."""
+    for statement in statements.strip().split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("UPDATE companion_meta SET value=? WHERE key='schema'", (str(version),))
+
+
 def migrate_3_to_4(db: sqlite3.Connection, path: Path) -> list[str]:
     """Schema 4: the tables of play by email (incoming and outgoing messages, deadlines and
     holds, address changes; :data:`companion.store.MAIL_SCHEMA`). Nothing else changes."""
     from companion.store import MAIL_SCHEMA
 
-    for statement in MAIL_SCHEMA.strip().split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.execute("UPDATE companion_meta SET value='4' WHERE key='schema'")
+    apply_schema(db, MAIL_SCHEMA, 4)
     return [f"the store {path} was upgraded from schema 3 to 4 (tables for play by email)"]
 
 
@@ -165,10 +171,7 @@ def migrate_4_to_5(db: sqlite3.Connection, path: Path) -> list[str]:
     from companion.store import REWIND_SCHEMA
 
     rebuild_submissions(db, ("pending", "replaced", "withdrawn", "used", "rewound"))
-    for statement in REWIND_SCHEMA.strip().split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.execute("UPDATE companion_meta SET value='5' WHERE key='schema'")
+    apply_schema(db, REWIND_SCHEMA, 5)
     return [f"the store {path} was upgraded from schema 4 to 5 (turns can be taken back)"]
 
 
@@ -178,10 +181,7 @@ def migrate_5_to_6(db: sqlite3.Connection, path: Path) -> list[str]:
     that a turn wait for its deadline (``mail_waits``, empty). Nothing stored changes."""
     from companion.store import WAIT_SCHEMA
 
-    for statement in WAIT_SCHEMA.strip().split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.execute("UPDATE companion_meta SET value='6' WHERE key='schema'")
+    apply_schema(db, WAIT_SCHEMA, 6)
     return [f"the store {path} was upgraded from schema 5 to 6 (turns may wait for their "
             "deadline)"]
 
@@ -193,10 +193,7 @@ def migrate_6_to_7(db: sqlite3.Connection, path: Path) -> list[str]:
     changes."""
     from companion.store import SEAT_SCHEMA
 
-    for statement in SEAT_SCHEMA.strip().split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.execute("UPDATE companion_meta SET value='7' WHERE key='schema'")
+    apply_schema(db, SEAT_SCHEMA, 7)
     return [f"the store {path} was upgraded from schema 6 to 7 (a seat given to a new player "
             "is announced to the others)"]
 

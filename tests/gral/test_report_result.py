@@ -49,27 +49,34 @@ def test_several_winners_and_names_kept(tmp_path, fixed_date):
         assert "Winner: Bert and Cora" not in text and "bert and cora" not in text
 
 
-def test_the_original_says_the_influence_did_not_decide(tmp_path, fixed_date):
-    original = """game: gral
+def the_original(moving: str, mansur: str, alberto: str, sheet: str) -> str:
+    """A four-player position of The Original (Anna's Templars, Bert's Assassins, Cora's
+    Rosicrucians, Dora's Illuminati), ``moving`` next, Mansur Al-Jallah carrying the grail on
+    field ``mansur``, Alberto Castellano on ``alberto``, and one sheet line."""
+    return f"""game: gral
 players: Anna, Bert, Cora, Dora
 first: Anna
 phase: round
-next: Bert
+next: {moving}
 hq: Anna = Templars
 hq: Bert = Assassins
 hq: Cora = Rosicrucians
 hq: Dora = Illuminati
-piece: Mansur Al-Jallah @ Chartres
+piece: Mansur Al-Jallah @ {mansur}
 piece: Yusuf ibn Tariq @ Masyaf
-piece: Alberto Castellano @ Kassel
+piece: Alberto Castellano @ {alberto}
 piece: Bertrand de Voisins @ Paris
 piece: Tobias Morgenstern @ Kassel
 piece: Elias Rosenthal @ Kassel
 piece: Adam zu Weisenheim @ Ingolstadt
 piece: Kaspar von Eichstätt @ Ingolstadt
 grail: Mansur Al-Jallah
-sheet: Bert: Mansur Al-Jallah = 10+9
+sheet: {sheet}
 """
+
+
+def test_the_original_says_the_influence_did_not_decide(tmp_path, fixed_date):
+    original = the_original("Bert", "Chartres", "Kassel", "Bert: Mansur Al-Jallah = 10+9")
     texts = finished(tmp_path, original, {"Bert": "move Mansur to Paris with grail"},
                      ["variant=original"])
     text = texts["Bert"]
@@ -82,26 +89,7 @@ def test_the_original_dropped_grail_shows_no_influence_on_a_bearer(tmp_path, fix
     edition 4, casebook case 101): the result names the winner and shows no table of influence
     'on the bearer', where edition 3 showed everybody with 0 though Anna held 15 on the
     initiate who brought it."""
-    original = """game: gral
-players: Anna, Bert, Cora, Dora
-first: Anna
-phase: round
-next: Anna
-hq: Anna = Templars
-hq: Bert = Assassins
-hq: Cora = Rosicrucians
-hq: Dora = Illuminati
-piece: Mansur Al-Jallah @ Akkon
-piece: Yusuf ibn Tariq @ Masyaf
-piece: Alberto Castellano @ Paris
-piece: Bertrand de Voisins @ Paris
-piece: Tobias Morgenstern @ Kassel
-piece: Elias Rosenthal @ Kassel
-piece: Adam zu Weisenheim @ Ingolstadt
-piece: Kaspar von Eichstätt @ Ingolstadt
-grail: Mansur Al-Jallah
-sheet: Anna: Mansur Al-Jallah = 10+5
-"""
+    original = the_original("Anna", "Akkon", "Paris", "Anna: Mansur Al-Jallah = 10+5")
     texts = finished(tmp_path, original, {"Anna": "move Mansur to Masyaf dropping grail"},
                      ["variant=original"])
     for text in texts.values():

@@ -836,6 +836,16 @@ def test_p37_a_member_riding_into_his_land_of_exile_breaks_it(table):
                 assert not t.saw("exile")
 
 
+def kay_fells_anna_and_her_man_wins(table, edition: int):
+    """p38, p39: Sir Kay (WL 5) beats Anna (WL 3, 30 CP, 5 VP) in the first pass; her
+    Man-at-Arms Sir Griflet wins the NPK party combat; the game under rules ``edition``."""
+    t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
+              dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
+    t.state["edition"] = edition
+    kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
+    return t, fight(t.session(), [kay])
+
+
 def test_p38_a_knight_beaten_by_his_followers_pays_half(table):
     """COMBAT, Party Combat, NPK Party Combat and Outcomes: Victory (decision, rules edition 4,
     combat.FOLLOWERS_WIN_HALF). Sir Kay (WL 5) beats Anna (WL 3) in the first pass (her 3,
@@ -846,11 +856,7 @@ def test_p38_a_knight_beaten_by_his_followers_pays_half(table):
     a knight, the 6 CP lesson of defeat: p39). A game begun under edition 3 keeps its reading:
     the whole award, 5 CP and 6 VP, as if she had beaten him herself."""
     for edition in (4, 3):
-        t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
-                  dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
-        t.state["edition"] = edition
-        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
-        result = fight(t.session(), [kay])
+        t, result = kay_fells_anna_and_her_man_wins(table, edition)
         assert t.saw("Anna is defeated by Sir Kay.") and t.saw("Party combat: the PK's side ")
         assert result.won and t.saw("Sir Kay flees.")
         assert t.saw("Anna fell, but his side won the day: no Knight's Fate.")
@@ -878,11 +884,7 @@ def test_p39_a_knight_who_fell_gets_the_lesson_though_his_side_won(table):
     Ogre, Bert strikes him down (p12), and she gains only her share of the Ogre. A game begun
     under edition 3 keeps its reading: no lesson while the side won."""
     for edition in (4, 3):
-        t = table(pos(cp=30, vp=5, anna='men_at_arms = ["Sir Griflet"]'),
-                  dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
-        t.state["edition"] = edition
-        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
-        result = fight(t.session(), [kay])
+        t, result = kay_fells_anna_and_her_man_wins(table, edition)
         assert result.won and result.pk_defeated
         assert t.saw("Anna fell, but his side won the day: no Knight's Fate.")
         if edition == 4:
