@@ -87,7 +87,10 @@ class EffectSpec:
 
     ``amount``: None (no number), ``"count"`` (a whole number 1-7 written without a sign) or
     ``"signed"`` (``+N`` or ``-N``, N from 1 to 7). ``targets``: the target words it takes
-    (exactly one must be written), or () for none. ``when``: a key of :data:`WHEN`.
+    (exactly one must be written), or () for none. ``when``: a key of :data:`WHEN`, for every
+    target not in ``target_when``; ``target_when``: (target, key of :data:`WHEN`) for a target
+    played at another time (``slay knight``: in your own turn, as the engine allows, not only
+    in a dispute as ``slay adversary``). :meth:`when_for` reads both.
     """
 
     name: str
@@ -95,6 +98,11 @@ class EffectSpec:
     targets: tuple[str, ...]
     when: str
     meaning: str
+    target_when: tuple[tuple[str, str], ...] = ()
+
+    def when_for(self, target: str | None = None) -> str:
+        """When the effect may be used, for ``target`` (a key of :data:`WHEN`)."""
+        return dict(self.target_when).get(target, self.when)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -116,8 +124,9 @@ class EffectSpec:
         return self.name
 
 
-def _spec(name, amount, targets, when, meaning) -> tuple[str, EffectSpec]:
-    return name, EffectSpec(name, amount, tuple(targets), when, meaning)
+def _spec(name, amount, targets, when, meaning, **target_when) -> tuple[str, EffectSpec]:
+    return name, EffectSpec(name, amount, tuple(targets), when, meaning,
+                            tuple(target_when.items()))
 
 
 EFFECTS: dict[str, EffectSpec] = dict([
@@ -138,8 +147,8 @@ EFFECTS: dict[str, EffectSpec] = dict([
           "until the end of the next turn; one played from hand still joins"),
     _spec("slay", None, ("adversary", "knight"), "dispute",
           "adversary: the adversary or peril of the current dispute is slain; knight: a knight "
-          "of your opponent's Round Table other than Arthur is slain: the one you name when you "
-          "play the card, else the strongest"),
+          "of your opponent's Round Table other than Arthur is slain, at any time in your own "
+          "turn: the one you name when you play the card, else the strongest", knight="turn"),
     _spec("return-to-hand", None, (), "dispute",
           "the adversary or peril of the current dispute goes back to its owner's hand; its "
           "area is left empty"),
@@ -1274,7 +1283,8 @@ def export(card_set: CardSet | None = None) -> dict[str, Any]:
     card_set = card_set if card_set is not None else load_cards()
     return {
         "types": dict(TYPES),
-        "effects": {name: {"form": s.form, "when": s.when, "meaning": s.meaning}
+        "effects": {name: {"form": s.form, "when": s.when, "meaning": s.meaning} | (
+            {"when_by_target": {t: s.when_for(t) for t in s.targets}} if s.target_when else {})
                     for name, s in EFFECTS.items()},
         "castle_results": dict(CASTLE_RESULTS),
         "village_results": {name: {"form": s.form, "meaning": s.meaning}

@@ -649,3 +649,31 @@ def test_the_documentation_lists_every_word_and_the_counts():
     for ctype, title in TYPES.items():
         assert f"| {title} | {counts[ctype]} |" in DOC, title
     assert f"| **all** | **{len(CARDS)}** |" in DOC
+
+
+def test_the_documented_timing_of_each_effect_is_the_table_s():
+    """The "may be used" column of the effect table says what ``EffectSpec.when_for`` says, for
+    each target (``slay knight`` is played in your own turn, ``slay adversary`` in a dispute,
+    as the engine plays them)."""
+    import re
+
+    label = {"turn": "your turn", "dispute": "in a dispute",
+             "grail": "before a grail number is drawn", "invite": "before a Round Table draw",
+             "response": "in answer to a card", "any": "any time", "found": "when found"}
+    table = DOC.split("\n## Effects\n", 1)[1].split("\n## ", 1)[0]
+    rows = {m.group(1): m.group(2).strip()
+            for m in re.finditer(r"^\| `([a-z-]+(?: [a-z]+)?)[^|]*\| ([^|]*) \|", table, re.M)}
+    assert rows["slay knight"] == "your turn" and rows["slay adversary"] == "in a dispute"
+    assert EFFECTS["slay"].when_for("knight") == "turn"
+    assert EFFECTS["slay"].when_for("adversary") == EFFECTS["slay"].when == "dispute"
+    for name, spec in EFFECTS.items():
+        if name == "none":
+            continue
+        for target in spec.targets or (None,):
+            key = f"{name} {target}" if target else name
+            assert rows.get(key) == label[spec.when_for(target)], key
+    from companion.grailccg.cards import export
+
+    assert export()["effects"]["slay"]["when_by_target"] == {"adversary": "dispute",
+                                                             "knight": "turn"}
+    assert "when_by_target" not in export()["effects"]["draw"]
