@@ -763,6 +763,17 @@ def test_p34_only_a_castle_owner_imprisons_the_knight_he_beat(table):
             assert t.saw("Bert is thrown into the prison of Caerleon by Anna")
 
 
+def anna_sends_bert_to_her_lord(table, edition: int):
+    """p35, p36: in Powys Anna (serving King Mark) beats Bert, who sent 'stay', and gives him
+    Knight's Fate 6 (sends to lord); one game turn under rules ``edition``."""
+    t = table(pos(at="Powys", lord="King Mark", others={"Bert": knight(at="Powys")}),
+              dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
+              orders={"Anna": "attack Bert\non fate_pk: sends to lord", "Bert": "stay"})
+    t.state["edition"] = edition
+    game_turn(t)
+    return t
+
+
 def test_p35_sent_to_the_lord_of_the_knight_who_beat_him(table):
     """Knight's Fate 6 (sends to Lord): the loser reports to the victor's Lord. The chart finds
     a random Lord only for a victor whose Lord is unknown (a card knight not of Arthur's); a
@@ -771,11 +782,7 @@ def test_p35_sent_to_the_lord_of_the_knight_who_beat_him(table):
     its reading, a random royal castle (the random kingdom chart rolled: Deganwy, in Gwynedd)."""
     left = {}
     for edition in (3, 2):
-        t = table(pos(at="Powys", lord="King Mark", others={"Bert": knight(at="Powys")}),
-                  dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
-                  orders={"Anna": "attack Bert\non fate_pk: sends to lord", "Bert": "stay"})
-        t.state["edition"] = edition
-        game_turn(t)
+        t = anna_sends_bert_to_her_lord(table, edition)
         assert t.saw("Anna gives Bert a Knight's Fate: sends to lord.")
         task, = t.knight("Bert")["tasks"]
         assert task["kind"] == "report"
@@ -792,11 +799,7 @@ def test_p36_a_fate_from_an_earlier_seat_is_not_judged_by_orders_sent_before_it(
     taken on during his own movement: it stays active, no VP lost. A game begun under
     edition 2 keeps its reading: "it was delayed", the task failed and the VP lost."""
     for edition in (3, 2):
-        t = table(pos(at="Powys", lord="King Mark", others={"Bert": knight(at="Powys")}),
-                  dice=[3, 5, 6, 6, 6, 1, 1, 1, 2, 6] + [6] * 6,
-                  orders={"Anna": "attack Bert\non fate_pk: sends to lord", "Bert": "stay"})
-        t.state["edition"] = edition
-        game_turn(t)
+        t = anna_sends_bert_to_her_lord(table, edition)
         task, = t.knight("Bert")["tasks"]
         assert task["kind"] == "report"
         if edition == 3:
