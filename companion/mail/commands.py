@@ -122,7 +122,7 @@ def inbox(all_messages: bool = typer.Option(False, "--all", help="every message,
         if row is None:
             raise CompanionError(f"no stored message {show}",
                                  hint="'companion mail inbox --all' lists them")
-        typer.echo(bytes(row[0]).decode("utf-8", "replace"))
+        typer.echo(printable(bytes(row[0]).decode("utf-8", "replace")))
         return
     where = "" if all_messages else "WHERE state IN ('refused', 'review', 'ignored', 'new')"
     rows = store.db.execute("SELECT message_id, received_at, sender, subject, state, game_id, "
@@ -146,6 +146,16 @@ def inbox(all_messages: bool = typer.Option(False, "--all", help="every message,
         echo(f"{item['received']}  {item['state']:8} {item['from'] or '(no sender)'}  "
              f"{item['subject']!r}")
         echo(f"    {item['message_id']}: {item['outcome'] or 'not processed yet'}")
+
+
+def printable(text: str) -> str:
+    """A stored message as ``inbox --show`` prints it: line ends as lines, tabs kept, and
+    every other control or invisible character written out (``\\x1b``), so that what a sender
+    put in their message (an escape sequence) is read on the moderator's terminal, never
+    obeyed by it."""
+    text = text.replace("\r\n", "\n")
+    return "".join(c if c.isprintable() or c in "\n\t" else
+                   c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 @app.command()

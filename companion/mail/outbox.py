@@ -197,7 +197,17 @@ class SmtpSender:
         try:
             if self.smtp is None:
                 self.smtp = self.connect()
-            refused = self.smtp.sendmail(self.config.address, [item.recipient], item.raw)
+            options = []
+            if not item.recipient.isascii():
+                # an address with letters beyond ASCII (a stranger's From:, or a player's)
+                # goes only to a server that says it takes them (RFC 6531)
+                self.smtp.ehlo_or_helo_if_needed()
+                if not self.smtp.has_extn("smtputf8"):
+                    return False, (f"the address {item.recipient} has letters beyond ASCII "
+                                   "and the server does not offer SMTPUTF8 for them")
+                options = ["SMTPUTF8"]
+            refused = self.smtp.sendmail(self.config.address, [item.recipient], item.raw,
+                                         mail_options=options)
             if refused:
                 code, text = next(iter(refused.values()))
                 return False, f"{code} {_text(text)}"
@@ -214,6 +224,12 @@ class SmtpSender:
         except (smtplib.SMTPException, OSError) as exc:
             self.drop()
             return False, f"{type(exc).__name__}: {exc}"
+        except ValueError as exc:
+            # smtplib cannot put the address into a command (a character it refuses): this
+            # message fails, the others are still sent (the connection, mid-command, is new
+            # for the next one)
+            self.drop()
+            return False, f"the address {item.recipient!r} cannot be sent to ({exc})"
 
     def drop(self) -> None:
         if self.smtp is not None:

@@ -109,13 +109,29 @@ def parse_message(raw: bytes) -> Parsed:
             return ""
 
     message_id = message_key(raw, header("Message-ID"))
+    if not message_id.startswith("<sha256:") and (message_id != raw_message_id(msg) or
+                                                  not message_id.isprintable()):
+        # the parser shortened or changed the ID ('<a:1@b>' and '<a:2@b>' both read '<a'):
+        # as a key it could make two messages one, and the second would be dropped as read
+        # twice; or it holds a control character, which the progress lines and the review
+        # list would print: such a message is keyed by its bytes, as one without an ID
+        message_id = message_key(raw, None)
     sender = ""
     try:
         found = [a for _, a in getaddresses([header("From")]) if "@" in a]
         sender = found[0].strip().lower() if found else ""
     except Exception:  # noqa: BLE001
         problems.append("the From header cannot be read")
-    subject = " ".join(header("Subject").split())
+    if not sender.isprintable():
+        # a control or line-break character (NUL, U+2028, ...) cannot go into the To: of a
+        # reply: no address that can be answered
+        problems.append(f"the From address {sender.encode('unicode_escape').decode()[:200]!r}"
+                        " holds a control or line-break character; it cannot be answered")
+        sender = ""
+    # a control character (an escape sequence for the moderator's terminal, a NUL) is no part
+    # of any code or command: each is read as a space, so none reaches a reply or a log line
+    subject = " ".join("".join(c if c.isprintable() else " " for c in header("Subject"))
+                       .split())
     result = Parsed(message_id, sender, subject, "", problems=problems,
                     in_reply_to=header("In-Reply-To") or None)
     result.auto = automatic(msg, header, sender, subject)
@@ -130,6 +146,15 @@ def parse_message(raw: bytes) -> Parsed:
     result.text = body
     result.body = clean_orders(source)
     return result
+
+
+def raw_message_id(msg) -> str | None:
+    """The first Message-ID header as it came (unfolded, spaces at its ends taken off),
+    before the parser read it; None when there is none."""
+    for name, value in msg.raw_items():
+        if name.lower() == "message-id":
+            return " ".join(str(value).split())[:998]
+    return None
 
 
 def automatic(msg, header, sender: str, subject: str) -> str | None:

@@ -179,7 +179,8 @@ def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
     if parsed.auto:
         return "ignored", None, None, f"an automatic message ({parsed.auto}); no reply sent"
     if not parsed.sender:
-        return "review", None, None, "no sender address; no reply possible"
+        return "review", None, None, "no sender address; no reply possible" + (
+            f" ({'; '.join(parsed.problems)})" if parsed.problems else "")
     if parsed.problems and not parsed.body.strip() and not parsed.subject:
         return "review", None, None, "unreadable: " + "; ".join(parsed.problems)
     if config.dkim:
@@ -322,11 +323,15 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     command = who.command
     in_reply = parsed.message_id if not parsed.message_id.startswith("<sha256:") else None
 
-    def reply(subject: str, body: str, *, to: str = reply_to, suffix: str = "") -> None:
-        if not suffix:      # their own code, so that answering this mail works (never to an
+    def reply(subject: str, body: str, *, to: str = reply_to, old: bool = False) -> None:
+        if not old:         # their own code, so that answering this mail works (never to an
             body = body.rstrip("\n") + "\n\n" + code_footer(game, player)   # old address)
-        outbox.queue(db, config, key + suffix, to, f"[{game.id}] {subject}", body,
-                     game_id=game.id, player=player.name, in_reply_to=in_reply)
+        # the notice to an old address has a key of its own kind: no Message-ID a sender
+        # chooses can make it the key of a mail queued before ('reply:' + 'X:old' once was
+        # 'reply:X' + ':old', so a message with the ID 'X:old' silenced the notice of 'X')
+        outbox.queue(db, config, f"old-address:{parsed.message_id}" if old else key, to,
+                     f"[{game.id}] {subject}", body, game_id=game.id, player=player.name,
+                     in_reply_to=in_reply)
 
     deadline_line = deadline_said(schedule, latest.number) + "\n"
     if command.startswith("address"):
@@ -347,7 +352,7 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             reply("your address was changed",
                   f"{head}\nA message carrying your code changed the address of "
                   f"{player.name} in game {game.id} from {old} to {new}. If that was not "
-                  "you, tell the moderator at once.\n", to=old, suffix=":old")
+                  "you, tell the moderator at once.\n", to=old, old=True)
         return "done", game.id, player.name, f"address of {player.name} changed"
     if command == "help":
         reply("help", f"{head}\n{HELP_TEXT}{deadline_line}")

@@ -163,7 +163,8 @@ class SmtpServer:
     """A real SMTP server (aiosmtpd) on 127.0.0.1: records what it accepts; can refuse
     recipients (550) and drop the connection on a message."""
 
-    def __init__(self, *, cert=None, mode: str = "none"):
+    def __init__(self, *, cert=None, mode: str = "none",
+                 smtputf8: bool | None = None):
         from aiosmtpd.controller import Controller
 
         self.received: list[tuple[str, bytes]] = []
@@ -179,6 +180,8 @@ class SmtpServer:
             context.load_cert_chain(str(cert.cert), str(cert.key))
             options = ({"tls_context": context, "require_starttls": True} if mode == "starttls"
                        else {"ssl_context": context})
+        if smtputf8 is not None:    # whether it offers addresses beyond ASCII (RFC 6531)
+            options["enable_SMTPUTF8"] = smtputf8
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port, **options)
         self.controller.start()
 

@@ -1,0 +1,154 @@
+"""What a stranger (anybody who can send mail to the moderator's address) or a player can put
+in a message's headers never stops the pass, never holds up the other players' mail and never
+silences a notice meant for a player (docs/security.md, Mail)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.mail import corpus
+from tests.mail.helpers import new_game, rows
+
+
+@pytest.fixture
+def narrow_smtp():
+    """A real SMTP server that does not offer SMTPUTF8 (no addresses beyond ASCII)."""
+    pytest.importorskip("aiosmtpd", reason="the SMTP tests need aiosmtpd (pip install "
+                                           "'.[test]')")
+    from tests.mail.conftest import SmtpServer
+
+    server = SmtpServer(smtputf8=False)
+    yield server
+    server.stop()
+
+
+def test_an_address_beyond_ascii_fails_alone_and_the_other_mail_goes_out(world, narrow_smtp):
+    """A stranger writing from an address with letters beyond ASCII gets a refusal, which a
+    server without SMTPUTF8 cannot take: that one message is marked failed with the reason,
+    the pass goes on, and every report and notice queued after it is sent. A server offering
+    SMTPUTF8 gets it."""
+    from tests.mail.conftest import SmtpServer
+
+    smtp_server = narrow_smtp
+    world.smtp = smtp_server
+    world.write_config()
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.send("jörg@bücher.example", "hello", "orders?\n")
+    log = world.run()                                   # once raised UnicodeEncodeError
+    assert sorted(r for r, _ in smtp_server.received) == sorted(
+        [who["Anna"], who["Bert"], "mod@example.org"])
+    (state, answer), = rows(world, "SELECT state, answer FROM mail_out WHERE recipient=?",
+                            "jörg@bücher.example")
+    assert state == "failed" and "SMTPUTF8" in answer, answer
+    assert any("could not send" in line and "SMTPUTF8" in line for line in log), log
+    # the next pass tries it again and still sends the new mail around it
+    world.send(who["Anna"], f"orders {world.code(who['Anna'])}", corpus.ORDERS + "\n")
+    world.run()
+    assert [m["Subject"] for m in world.to(who["Anna"])][-1] == "[g1] orders accepted"
+    assert rows(world, "SELECT attempts FROM mail_out WHERE recipient=?",
+                "jörg@bücher.example") == [(2,)]
+    # a server that takes such addresses gets the refusal
+    wide = SmtpServer(smtputf8=True)
+    try:
+        world.smtp = wide
+        world.write_config()
+        world.run()
+        assert [r for r, _ in wide.received] == ["jörg@bücher.example"]
+    finally:
+        wide.stop()
+    assert rows(world, "SELECT DISTINCT state FROM mail_out") == [("sent",)]
+
+
+def test_a_message_id_chosen_by_a_sender_never_silences_the_old_address_notice(world):
+    """Whoever changes a player's address with their code, the old address is told: a
+    message sent first with the Message-ID 'X:old' (its refusal queued under its own key)
+    does not stop the notice of the address change sent as 'X'."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.deliver(with_id(world, "mallory@evil.example", "hello", "hi\n", "hijack:old"))
+    world.deliver(with_id(world, "mallory@evil.example", f"{code} address", "\n", "hijack"))
+    world.run()
+    told = [m for m in world.to(who["Anna"]) if m["Subject"] == "[g1] your address was changed"]
+    assert len(told) == 1, [m["Subject"] for m in world.to(who["Anna"])]
+    assert "mallory@evil.example" in told[0].get_body().get_content()
+    assert code not in told[0].as_string()          # no code goes to the old address
+
+
+def test_a_from_address_that_cannot_be_answered_is_said_so(world):
+    """A From: address holding a line break or a control character cannot be the To: of a
+    reply: the message goes to the review list saying why (not as a failure of companion),
+    and the other messages of the pass are answered as ever."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    for n, address in enumerate(("ev\u2028il@x.example", "ev\x00il@x.example")):
+        world.deliver(f"From: {address}\r\nTo: judge@example.org\r\nSubject: hi\r\n"
+                      f"Message-ID: <odd{n}@x.example>\r\n\r\nhello\r\n".encode("utf-8"))
+    world.send(who["Bert"], f"orders {world.code(who['Bert'])}", corpus.ORDERS + "\n")
+    world.run()
+    outcomes = rows(world, "SELECT state, outcome FROM mail_in WHERE message_id LIKE '<odd%' "
+                           "ORDER BY message_id")
+    assert len(outcomes) == 2
+    for state, outcome in outcomes:
+        assert state == "review" and "bug" not in outcome, outcome
+        assert "cannot be answered" in outcome, outcome
+    assert [m["Subject"] for m in world.to(who["Bert"])][-1] == "[g1] orders accepted"
+    assert rows(world, "SELECT COUNT(*) FROM mail_out WHERE recipient LIKE 'ev%'") == [(0,)]
+
+
+def with_id(world, sender: str, subject: str, body: str, message_id: str) -> bytes:
+    """A message with its Message-ID header exactly as given (EmailMessage would read it, and
+    shorten it, as the parser does)."""
+    raw = world.message(sender, subject, body, message_id="<placeholder@tests.example>")
+    return raw.replace(b"<placeholder@tests.example>", message_id.encode("ascii"))
+
+
+def test_two_messages_whose_ids_the_parser_shortens_alike_are_both_read(world):
+    """The email parser reads the Message-IDs '<day:1@client>' and '<day:2@client>' both as
+    '<day': as keys they would make the second message 'read twice' and drop it. Each is read,
+    and a message fetched again is still read once."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.deliver(with_id(world, who["Anna"], f"orders {code}", corpus.ORDERS + "\n",
+                          "<day:1@client>"))
+    world.run()
+    world.deliver(with_id(world, who["Anna"], f"{code} pending", "\n", "<day:2@client>"))
+    world.run()
+    subjects = [m["Subject"] for m in world.to(who["Anna"])]
+    assert subjects[-2:] == ["[g1] orders accepted", "[g1] your pending orders"], subjects
+    raw = with_id(world, who["Anna"], f"{code} pending", "\n", "<day:3@client>")
+    world.deliver(raw)
+    world.deliver(raw)                                  # the same message twice
+    world.run()
+    assert [m["Subject"] for m in world.to(who["Anna"])][len(subjects):] == [
+        "[g1] your pending orders"]
+    assert rows(world, "SELECT COUNT(*) FROM mail_in") == [(3,)]
+
+
+def test_no_control_character_of_a_message_reaches_a_reply_or_a_progress_line(world):
+    """Escape sequences and other control characters in a message's ID, subject or sender
+    (which would act on the moderator's terminal, or break a header) appear in no progress
+    line, no review entry and no mail sent; the message is answered as ever, and 'mail inbox
+    --show' writes them out instead of sending them to the terminal."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    escape = "\x1b]0;owned\x07\x1b[2J"
+    world.deliver(f"From: {who['Anna']}\r\nTo: judge@example.org\r\nSubject: {code} pending"
+                  f"{escape}\r\nMessage-ID: <a{escape}b@x.example>\r\n\r\n\r\n".encode("utf-8"))
+    world.deliver(f"From: stranger{escape}@x.example\r\nTo: judge@example.org\r\nSubject: "
+                  f"{escape}hello\r\nMessage-ID: <c{escape}d@x.example>\r\n\r\nhi\r\n"
+                  .encode("utf-8"))
+    world.deliver(f"From: other@x.example\r\nTo: judge@example.org\r\nSubject: "
+                  f"{escape}hello\r\nMessage-ID: <e@x.example>\r\n\r\nhi\r\n".encode("utf-8"))
+    log = world.run()
+    assert not any("\x1b" in line or "\x07" in line for line in log), log
+    stored = rows(world, "SELECT message_id, sender, subject, outcome FROM mail_in")
+    assert not any("\x1b" in (value or "") for row in stored for value in row), stored
+    assert [m["Subject"] for m in world.to(who["Anna"])][-1] == "[g1] your pending orders"
+    refused, = world.to("other@x.example")
+    assert "\x1b" not in refused["Subject"] and "\x1b" not in refused.get_body().get_content()
+    assert world.cli.ok("mail", "inbox", "--all").out.count("\x1b") == 0
+    shown = world.cli.ok("mail", "inbox", "--show", "<e@x.example>").out
+    assert "\x1b" not in shown and "\x07" not in shown and "\r" not in shown
+    assert "Subject: \\x1b]0;owned\\x07\\x1b[2Jhello\n" in shown     # said, never obeyed
