@@ -285,7 +285,22 @@ def turn_list(store: Store, game_id: str) -> list[tuple[int, str, str]]:
 
 
 def client_of(request: Request) -> str:
-    return request.client.host if request.client else "-"
+    """Whose failed attempts a request counts with (:class:`FailureLimiter`): its address,
+    but an IPv6 address with the other addresses of its /64 network, as one connection (a
+    household, a server) is given a whole /64 and may use any address in it: counted one by
+    one, each address would get its own allowance of wrong passwords."""
+    import ipaddress
+
+    host = request.client.host if request.client else "-"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return host
 
 
 def root_of(request: Request) -> str:
@@ -361,12 +376,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
         async def endpoint(request: Request):
             client = client_of(request)
             if web.limiter.blocked(client):
-                wait = web.limiter.retry_after(client)
-                answer = page("message.html.j2", request, 429, heading="Too many attempts",
-                              text="Too many wrong links or passwords from your address. "
-                                   f"Wait {counted(-(-wait // 60), 'minute')} and try again.")
-                answer.headers["retry-after"] = str(wait)
-                return answer
+                return too_many(request, client)
             try:
                 if inspect.iscoroutinefunction(handler):
                     return await handler(request)
@@ -374,6 +384,8 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
             except NotFound:
                 web.limiter.fail(client)
                 return not_found(request)
+            except TooMany:
+                return too_many(request, client)
             except TakenBack as gone:
                 return page("message.html.j2", request, 410, heading="Turn taken back",
                             text=f"The moderator took back turn {gone.number} of this game "
@@ -388,6 +400,14 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                             heading=problem.heading, text=problem.text, kept=problem.kept,
                             link=problem.link, link_text=problem.link_text)
         return endpoint
+
+    def too_many(request: Request, client: str) -> Response:
+        wait = web.limiter.retry_after(client)
+        answer = page("message.html.j2", request, 429, heading="Too many attempts",
+                      text="Too many wrong links or passwords from your address. "
+                           f"Wait {counted(-(-wait // 60), 'minute')} and try again.")
+        answer.headers["retry-after"] = str(wait)
+        return answer
 
     def opened_from(request: Request, store: Store) -> Opened:
         params = request.path_params
@@ -621,11 +641,17 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
                 request.cookies.get(LOGIN_COOKIE):
             raise HTTPProblem(403, "Form too old", STALE_FORM.format(done="done"),
                               link=f"{root_of(request)}/moderator", link_text="Sign in")
+        # counted before the password is checked, taken back when it is right: a burst of
+        # guesses sent at once gets no more tries than the same guesses one by one
+        client = client_of(request)
+        mark = web.limiter.reserve(client)
+        if mark is None:
+            raise TooMany
         ok = await run_in_threadpool(verify_password, form.get("password", ""),
                                      web.config.moderator_password_hash)
         if not ok:
-            web.limiter.fail(client_of(request))
             return login_page(request, failed=True, status=403)
+        web.limiter.forgive(client, mark)
         response = RedirectResponse(f"{root_of(request)}/moderator", status_code=303)
         set_cookie(request, response, SESSION_COOKIE, web.new_session(), SESSION_SECONDS)
         response.delete_cookie(LOGIN_COOKIE, path=f"{root_of(request)}/moderator")

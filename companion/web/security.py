@@ -125,6 +125,26 @@ class FailureLimiter:
                 return 1
             return max(1, math.ceil(queue[len(queue) - self.limit] + self.window - self.clock()))
 
+    def reserve(self, client: str) -> float | None:
+        """Count an attempt as failed before it is decided (a password being checked): a
+        burst of attempts sent at once then cannot all pass :meth:`blocked` before the first
+        of them is counted. None (nothing counted) when the client is blocked already; else
+        the mark to give :meth:`forgive` if the attempt succeeds."""
+        with self._lock:
+            queue = self._recent(client)
+            if len(queue) >= self.limit:
+                return None
+            mark = self.clock()
+            queue.append(mark)
+            return mark
+
+    def forgive(self, client: str, mark: float) -> None:
+        """Take back an attempt counted by :meth:`reserve` that succeeded."""
+        with self._lock:
+            queue = self._failures.get(client)
+            if queue is not None and mark in queue:
+                queue.remove(mark)
+
     def fail(self, client: str) -> None:
         with self._lock:
             self._recent(client).append(self.clock())

@@ -325,3 +325,78 @@ def test_the_form_key_survives_a_restart_and_is_random(gral_store, make_client, 
     assert "# &lt;kept&gt;" in stale.text and "readonly" in stale.text
     assert 'name="csrf"' not in stale.text
     assert gral_store.pending("g")["Anna"].text == "assign 10 to Alberto\n"
+
+
+def test_the_addresses_of_one_ipv6_network_share_their_failed_attempts(gral_store,
+                                                                       password_hash):
+    """A client given a whole IPv6 /64 (as a household or a server is) could take a new
+    address for every wrong password; the attempts of one /64 count together, so the limit
+    holds. Another network, and an IPv4 address, have allowances of their own; an IPv4
+    address written as IPv6 ('::ffff:198.51.100.1') is that IPv4 address."""
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+    from companion.web.config import WebConfig
+
+    app = create_app(gral_store.path, None, WebConfig(moderator_password_hash=password_hash,
+                                                      max_failures=3))
+
+    def at(host: str) -> TestClient:
+        return TestClient(app, follow_redirects=False, client=(host, 50000))
+
+    for n in range(3):
+        guesser = at(f"2001:db8:1:2::{n + 1:x}")
+        csrf = csrf_of(guesser.get("/moderator").text)
+        assert guesser.post("/moderator/login", data={"csrf": csrf, "password": "guess"}
+                            ).status_code == 403
+    assert at("2001:db8:1:2:ffff::9").get("/moderator").status_code == 429
+    assert at("2001:db8:1:3::1").get("/moderator").status_code == 200
+    assert at("192.0.2.7").get("/moderator").status_code == 200
+    for host in ("::ffff:198.51.100.1", "198.51.100.1", "::ffff:198.51.100.1"):
+        assert at(host).get("/g/0/public?h=0000000000000000").status_code == 404
+    assert at("::ffff:198.51.100.1").get("/moderator").status_code == 429
+    assert at("198.51.100.1").get("/moderator").status_code == 429
+    assert at("198.51.100.200").get("/moderator").status_code == 200
+
+
+def test_a_burst_of_guesses_sent_at_once_gets_no_more_tries(gral_store, password_hash):
+    """Wrong passwords sent all at once (each waits for its check, and none was counted yet
+    when the others came in) get no more tries than the same guesses one by one: at most
+    max_failures passwords are checked, the rest answered 429. A right password is not
+    counted against the client."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+    from companion.web.config import WebConfig
+    from tests.web.conftest import PASSWORD
+
+    app = create_app(gral_store.path, None, WebConfig(moderator_password_hash=password_hash,
+                                                      max_failures=3))
+    guessers = []
+    for _ in range(10):
+        client = TestClient(app, follow_redirects=False)
+        guessers.append((client, csrf_of(client.get("/moderator").text)))
+    start, answers = threading.Barrier(len(guessers)), []
+
+    def guess(client, csrf):
+        start.wait()
+        answers.append(client.post("/moderator/login",
+                                   data={"csrf": csrf, "password": "guess"}).status_code)
+
+    threads = [threading.Thread(target=guess, args=pair) for pair in guessers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [403] * 3 + [429] * 7, answers
+    # a right password is taken back from the count: two wrong, then signing in again and
+    # again (a new browser each time), stays open
+    moderator = create_app(gral_store.path, None, WebConfig(
+        moderator_password_hash=password_hash, max_failures=3))
+    for password in ("guess", "guess", PASSWORD, PASSWORD, PASSWORD):
+        client = TestClient(moderator, follow_redirects=False)
+        answer = client.post("/moderator/login", data={
+            "csrf": csrf_of(client.get("/moderator").text), "password": password})
+        assert answer.status_code == (403 if password == "guess" else 303), answer.status_code
