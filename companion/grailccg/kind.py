@@ -120,7 +120,7 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
-    edition = 3     # 1: grail bonuses wait for the next grail number; idle properties say so;
+    edition = 4     # 1: grail bonuses wait for the next grail number; idle properties say so;
     # 2: an extra move or a joining at once does nothing outside its player's turn (a card
     # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
     # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
@@ -143,6 +143,9 @@ class GrailKind(GameKind):
     # a fight, nor one that changes only combat into a battle of wits (it would do nothing); a
     # cancelling card turned up says it has nothing to cancel, and nobody is asked (FAQ 1); a
     # Round Table before a castle whose defenders bar its way may run away (7.6, Example 8.1)
+    # 4: a card turned up that duplicates one already face up in the same England gets no
+    # replacement when another card of its area with `permanent = true` (a Write Yer Own
+    # adversary or peril standing there) holds it (FAQ 8)
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2

@@ -1011,7 +1011,9 @@ class Run(ReplayedChance):
 
     def duplicate(self, p: str, name: str, inst: str) -> bool:
         """FAQ 8: a card turned up that is already face up in the same England goes to the dead
-        cart and is replaced by the top card of its owner's deck (face down, turned up next)."""
+        cart and is replaced by the top card of its owner's deck (face down, turned up next),
+        unless (from rules edition 4) another card of the area with ``permanent = true`` stands
+        there: then the area gets no new card (case 142)."""
         if name.startswith("av"):
             return False
         cid = self.g["cards"][inst]
@@ -1022,6 +1024,13 @@ class Run(ReplayedChance):
                 here = self.area(p, name)
                 here["card"] = None
                 self.kill(inst)
+                keeper = self.permanent_in(here, inst) if self.edition >= 4 else None
+                if keeper is not None:      # case 142: the area is held, nothing replaces it
+                    self.say(f"{self.n(inst)} is already face up in this England: it goes to "
+                             f"the dead cart, and no card is drawn in its place, since "
+                             f"{self.n(keeper)}, a permanent card, stands in {name} (FAQ 8).",
+                             kind="duplicate", card=inst, keeper=keeper)
+                    return True
                 self.say(f"{self.n(inst)} is already face up in this England: it goes to the "
                          "dead cart (FAQ 8).", kind="duplicate", card=inst)
                 owner = self.owner(inst)
@@ -1030,6 +1039,15 @@ class Run(ReplayedChance):
                     here["up"] = False
                 return True
         return False
+
+    def permanent_in(self, a: dict, inst: str) -> str | None:
+        """The first card other than ``inst`` standing in area ``a`` whose card data says
+        ``permanent = true`` (a foe or a castle's occupant; the area's own card is ``inst``
+        itself when this is asked), or None: FAQ 8's other permanent card (docs/grailccg.md)."""
+        for x in a["foes"] + a["occupants"]:
+            if x != inst and self.card(x).permanent:
+                return x
+        return None
 
     def secondary(self, p: str, inst: str) -> None:
         card = self.card(inst)

@@ -69,6 +69,13 @@ def check_invariants(state: dict) -> None:
             assert info["knight"] is None or info["knight"] in g["table"][p]["members"] + held
             cap = KIND_CARDS(state).get(g["cards"][page]).capacity or 1
             assert len(info["items"]) + len(info["new"]) <= cap
+    areas = [a for q in g["players"] for a in g["england"][q].values()]
+    areas += list(g["avalon"].values())
+    for a in areas:     # occupants stand only in a face-up castle: never beside a face-down
+        if a["occupants"]:      # card that could turn up as a duplicate (FAQ 8, case 142)
+            assert a["card"] and a["up"] and \
+                KIND_CARDS(state).get(g["cards"][a["card"]]).type == "castle", \
+                f"castle occupants without a face-up castle: {a}"
     d = g["dispute"]
     if d:
         assert g["stage"] != "over"
