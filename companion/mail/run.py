@@ -816,8 +816,13 @@ def report_parts(game, player, number: int, folder: Path, config, schedule, *,
     have (a finished game's disclosures). Nothing of another player's."""
     from companion.engine.identity import player_slugs
 
+    from companion.fairness import FILE_NAME
+
     slugs = set(player_slugs([p.name for p in game.players]).values())
     own = f"{player.slug}."
+    # the finished game's disclosures by name: a player whose name makes the slug
+    # 'chance-disclosure' must not make the fairness file look like theirs alone
+    shared = {FILE_NAME, "disclosure.json"}
     attachments = []
     text = ""
     if folder.is_dir():
@@ -827,8 +832,8 @@ def report_parts(game, player, number: int, folder: Path, config, schedule, *,
                 text = path.read_text(encoding="utf-8")
             elif name.startswith(own):
                 attachments.append((name, path.read_bytes()))
-            elif name.partition(".")[0] not in slugs and not name.startswith("public.") \
-                    and path.is_file() and name.endswith(".json"):
+            elif (name in shared or name.partition(".")[0] not in slugs) and \
+                    not name.startswith("public.") and path.is_file() and name.endswith(".json"):
                 attachments.append((name, path.read_bytes()))
     code = mail_code(game, player)
     head = (f"Game {game.id}, turn {number}: the report of {player.name}.\n"

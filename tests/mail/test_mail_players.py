@@ -179,6 +179,33 @@ def test_the_report_of_a_finished_game_asks_for_no_orders(world):
     assert world.code(who["Anna"]) in text
 
 
+def test_a_player_named_like_the_fairness_file_does_not_keep_it_from_the_others(world):
+    """A player whose name makes the slug 'chance-disclosure' (the fairness file's name,
+    chance-disclosure.json) has their own report and text; every player of the finished game
+    still gets the game's disclosure files, each exactly once."""
+    from companion.mail import deadlines
+    from companion.mail.run import report_parts
+
+    new_game(world, "gral", "g1", ["Anna", "Chance-Disclosure"])
+    store = world.store()
+    try:
+        game = store.game("g1")
+        with store.transaction() as db:
+            schedule = deadlines.ensure(db, "g1", 0)
+        folder = world.output / "g1" / "turn-000"
+        (folder / "chance-disclosure.json").write_text("{}\n", encoding="utf-8")
+        (folder / "disclosure.json").write_text("{}\n", encoding="utf-8")
+        for name in ("Anna", "Chance-Disclosure"):
+            player = game.player(name)
+            _, files = report_parts(game, player, 0, folder, world.config(), schedule,
+                                    over=True)
+            names = [n for n, _ in files]
+            assert sorted(names) == sorted([f"{player.slug}.pdf", "chance-disclosure.json",
+                                            "disclosure.json"]), (name, names)
+    finally:
+        store.close()
+
+
 def test_the_placeholder_of_a_code_is_never_masked():
     assert masked("the code (XXXXX-XXXXX-XXXXX) or ABCDE-FGHIJ-KLMNO") == \
         "the code (XXXXX-XXXXX-XXXXX) or [code]"
