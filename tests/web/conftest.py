@@ -16,11 +16,24 @@ PASSWORD = "correct horse battery"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def artifacts() -> Path:
-    """Where the browser tests keep their screenshots (ignored by git)."""
-    folder = Path(os.environ.get("COMPANION_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "web"
+def artifacts() -> Path | None:
+    """Where the browser tests keep their screenshots: FOLDER/web/ when COMPANION_TEST_ARTIFACTS
+    names a folder (``test-artifacts/`` in the checkout is ignored by git), else None: a
+    screenshot is for a human looking at the pages, not a check, and a full-page one of a long
+    report costs a loaded machine seconds."""
+    where = os.environ.get("COMPANION_TEST_ARTIFACTS")
+    if not where:
+        return None
+    folder = Path(where) / "web"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def shot(page, name: str, **options) -> None:
+    """A screenshot of ``page`` as ``name`` in :func:`artifacts`, when it is asked for."""
+    folder = artifacts()
+    if folder is not None:      # a full page of a long report takes its time on a busy machine
+        page.screenshot(path=str(folder / name), timeout=120_000, **options)
 
 
 def path_of(link: str) -> str:

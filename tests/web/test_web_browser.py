@@ -5,8 +5,8 @@ the loopback interface.
 The QR code is decoded from the real PDF of a real game; the page it opens shows that player's
 report and nothing of another's; orders typed with a mistake show the error at its line; the
 corrected orders are accepted; the moderator signs in and runs the turn; the player's page then
-links to the new turn. Screenshots are kept in test-artifacts/web/ (COMPANION_TEST_ARTIFACTS
-moves them).
+links to the new turn. With COMPANION_TEST_ARTIFACTS=FOLDER set, screenshots of each page are kept
+in FOLDER/web/ (tests/web/conftest.py, shot).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from companion import service
 from companion.store import Store
 from companion.web.config import WebConfig
 from tests.every_kind import PLAYABLE, play, players_for
-from tests.web.conftest import EPOCH, PASSWORD, artifacts
+from tests.web.conftest import EPOCH, PASSWORD, shot
 from tests.web.server import free_port, running
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
@@ -125,7 +125,6 @@ def check_colours(page, scheme: str) -> dict:
 def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         browser, tmp_path, monkeypatch, password_hash):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    shots = artifacts()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     store = Store(tmp_path / "s.sqlite3", create=True)
@@ -153,17 +152,17 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         assert page.locator("svg.gral-board").count() == 1
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390 + 1, "the page is wider than the phone"
-        page.screenshot(path=str(shots / "01-report-turn-0.png"), full_page=True)
+        shot(page, "01-report-turn-0.png", full_page=True)
 
         page.click("text=Orders")
         page.fill("textarea#orders", "assign 10 to Alberto\nassign 7 to Nobodyhere\n")
         page.click("button[value=check]")
         errors = page.inner_text("#errors")
         assert "line 2, column" in errors, errors
-        page.screenshot(path=str(shots / "02-orders-error.png"), full_page=True)
+        shot(page, "02-orders-error.png", full_page=True)
         check_colours(page, "light")
         check_colours(page, "dark")              # the listing of the error, the notices
-        page.screenshot(path=str(shots / "02-orders-error-dark.png"), full_page=True)
+        shot(page, "02-orders-error-dark.png", full_page=True)
         page.emulate_media(color_scheme="light")
         assert store.pending("g") == {}
 
@@ -171,7 +170,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         page.click("button[value=submit]")
         assert "Your orders are stored" in page.inner_text("#result")
         assert "Understood as" in page.inner_text("#understood")
-        page.screenshot(path=str(shots / "03-orders-accepted.png"), full_page=True)
+        shot(page, "03-orders-accepted.png", full_page=True)
         assert store.pending("g")["Anna"].text == "assign 10 to Alberto\nassign 7 to Mansur\n"
 
         for name in ("Bert", "Cora"):
@@ -184,11 +183,11 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         mod.click("button[type=submit]")
         mod.click("a[href$='/moderator/game/g']")
         assert "Adjudicate turn 1" in mod.inner_text("body")
-        mod.screenshot(path=str(shots / "04-moderator-game.png"), full_page=True)
+        shot(mod, "04-moderator-game.png", full_page=True)
         mod.click("text=Adjudicate turn 1")
         assert "Turn 1 processed" in mod.inner_text("#result")
         check_colours(mod, "dark")
-        mod.screenshot(path=str(shots / "05-moderator-turn-run.png"), full_page=True)
+        shot(mod, "05-moderator-turn-run.png", full_page=True)
         assert store.turn("g").number == 1
 
         page.goto(link)
@@ -199,7 +198,7 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         assert page.locator("dl.header").inner_text().count("1") >= 1
         assert "A newer turn" not in page.inner_text("body")
         assert bert.token not in page.content()
-        page.screenshot(path=str(shots / "06-report-turn-1.png"), full_page=True)
+        shot(page, "06-report-turn-1.png", full_page=True)
         assert decode_qr(out / "g" / "turn-001" / "anna.pdf") == page.url
 
         turn1_link = page.url              # the moderator takes turn 1 back (late orders)
@@ -211,13 +210,13 @@ def test_a_player_scans_reads_and_sends_orders_and_the_moderator_runs_the_turn(
         mod.click("form.rewind button")
         assert "Turn 1 taken back" in mod.inner_text("#result")
         assert "Bert's orders came late" in mod.inner_text("ul.rewound")
-        mod.screenshot(path=str(shots / "07-moderator-took-back.png"), full_page=True)
+        shot(mod, "07-moderator-took-back.png", full_page=True)
         assert store.turn("g").number == 0 and len(store.pending("g")) == 3
         page.goto(turn1_link)
         assert "took back turn 1" in page.inner_text("body")
         page.click("text=Open turn 0")
         assert "Your influence sheet" in page.inner_text("body") and "/g/0/" in page.url
-        page.screenshot(path=str(shots / "08-player-turn-taken-back.png"), full_page=True)
+        shot(page, "08-player-turn-taken-back.png", full_page=True)
         player.close()
         moderator.close()
     assert requests and all(r.startswith(base + "/") for r in requests), requests
@@ -238,7 +237,6 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
     on the page loaded: check_colours), where it still fits, every text keeps 4.5:1, the
     figures lie on light panels and are as large as in the light scheme."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    shots = artifacts()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     store = Store(tmp_path / "s.sqlite3", create=True)
@@ -305,7 +303,7 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
         for name, url in pages.items():
             page.goto(url)
             width, wide = page.evaluate(overflow)
-            page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
+            shot(page, f"phone-{kind_id}-{name}.png", full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
             assert page.evaluate(fingers) == [], name
             check_colours(page, "light")
@@ -324,9 +322,9 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
             assert width <= 391 and not wide, ("dark", name, width, wide)
             if name == "report":
                 assert page.evaluate(figure_widths) == figures
-                page.screenshot(path=str(shots / f"phone-{kind_id}-{name}-dark.png"))
+                shot(page, f"phone-{kind_id}-{name}-dark.png")
                 page.locator("figure .svg").first.scroll_into_view_if_needed()
-                page.screenshot(path=str(shots / f"phone-{kind_id}-{name}-dark-figure.png"))
+                shot(page, f"phone-{kind_id}-{name}-dark-figure.png")
             page.emulate_media(color_scheme="light")
         page.goto(base + "/moderator")
         page.fill("#password", PASSWORD)
@@ -334,7 +332,7 @@ def test_every_kind_fits_a_phone(browser, tmp_path, monkeypatch, password_hash, 
         for name, path in (("moderator", "/moderator"), ("moderator-game", "/moderator/game/g")):
             page.goto(base + path)
             width, wide = page.evaluate(overflow)
-            page.screenshot(path=str(shots / f"phone-{kind_id}-{name}.png"), full_page=True)
+            shot(page, f"phone-{kind_id}-{name}.png", full_page=True)
             assert width <= 391 and not wide, (name, width, wide)
             assert page.evaluate(fingers) == [], name
             check_colours(page, "light")
@@ -388,8 +386,7 @@ def test_long_names_and_reasons_fit_a_phone(browser, tmp_path, monkeypatch, pass
             widths[name] = page.evaluate("document.scrollingElement.scrollWidth")
             if name == "game":
                 assert "x" * 180 in page.inner_text("ul.rewound")
-                page.screenshot(path=str(artifacts() / "phone-long-names-moderator.png"),
-                                full_page=True)
+                shot(page, "phone-long-names-moderator.png", full_page=True)
         context.close()
     assert all(width <= 390 for width in widths.values()), widths
     store.close()
@@ -429,7 +426,7 @@ def test_a_koc_player_reads_the_closeup_of_his_area_on_a_phone(browser, tmp_path
         }""")
         assert order, "the close-up comes before the whole map"
         page.locator("svg.koc-closeup").scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts() / "phone-koc-closeup.png"))
+        shot(page, "phone-koc-closeup.png")
         for line in lines:
             [(_, close)] = page.evaluate(measure, ["svg.koc-closeup text", line])
             [(_, whole)] = page.evaluate(measure, ["svg.koc-map > text", line])
@@ -443,6 +440,6 @@ def test_a_koc_player_reads_the_closeup_of_his_area_on_a_phone(browser, tmp_path
             s => document.querySelector(s).getBoundingClientRect().width)""")
         assert sizes == [30 * 16, 40 * 16], sizes
         page.locator("svg.koc-closeup").scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts() / "desktop-koc-closeup.png"))
+        shot(page, "desktop-koc-closeup.png")
         context.close()
     store.close()
