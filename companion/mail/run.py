@@ -353,6 +353,21 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
                   f"{head}\nA message carrying your code changed the address of "
                   f"{player.name} in game {game.id} from {old} to {new}. If that was not "
                   "you, tell the moderator at once.\n", to=old, old=True)
+        if config.moderator and (old or "").lower() != new.lower():
+            # the moderator hears of every seat that moves by mail: above all a seat they had
+            # left without an address ('none': its player gone) taken up again with its code
+            outbox.queue(db, config, f"moderator-address:{parsed.message_id}", config.moderator,
+                         f"companion: {player.name} in game {game.id} changed their address",
+                         f"A message carrying the code of {player.name} in game {game.id} "
+                         f"changed the seat's address from {old or 'none (no mail)'} to {new}"
+                         f" (from {parsed.sender}).\n\n"
+                         + ("The seat had no address: if its player left, give it a new "
+                            f"token ('companion token {game.id} \"{player.name}\"'), and the "
+                            "old code stops working.\n" if not old else
+                            "The old address was told too. If it was not the player, "
+                            f"'companion token {game.id} \"{player.name}\"' gives them a new "
+                            "code and 'companion game address' puts the address back.\n"),
+                         game_id=game.id)
         return "done", game.id, player.name, f"address of {player.name} changed"
     if command == "help":
         reply("help", f"{head}\n{HELP_TEXT}{deadline_line}")

@@ -74,6 +74,32 @@ def test_a_message_id_chosen_by_a_sender_never_silences_the_old_address_notice(w
     assert code not in told[0].as_string()          # no code goes to the old address
 
 
+def test_the_moderator_hears_of_a_seat_moved_by_mail_above_all_one_left_without_address(world):
+    """A seat the moderator left without an address ('none': its player gone) can still be
+    moved by its old code ('CODE address', from anywhere): nobody else would learn of it, so
+    the moderator is told, with what to do; an ordinary move by mail is told to them too.
+    The notice holds no code."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Bert"])
+    world.cli.ok("game", "address", "g1", "Bert", "none")
+    world.run()
+    world.send("bert@elsewhere.example", f"{code} address", "")
+    world.run()
+    notices = [m for m in world.to("mod@example.org")
+               if m["Subject"] == "companion: Bert in game g1 changed their address"]
+    assert len(notices) == 1, [m["Subject"] for m in world.to("mod@example.org")]
+    text = notices[0].get_body().get_content()
+    assert "from none (no mail) to bert@elsewhere.example" in text
+    assert "companion token g1 \"Bert\"" in text and code not in notices[0].as_string()
+    anna = world.code(who["Anna"])
+    world.send("anna@moved.example", f"{anna} address", "")
+    world.run()
+    moved = [m for m in world.to("mod@example.org") if "Anna in game g1" in m["Subject"]]
+    assert len(moved) == 1 and anna not in moved[0].as_string()
+    assert f"from {who['Anna']} to anna@moved.example" in moved[0].get_body().get_content()
+
+
 def test_a_from_address_that_cannot_be_answered_is_said_so(world):
     """A From: address holding a line break or a control character cannot be the To: of a
     reply: the message goes to the review list saying why (not as a failure of companion),
