@@ -102,6 +102,11 @@ class IllegalOrderError(OrderError):
     kind = "illegal order"
 
 
+MAX_ORDER_CHARS = 20_000
+"""The longest order text taken from a player by mail or on the web page (characters): far
+beyond any game's orders, short of a pasted book."""
+
+
 class OrdersRejected(CompanionError):
     """An order file with one or more errors; nothing from it is applied."""
 
@@ -115,8 +120,15 @@ class OrdersRejected(CompanionError):
         super().__init__(f"{count} error{'s' if count != 1 else ''} in {filename}; "
                          "no orders were accepted")
 
-    def render(self) -> str:
-        return "\n".join(e.format() for e in self.errors) + f"\n{self.message}"
+    def render(self, limit: int | None = None) -> str:
+        """Every error, one per line, and the summary; with ``limit``, the first ``limit``
+        errors and how many more there are (a reply by mail stays readable)."""
+        shown = self.errors if limit is None else self.errors[:limit]
+        more = len(self.errors) - len(shown)
+        tail = (f"\n... and {more} more error{'s' if more != 1 else ''} after line "
+                f"{shown[-1].line.number if shown and shown[-1].line else 1}"
+                if more else "")
+        return "\n".join(e.format() for e in shown) + tail + f"\n{self.message}"
 
 
 _TOKEN = re.compile(r'"(?P<q>[^"]*)"|(?P<n>\d+)(?![\w])|(?P<p>[+,;=:()])'

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.engine.orders import MAX_ORDER_CHARS
 from companion.engine.words import counted, numbered, word_for
 from companion.errors import CompanionError, StoreError
 from companion.mail import deadlines, outbox, seats
@@ -294,6 +295,17 @@ def reads_as_order(kind, state: dict, player: str):
     return check
 
 
+MAIL_ERRORS = 100
+"""The most order errors a reply lists (then how many more): a reply stays readable."""
+
+
+def rendered(exc: CompanionError) -> str:
+    """An error as a reply by mail gives it: order errors listed up to :data:`MAIL_ERRORS`."""
+    from companion.engine.orders import OrdersRejected
+
+    return exc.render(MAIL_ERRORS) if isinstance(exc, OrdersRejected) else exc.render()
+
+
 def orders_text(parsed: Parsed) -> str:
     """The order text with the line holding the code blanked (line numbers unchanged)."""
     from companion.mail.parse import without_code_line
@@ -423,6 +435,15 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     aside = "".join(f"  {c.said(f' of your {name}')}\n" for c in ignored)
     aside = f"\nNot read as orders (a greeting or a sign-off):\n{aside}" if aside else ""
     noted = f"; ignored {counted(len(ignored), 'greeting/sign-off line')}" if ignored else ""
+    if len(text) > MAX_ORDER_CHARS:      # as on the web page: not parsed, not stored
+        reply("orders NOT accepted",
+              f"{head}\nYour orders were NOT accepted; nothing was changed. The text read as "
+              f"orders in your {name} is {len(text):,} characters long; the most taken is "
+              f"{MAX_ORDER_CHARS:,}, far more than any turn's orders. Was a long quotation, a "
+              "document or a forwarded message included? Send only your orders in a new "
+              "message (with your code).\n\n" + deadline_line)
+        return "done", game.id, player.name, f"orders of {player.name} rejected: " \
+                                              f"{len(text):,} characters, over the limit"
     try:
         result = service.check_orders(store, game.id, player.name, text, name)
         replaced = player.name in store.pending(game.id)
@@ -433,7 +454,7 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     except CompanionError as exc:
         reply("orders NOT accepted",
               f"{head}\nYour orders were NOT accepted; nothing was changed. Every problem, "
-              f"with line and column of your {name}:\n\n{exc.render()}\n{aside}\n"
+              f"with line and column of your {name}:\n\n{rendered(exc)}\n{aside}\n"
               "Send the corrected orders in a new message (with your code). 'options' in "
               "the subject (with your code) lists the order lines open to you now.\n\n"
               + deadline_line)

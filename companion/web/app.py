@@ -52,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from companion import service
 from companion.engine.game import PUBLIC
 from companion.engine.numbers import is_digits
+from companion.engine.orders import MAX_ORDER_CHARS  # the longest orders (by mail too)
 from companion.engine.words import counted, numbered
 from companion.errors import CompanionError
 from companion.registry import get_kind, info
@@ -62,8 +63,6 @@ from companion.web.config import WebConfig, verify_password
 from companion.web.security import (FailureLimiter, SecurityHeaders, form_token,
                                      same_origin)
 
-MAX_ORDER_CHARS = 20_000
-"""The longest order text accepted (characters)."""
 MAX_BODY = MAX_ORDER_CHARS * 12 + 16 * 1024
 """The largest form accepted (bytes): the longest orders in the worst encoding (a character of
 four UTF-8 bytes is twelve form-encoded, ``%F0%9F%98%80``) and room for the other fields, so a

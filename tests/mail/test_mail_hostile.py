@@ -178,3 +178,29 @@ def test_no_control_character_of_a_message_reaches_a_reply_or_a_progress_line(wo
     shown = world.cli.ok("mail", "inbox", "--show", "<e@x.example>").out
     assert "\x1b" not in shown and "\x07" not in shown and "\r" not in shown
     assert "Subject: \\x1b]0;owned\\x07\\x1b[2Jhello\n" in shown     # said, never obeyed
+
+
+def test_orders_by_mail_are_bounded_as_on_the_web_page(world):
+    """Orders by mail have the web form's limit (MAX_ORDER_CHARS): a longer text is refused
+    unread, saying its length and the limit, and nothing is stored; a text within it with a
+    great many mistakes gets a reply listing the first MAIL_ERRORS and how many more."""
+    from companion.engine.orders import MAX_ORDER_CHARS
+    from companion.mail.run import MAIL_ERRORS
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.send(who["Anna"], f"orders {code}", "nonsense here\n" * (MAX_ORDER_CHARS // 10))
+    world.run()
+    reply = world.to(who["Anna"])[-1]
+    text = reply.get_body().get_content()
+    assert reply["Subject"] == "[g1] orders NOT accepted"
+    assert f"{MAX_ORDER_CHARS:,}" in text and "28,000 characters" in text, text
+    assert rows(world, "SELECT COUNT(*) FROM submissions") == [(0,)]
+    world.send(who["Anna"], f"orders {code}", "nonsense here\n" * 1000)
+    world.run()
+    text = world.to(who["Anna"])[-1].get_body().get_content()
+    assert text.count("unknown order 'nonsense'") == MAIL_ERRORS, text[:2000]
+    assert f"... and {1000 - MAIL_ERRORS} more errors after line {MAIL_ERRORS}" in text
+    assert "1000 errors in message; no orders were accepted" in text
+    assert len(text) < 20_000
