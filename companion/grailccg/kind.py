@@ -145,7 +145,12 @@ class GrailKind(GameKind):
     # Round Table before a castle whose defenders bar its way may run away (7.6, Example 8.1)
     # 4: a card turned up that duplicates one already face up in the same England gets no
     # replacement when another card of its area with `permanent = true` (a Write Yer Own
-    # adversary or peril standing there) holds it (FAQ 8)
+    # adversary or peril standing there) holds it (FAQ 8); a card turned up by `reveal area`
+    # with nobody entering (Run.turn_up_remote) is checked for FAQ 8 (a duplicate goes to the
+    # dead cart, replaced face down), and one that is neither a foe nor a land, castle or
+    # village (nor permanent) goes to its owner's dead cart, leaving open land (FAQ 3), where
+    # earlier games left every such card face up as its area's own card; the report says
+    # what became of it
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2

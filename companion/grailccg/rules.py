@@ -1009,11 +1009,13 @@ class Run(ReplayedChance):
             self.say(f"{card.name} goes to {self.owner(inst)}'s dead cart; {name} is open land "
                      "(FAQ 3).", kind="dead", card=inst)
 
-    def duplicate(self, p: str, name: str, inst: str) -> bool:
+    def duplicate(self, p: str, name: str, inst: str, remote: bool = False) -> bool:
         """FAQ 8: a card turned up that is already face up in the same England goes to the dead
         cart and is replaced by the top card of its owner's deck (face down, turned up next),
         unless (from rules edition 4) another card of the area with ``permanent = true`` stands
-        there: then the area gets no new card (case 142)."""
+        there: then the area gets no new card (case 142). ``remote``: the card was turned up by
+        a `reveal area` effect, with nobody entering (rules edition 4, case 144): the report
+        names the England and says that the replacement stays face down."""
         if name.startswith("av"):
             return False
         cid = self.g["cards"][inst]
@@ -1024,16 +1026,25 @@ class Run(ReplayedChance):
                 here = self.area(p, name)
                 here["card"] = None
                 self.kill(inst)
+                owner = self.owner(inst)
+                england = f"{p}'s England" if remote else "this England"
                 keeper = self.permanent_in(here, inst) if self.edition >= 4 else None
                 if keeper is not None:      # case 142: the area is held, nothing replaces it
-                    self.say(f"{self.n(inst)} is already face up in this England: it goes to "
+                    self.say(f"{self.n(inst)} is already face up in {england}: it goes to "
                              f"the dead cart, and no card is drawn in its place, since "
                              f"{self.n(keeper)}, a permanent card, stands in {name} (FAQ 8).",
                              kind="duplicate", card=inst, keeper=keeper)
                     return True
-                self.say(f"{self.n(inst)} is already face up in this England: it goes to the "
-                         "dead cart (FAQ 8).", kind="duplicate", card=inst)
-                owner = self.owner(inst)
+                if remote:      # case 144: nobody is there to turn the replacement up
+                    self.say(f"{self.n(inst)} is already face up in {england}: it goes to "
+                             f"{owner}'s dead cart, and "
+                             + (f"the top card of {owner}'s deck is laid face down in {name} "
+                                "in its place (FAQ 8)." if self.g["decks"][owner] else
+                                f"{owner}'s deck has no card to replace it, so {name} is open "
+                                "land (FAQ 8, FAQ 3)."), kind="duplicate", card=inst)
+                else:
+                    self.say(f"{self.n(inst)} is already face up in this England: it goes to "
+                             "the dead cart (FAQ 8).", kind="duplicate", card=inst)
                 if self.g["decks"][owner]:
                     here["card"] = self.from_deck(owner, "a replacement area card (FAQ 8)")
                     here["up"] = False
@@ -2559,6 +2570,9 @@ class Run(ReplayedChance):
                 if a["card"] is not None and not a["up"]:
                     if g["table"][q]["at"] == name:
                         continue
+                    if self.edition >= 4:       # case 144: as a card turned up, no explorer
+                        self.turn_up_remote(q, name, src)
+                        return
                     a["up"] = True
                     inst = a["card"]
                     t = self.ctype(inst)
@@ -2570,6 +2584,50 @@ class Run(ReplayedChance):
                              " without anyone entering.", kind="reveal", card=inst, area=name)
                     return
         self.say(f"{src}: there is no face-down area to turn up there.")
+
+    def turn_up_remote(self, q: str, name: str, src: str) -> None:
+        """Rules edition 4: the card of area ``name`` (of ``q``'s England, or of Avalon) turned
+        up by ``src`` with nobody entering (cases 144-155). It is handled as a card a Round
+        Table turns up (``reveal``), less what needs someone there: nobody explores it, so no
+        secondary property works and nobody is asked about a primary property (FAQ 1), and
+        nobody invites a knight or persona. A duplicate goes to the dead cart and is replaced
+        face down (FAQ 8); an adversary, peril, knight or persona stands there as a foe (7.1); a
+        land, castle or village stays face up, met by whoever enters later; any other card that
+        is not permanent goes to its owner's dead cart, leaving open land (FAQ 3)."""
+        a = self.area(q, name)
+        inst = a["card"]
+        a["up"] = True
+        card = self.card(inst)
+        t = type_of(card)
+        where = "Avalon" if name.startswith("av") else f"{q}'s England"
+        self.say(f"{src}: {card.name} is turned up in {name} of {where} without anyone "
+                 "entering.", kind="reveal", card=inst, area=name)
+        if self.duplicate(q, name, inst, remote=True):
+            return
+        if t in CHARACTERS or t in HOSTILE:
+            a["card"] = None
+            a["foes"].append(inst)
+            self.say(f"{card.name} stands in {name} as "
+                     + ("an adversary: no Round Table is there to invite it, and the one that "
+                        "enters must face it (7.1)." if t in CHARACTERS else
+                        "a foe: the Round Table that enters must face it (7.1)."),
+                     kind="reveal", card=inst, area=name)
+            return
+        if t in AREA_TYPES or card.permanent:
+            why = ""
+            if t not in AREA_TYPES:         # a Write Yer Own item or the like, permanent
+                why = "; no Round Table turned it up, so it does nothing (FAQ 1)"
+            elif any(ekey(e) != "none" for e in card.secondary or ()):
+                why = ("; its secondary property works only for a Round Table that turns it "
+                       "up, so that does nothing (FAQ 1)")
+            self.say(f"{card.name} stays face up in {name}{why}.", kind="reveal", card=inst,
+                     area=name)
+            return
+        a["card"] = None
+        self.kill(inst)
+        self.say(f"{card.name} does nothing, since no Round Table turned it up (FAQ 1): it goes "
+                 f"to {self.owner(inst)}'s dead cart, and {name} is open land (FAQ 3).",
+                 kind="dead", card=inst)
 
     # ------------------------------------------------------------------------------ end phase
     def end_phase(self, p: str) -> None:
