@@ -191,7 +191,7 @@ def new_game(store: Store, kind_id: str, game_id: str, player_args: Sequence[str
                              f"players; {len(names)} given")
     slugs = player_slugs(names)
     for name, email in players_given:
-        check_email(email, f"the email address of {name}")
+        check_email(email, f"the email address of {name}", new=True)
     options = resolve_options(kind.option_specs, raw_options, names)
     if seed is None:
         import secrets   # here, not at the top: the quick commands never need it
@@ -836,7 +836,7 @@ def change_seat_address(store: Store, game_id: str, player_typed: str, address: 
         new = None
     else:
         try:
-            check_email(new, "the new address")
+            check_email(new, "the new address", new=True)
         except IdentityError as exc:
             raise CompanionError(exc.message, hint="give an address such as "
                                  "name@example.org, or 'none' for no mail") from None

@@ -126,3 +126,24 @@ def test_replay_detects_a_changed_record(tmp_path):
     db.close()
     result = service.replay(Store(path), "g1")
     assert not result.ok and result.first_bad == 1
+
+
+def test_an_address_with_an_invisible_character_is_refused_when_given_but_a_stored_one_opens(
+        tmp_path):
+    """A pasted address may carry a zero-width space or a control character, to which no mail
+    can be sent: a new game or a changed address refuses it, saying which character; a game
+    already stored with one (by an earlier release) still opens."""
+    from companion.errors import CompanionError
+
+    store = make_game(tmp_path / "s.sqlite3")
+    with pytest.raises(CompanionError, match="U\\+200B"):
+        service.new_game(store, "gral", "g2", ["Anna <an\u200bna@example.org>", "Bert"],
+                         seed="7")
+    with pytest.raises(CompanionError, match="U\\+0007"):
+        service.change_address(store, "g1", "Bert", "be\art@example.org")
+    assert store.game("g1").player("Bert").email is None
+    with store.transaction() as db:          # as an earlier release could have stored it
+        store.change_email(db, "g1", store.game("g1").player("Bert"), "be\u200brt@example.org",
+                           "2026-01-01T00:00:00Z", "test")
+    assert store.game("g1").player("Bert").email == "be\u200brt@example.org"
+    assert "g2" not in store.game_ids()

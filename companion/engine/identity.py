@@ -173,12 +173,23 @@ def check_token(token: str, where: str = "token") -> str:
     return token
 
 
-def check_email(email: str | None, where: str = "email address") -> str | None:
+def check_email(email: str | None, where: str = "email address", *,
+                new: bool = False) -> str | None:
+    """A usable address (raises IdentityError saying why not). ``new``: an address being given
+    now (a new game, a changed address) is also refused with a control or invisible character,
+    which no mail can be sent to; an address already stored is only read with the old check,
+    so a game keeps opening."""
     if email is None:
         return None
     if not isinstance(email, str) or not EMAIL.fullmatch(email) or len(email) > 254:
         raise IdentityError(f"{where} {email!r} is not an email address",
                             hint="write it as name@example.org")
+    bad = [ch for ch in email if not ch.isprintable()] if new else []
+    if bad:
+        raise IdentityError(f"{where} {email!r} contains the control or invisible character "
+                            f"U+{ord(bad[0]):04X}; no mail can be sent to it",
+                            hint="type the address again by hand (a pasted address may carry "
+                                 "such a character)")
     return email
 
 

@@ -350,7 +350,7 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
         parts = command.split()
         new = parts[1] if len(parts) > 1 else parsed.sender
         try:
-            check_email(new, "the new address")
+            check_email(new, "the new address", new=True)
         except IdentityError as exc:
             reply("address not changed", f"{head}\n{exc.message}; your address stays "
                                          f"{player.email}.\n", to=parsed.sender)
@@ -684,7 +684,7 @@ def seat_command(store, db, config, output: Path, game, latest: int, schedule, v
         new = args[-1] if args[-1].lower() not in ("none", "-") else None
         if new is not None:
             try:
-                check_email(new, "the new address")
+                check_email(new, "the new address", new=True)
             except IdentityError as exc:
                 raise CompanionError(exc.message) from None
         done = seats.change(store, db, game, player, new, outbox.now_text(),
