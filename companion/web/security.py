@@ -57,6 +57,11 @@ def redact(path: str) -> str:
     return masked
 
 
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+"""Sent on responses served over https only (a year; no subdomains: the host may share its
+domain with other services)."""
+
+
 class SecurityHeaders:
     """ASGI middleware: the security headers on every response (errors and static files
     included), ``Cache-Control: no-store`` unless the response says otherwise, and one access-log
@@ -79,6 +84,11 @@ class SecurityHeaders:
                 headers += [h for h in HEADERS if h[0] not in names]
                 if b"cache-control" not in names:
                     headers.append(NO_STORE)
+                if scope.get("scheme") == "https" and b"strict-transport-security" not in names:
+                    # served over TLS (directly, or behind a proxy with --proxy-headers): the
+                    # browser keeps to https for this host, so a link typed or followed as
+                    # http:// never sends a token in the clear
+                    headers.append(HSTS)
                 message = dict(message, headers=headers)
             await send(message)
 

@@ -80,6 +80,21 @@ def test_security_headers_on_every_response(gral_store, make_client):
     assert client.get("/static/app.css").headers["content-type"].startswith("text/css")
 
 
+def test_pages_served_over_https_keep_the_browser_to_https(gral_store, make_client):
+    """Served over TLS (behind a proxy with --proxy-headers, the scheme it forwards), every
+    response, errors included, tells the browser to keep to https for the host
+    (Strict-Transport-Security), so no later http:// link sends a token in the clear; over
+    plain http (a test machine, the loopback) it is not sent, where it would mean nothing."""
+    client = make_client(gral_store.path)
+    anna = links(gral_store, "g")["Anna"]
+    assert "strict-transport-security" not in client.get(anna).headers
+    client.base_url = "https://testserver"
+    for path in (anna, "/moderator", "/nothing/here", "/static/app.css"):
+        answer = client.get(path)
+        assert answer.headers["strict-transport-security"] == "max-age=31536000", path
+        assert_secure(answer)
+
+
 def test_failed_attempts_are_limited_per_client(gral_store, make_client):
     client = make_client(gral_store.path, max_failures=5)
     good = links(gral_store, "g")["Anna"]
