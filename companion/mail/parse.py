@@ -30,6 +30,7 @@ class Parsed:
     from_attachment: str | None = None
     auto: str | None = None          # why this is an automatic message (bounce, auto-reply)
     problems: list[str] = field(default_factory=list)
+    too_large: str | None = None     # why the message was not read whole (its size)
     in_reply_to: str | None = None
     text: str = ""                   # the message's text as sent, quotes and all (a reply to a
                                      # report quotes the player's code: identify() reads it)
@@ -71,6 +72,11 @@ def orders_from_text(text: str) -> str:
         same = cleaned.rstrip() == text.replace("\r\n", "\n").replace("\r", "\n").rstrip()
         return text if same else cleaned
     parsed = parse_message(text.lstrip("\ufeff").encode("utf-8", "surrogateescape"))
+    if parsed.too_large:
+        from companion.errors import CompanionError
+
+        raise CompanionError(f"the saved message was not read: {parsed.too_large}",
+                             hint="give the orders as a text file of their own")
     return without_code_line(parsed.body)
 
 
@@ -88,13 +94,45 @@ def without_code_line(body: str) -> str:
     return "\n".join(lines)
 
 
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+"""The largest message read (bytes): orders are text, and Python's mail parser takes its time
+over a message of thousands of parts; a larger one is stored whole, its headers read, and its
+sender told."""
+MAX_HEADER_BYTES = 64 * 1024
+"""The most of a message's header block read (a mail server allows far less per line)."""
+
+
+def oversize(raw: bytes) -> tuple[bytes, str | None]:
+    """The part of a message to parse and why not all of it: the whole message when it is
+    within both limits, else its first header lines only."""
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
+    header_end = min(ends) if ends else len(raw)
+    if len(raw) <= MAX_MESSAGE_BYTES and header_end <= MAX_HEADER_BYTES:
+        return raw, None
+    head = raw[:min(header_end, MAX_HEADER_BYTES)]
+    head = head[:head.rfind(b"\n") + 1] or head
+    if len(raw) > MAX_MESSAGE_BYTES:
+        why = (f"the message is {len(raw) / 1048576:.1f} MB; companion reads messages of up "
+               f"to {MAX_MESSAGE_BYTES // 1048576} MB")
+    else:
+        why = (f"its header lines are {header_end / 1024:.0f} KB long; companion reads up to "
+               f"{MAX_HEADER_BYTES // 1024} KB of them")
+    return head, why
+
+
 def parse_message(raw: bytes) -> Parsed:
     import email
     import email.policy
     from email.utils import getaddresses
 
+    part, too_large = oversize(raw)
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        if too_large:       # the headers alone (the sender is told), never the body
+            from email.parser import BytesHeaderParser
+
+            msg = BytesHeaderParser(policy=email.policy.default).parsebytes(part)
+        else:
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception as exc:  # noqa: BLE001 - a hostile message must never crash a pass
         return Parsed(message_key(raw, None), "", "", "",
                       problems=[f"the message cannot be read ({type(exc).__name__})"])
@@ -135,6 +173,9 @@ def parse_message(raw: bytes) -> Parsed:
     result = Parsed(message_id, sender, subject, "", problems=problems,
                     in_reply_to=header("In-Reply-To") or None)
     result.auto = automatic(msg, header, sender, subject)
+    if too_large:
+        result.too_large = too_large
+        return result
     try:
         body, attached = body_text(msg, problems)
     except Exception as exc:  # noqa: BLE001

@@ -182,6 +182,11 @@ def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
     if not parsed.sender:
         return "review", None, None, "no sender address; no reply possible" + (
             f" ({'; '.join(parsed.problems)})" if parsed.problems else "")
+    if parsed.too_large:        # stored whole (nothing lost); the sender is told
+        told = (f"{parsed.too_large}. Orders are a few lines of text: send them in the body "
+                "of a new message, without attachments or quoted mail")
+        refuse(db, config, parsed, told, told=told)
+        return "refused", None, None, parsed.too_large
     if parsed.problems and not parsed.body.strip() and not parsed.subject:
         return "review", None, None, "unreadable: " + "; ".join(parsed.problems)
     if config.dkim:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.mail import corpus
-from tests.mail.helpers import new_game, rows
+from tests.mail.helpers import new_game, rows, submissions
 
 
 @pytest.fixture
@@ -204,3 +204,33 @@ def test_orders_by_mail_are_bounded_as_on_the_web_page(world):
     assert f"... and {1000 - MAIL_ERRORS} more errors after line {MAIL_ERRORS}" in text
     assert "1000 errors in message; no orders were accepted" in text
     assert len(text) < 20_000
+
+
+def test_a_message_too_large_to_read_is_kept_and_its_sender_told(world):
+    """A message over MAX_MESSAGE_BYTES (thousands of parts, a pasted archive), or with more
+    header lines than MAX_HEADER_BYTES, is not parsed beyond its first header lines: it is
+    stored whole, its sender gets a refusal saying why, the moderator a notice, nothing is
+    submitted, and the other players' mail of the pass is answered as ever."""
+    from companion.mail.parse import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.send(who["Anna"], f"orders {code}", "pass\n" + "x" * MAX_MESSAGE_BYTES + "\n")
+    world.send(who["Bert"], f"orders {world.code(who['Bert'])}", "pass\n")
+    world.send(who["Anna"], f"{code} help", "", **{"X-Padding": "y" * (MAX_HEADER_BYTES + 10)})
+    world.run()
+    subjects = [m["Subject"] for m in world.to(who["Anna"])]
+    refusals = [m for m in world.to(who["Anna"]) if m["Subject"].startswith("Not accepted: orders")]
+    assert len(refusals) == 1, subjects
+    refusal = refusals[0]
+    text = refusal.get_body().get_content()
+    assert "MB; companion reads messages of up to 10 MB" in text, text
+    assert any(m["Subject"].startswith("Not accepted") and "help" in m["Subject"]
+               for m in world.to(who["Anna"])), subjects
+    assert "[g1] orders accepted" in [m["Subject"] for m in world.to(who["Bert"])]
+    assert rows(world, "SELECT state FROM mail_in WHERE sender=? ORDER BY rowid",
+                who["Anna"])[-2:] == [("refused",), ("refused",)]
+    assert rows(world, "SELECT length(raw) > ? FROM mail_in WHERE sender=? ORDER BY rowid",
+                MAX_MESSAGE_BYTES, who["Anna"])[-2] == (1,)
+    assert [s.player for s in submissions(world, "g1")] == ["Bert"]
