@@ -156,23 +156,35 @@ def test_the_rewind_notice_asks_only_the_players_the_turn_waits_for(world):
             assert "send them" not in text
 
 
-def test_the_report_of_a_finished_game_asks_for_no_orders(world):
+def turn_zero_mail(world) -> dict:
+    """What the mail of game g1's turn 0 is made from, read from the store: the game, its
+    deadline schedule and the turn's report folder; and ``parts(name)``, that player's mail
+    (text, attachments) as for a finished game."""
     from companion.mail import deadlines
-    from companion.mail.run import deadline_said, report_parts
+    from companion.mail.run import report_parts
 
-    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
-    world.cli.ok("deadline", "g1", "+2h")
-    world.run()
     store = world.store()
     try:
         game = store.game("g1")
         with store.transaction() as db:
             schedule = deadlines.ensure(db, "g1", 0)
-        folder = world.output / "g1" / "turn-000"
-        text, _ = report_parts(game, game.player("Anna"), 0, folder, world.config(), schedule,
-                               over=True)
     finally:
         store.close()
+    folder = world.output / "g1" / "turn-000"
+    return {"schedule": schedule, "folder": folder,
+            "parts": lambda name: report_parts(game, game.player(name), 0, folder,
+                                               world.config(), schedule, over=True)}
+
+
+def test_the_report_of_a_finished_game_asks_for_no_orders(world):
+    from companion.mail.run import deadline_said
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("deadline", "g1", "+2h")
+    world.run()
+    mail = turn_zero_mail(world)
+    text, _ = mail["parts"]("Anna")
+    schedule = mail["schedule"]
     assert "The game is over: no more orders are taken." in text
     assert "Deadline" not in text.split("-" * 72)[0]
     assert deadline_said(schedule, 0).startswith("Deadline: 20")       # no "deadline" twice
@@ -183,27 +195,14 @@ def test_a_player_named_like_the_fairness_file_does_not_keep_it_from_the_others(
     """A player whose name makes the slug 'chance-disclosure' (the fairness file's name,
     chance-disclosure.json) has their own report and text; every player of the finished game
     still gets the game's disclosure files, each exactly once."""
-    from companion.mail import deadlines
-    from companion.mail.run import report_parts
-
     new_game(world, "gral", "g1", ["Anna", "Chance-Disclosure"])
-    store = world.store()
-    try:
-        game = store.game("g1")
-        with store.transaction() as db:
-            schedule = deadlines.ensure(db, "g1", 0)
-        folder = world.output / "g1" / "turn-000"
-        (folder / "chance-disclosure.json").write_text("{}\n", encoding="utf-8")
-        (folder / "disclosure.json").write_text("{}\n", encoding="utf-8")
-        for name in ("Anna", "Chance-Disclosure"):
-            player = game.player(name)
-            _, files = report_parts(game, player, 0, folder, world.config(), schedule,
-                                    over=True)
-            names = [n for n, _ in files]
-            assert sorted(names) == sorted([f"{player.slug}.pdf", "chance-disclosure.json",
-                                            "disclosure.json"]), (name, names)
-    finally:
-        store.close()
+    mail = turn_zero_mail(world)
+    (mail["folder"] / "chance-disclosure.json").write_text("{}\n", encoding="utf-8")
+    (mail["folder"] / "disclosure.json").write_text("{}\n", encoding="utf-8")
+    for name, slug in (("Anna", "anna"), ("Chance-Disclosure", "chance-disclosure")):
+        names = [n for n, _ in mail["parts"](name)[1]]
+        assert sorted(names) == sorted([f"{slug}.pdf", "chance-disclosure.json",
+                                        "disclosure.json"]), (name, names)
 
 
 def test_the_placeholder_of_a_code_is_never_masked():
