@@ -185,19 +185,18 @@ def handle(store, db, config, output: Path, parsed: Parsed, raw: bytes
     if parsed.too_large:        # stored whole (nothing lost); the sender is told
         told = (f"{parsed.too_large}. Orders are a few lines of text: send them in the body "
                 "of a new message, without attachments or quoted mail")
-        refuse(db, config, parsed, told, told=told)
-        return "refused", None, None, parsed.too_large
+        return "refused", None, None, parsed.too_large + refuse(db, config, parsed, told,
+                                                                 told=told)
     if parsed.problems and not parsed.body.strip() and not parsed.subject:
         return "review", None, None, "unreadable: " + "; ".join(parsed.problems)
     if config.dkim:
         problem = dkim_problem(raw, parsed.sender)
         if problem:
-            refuse(db, config, parsed, problem)
-            return "refused", None, None, problem
+            return "refused", None, None, problem + refuse(db, config, parsed, problem)
     who = identify(store, parsed, config)
     if who.role == "refused":
-        refuse(db, config, parsed, who.reason, told=who.answer)
-        return "refused", who.game_id, who.player, who.reason
+        return "refused", who.game_id, who.player, who.reason + refuse(
+            db, config, parsed, who.reason, told=who.answer)
     if who.role == "moderator":
         return "done", None, None, moderator_commands(store, db, config, output, parsed)
     return player_message(store, db, config, output, parsed, who)
@@ -224,22 +223,49 @@ DNSFUNC = None
 """A DNS lookup for dkimpy (tests give one; None: the real DNS)."""
 
 
-def refuse(db, config, parsed: Parsed, reason: str, *, told: str | None = None) -> None:
+REFUSALS_A_DAY = 5
+"""The most refusals sent to one address (and notices of its messages to the moderator) in
+24 hours: a From address can be forged, and companion must not become a way to flood somebody
+(or the moderator) with mail; what comes after is kept on the review list, unanswered."""
+
+
+def lately(db, condition: str, *args) -> int:
+    """How many mails of the outbox meeting ``condition`` (SQL, with ``args``) were queued in
+    the last 24 hours."""
+    import datetime as dt
+
+    since = deadlines.format_time(deadlines.now() - dt.timedelta(hours=24))
+    return db.execute(f"SELECT COUNT(*) FROM mail_out WHERE created_at>=? AND {condition}",
+                      (since, *args)).fetchone()[0]
+
+
+def refuse(db, config, parsed: Parsed, reason: str, *, told: str | None = None) -> str:
     """A refusal goes to the address the message came from, and says why (``told``: what the
     sender may know of it, which never tells whether a code is somebody's; the moderator's
     notice has the whole ``reason``); it holds no code, nor the moderator's secret (which a
-    stranger may have guessed, or the moderator sent from another address)."""
+    stranger may have guessed, or the moderator sent from another address). Past
+    :data:`REFUSALS_A_DAY` to one address, none is sent: returns what the outcome adds then."""
+    before = lately(db, "recipient=? AND key LIKE 'reply:%' AND subject LIKE 'Not accepted:%'",
+                    parsed.sender)
+    if before >= REFUSALS_A_DAY:
+        return (f"; no reply sent: {REFUSALS_A_DAY} refusals went to {parsed.sender} in the "
+                "last 24 hours")
     secret = readable_secret(config)
     body = (f"Your message{_subject_note(parsed, secret)} was not read: {told or reason}.\n\n"
             "Nothing was stored as orders. If you are a player, send your orders from the "
             "address the moderator registered for you, with the code from your latest report "
             "in the subject (it looks like XXXXX-XXXXX-XXXXX).\n")
+    if before == REFUSALS_A_DAY - 1:
+        body += (f"\nThis is the {REFUSALS_A_DAY}th refusal sent to this address in 24 hours: "
+                 "messages from it that cannot be read are not answered again until a day has "
+                 "passed (the moderator can see them).\n")
     outbox.queue(db, config, f"reply:{parsed.message_id}", parsed.sender,
                  "Not accepted: " + (masked(parsed.subject, secret) or "your message")[:120],
                  body,
                  in_reply_to=parsed.message_id if parsed.message_id.startswith("<") and
                  not parsed.message_id.startswith("<sha256:") else None)
     notify_moderator(db, config, parsed, reason)
+    return ""
 
 
 def notify_moderator(db, config, parsed: Parsed, reason: str) -> None:
@@ -259,8 +285,10 @@ def notify_moderator(db, config, parsed: Parsed, reason: str) -> None:
             "The sender was told why and nothing was changed. 'companion mail inbox' lists the "
             "review list; 'companion mail inbox --show MESSAGE-ID' shows the message as it came "
             "(with any code in it: keep it to yourself).\n")
-    outbox.queue(db, config, f"notice:{parsed.message_id}", config.moderator,
-                 f"companion: refused a message from {parsed.sender}"[:200], body)
+    title = f"companion: refused a message from {parsed.sender}"[:200]
+    if lately(db, "key LIKE 'notice:%' AND subject=?", title) >= REFUSALS_A_DAY:
+        return                  # the review list has it; the moderator was told enough today
+    outbox.queue(db, config, f"notice:{parsed.message_id}", config.moderator, title, body)
 
 
 def _subject_note(parsed: Parsed, secret: str | None = None) -> str:

@@ -234,3 +234,37 @@ def test_a_message_too_large_to_read_is_kept_and_its_sender_told(world):
     assert rows(world, "SELECT length(raw) > ? FROM mail_in WHERE sender=? ORDER BY rowid",
                 MAX_MESSAGE_BYTES, who["Anna"])[-2] == (1,)
     assert [s.player for s in submissions(world, "g1")] == ["Bert"]
+
+
+def test_refusals_to_one_address_are_limited_so_no_one_can_be_flooded_through_companion(
+        world, monkeypatch):
+    """A From address can be forged: companion answers at most REFUSALS_A_DAY refusals to one
+    address in 24 hours (the last says so) and sends the moderator as many notices of it; the
+    messages after that are kept on the review list, with why no reply went. Another address,
+    and the players, are answered as ever; a day later the address is answered again."""
+    from companion.mail.run import REFUSALS_A_DAY
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    victim = "victim@elsewhere.example"
+    for k in range(REFUSALS_A_DAY + 3):
+        world.send(victim, f"spam {k}", "buy now\n")
+    world.send("other@elsewhere.example", "hello", "hi\n")
+    world.send(who["Anna"], f"{world.code(who['Anna'])} help", "")
+    world.run()
+    refusals = world.to(victim)
+    assert len(refusals) == REFUSALS_A_DAY, [m["Subject"] for m in refusals]
+    assert "not answered again until a day has passed" in \
+        refusals[-1].get_body().get_content()
+    notices = [m for m in world.to("mod@example.org") if victim in m["Subject"]]
+    assert len(notices) == REFUSALS_A_DAY
+    outcomes = rows(world, "SELECT state, outcome FROM mail_in WHERE sender=? ORDER BY rowid",
+                    victim)
+    assert [s for s, _ in outcomes] == ["refused"] * (REFUSALS_A_DAY + 3)
+    assert all("no reply sent" in o for _, o in outcomes[REFUSALS_A_DAY:])
+    assert len(world.to("other@elsewhere.example")) == 1
+    assert "[g1] help" in [m["Subject"] for m in world.to(who["Anna"])]
+    monkeypatch.setenv("COMPANION_TEST_CLOCK_OFFSET", str(25 * 3600))
+    world.send(victim, "again", "hi\n")
+    world.run()
+    assert len(world.to(victim)) == REFUSALS_A_DAY + 1
