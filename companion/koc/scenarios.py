@@ -52,6 +52,7 @@ def read(text: str, filename: str) -> dict:
     """The terms of a scenario file: a plain dict (JSON-safe), every key filled in (from the
     ``based_on`` scenario where the file is silent). Raises DataError/DataErrors listing every
     mistake with its line and column."""
+    from companion.koc.engine import knight as kn
     from companion.koc.kind import RULE_ALIASES, RULES
     from companion.koc.position import Source
 
@@ -95,9 +96,13 @@ def read(text: str, filename: str) -> dict:
     for key in missing:
         table = "victory" if key == "goal" else "start"
         src.error(f"[{table}] needs '{key}'", table, None)
-    for key in ("cp", "vp"):
-        if key in start and not 0 <= start[key] <= 300:
-            src.error(f"start.{key} = {start[key]}: must be 0 to 300", "start", key)
+    if "cp" in start and not kn.CP_MIN <= start["cp"] <= kn.CP_MAX:
+        # a knight's CP never fall below 10 (Chivalry Points): a file asking for fewer would
+        # start every knight at WL 0, in a position the position reader refuses
+        src.error(f"start.cp = {start['cp']}: must be {kn.CP_MIN} to {kn.CP_MAX} (no knight "
+                  f"has fewer than {kn.CP_MIN} CP)", "start", "cp")
+    if "vp" in start and not 0 <= start["vp"] <= 300:
+        src.error(f"start.vp = {start['vp']}: must be 0 to 300", "start", "vp")
     if "cp" in terms and "vp" in terms and terms["vp"] < 1:
         src.error("start.vp must be at least 1 (the VL is CP divided by VP)", "start", "vp")
     if "homeland" in start and start["homeland"] not in HOMELANDS:

@@ -266,3 +266,41 @@ def test_sc11_every_scenario_ends_at_its_goal_under_the_goal_policy(key):
             again = play_to_the_end(seed, 2, 60, {"scenario": terms})
             assert again == state
     assert reached >= 1
+
+
+@pytest.mark.parametrize("cp", [0, 1, 9])
+def test_sc12_a_scenario_cannot_start_knights_below_the_least_cp(tmp_path, cp):
+    """Chivalry Points: no knight ever has fewer than 10 CP. Found by random play with designed
+    scenarios: a file with `cp = 5` used to be accepted (the check allowed 0 to 300), and every
+    knight started at 5 CP, WL 0, in a position the position reader refuses (a moderator's
+    `show --position` could not be read back by `new --setup`). Now the file is refused at
+    `new`, with the line of the value; 10 and 300 stay allowed. (A check of the file when the
+    game is created, never run again: a stored game keeps the terms it was given.)"""
+    path = tmp_path / "poor.toml"
+    path.write_text(f'based_on = "basic"\n[start]\ncp = {cp}\nvp = 1\n')
+    with pytest.raises((DataError, DataErrors)) as err:
+        scenarios.resolve(str(path))
+    (error,) = _errors(err.value)
+    assert error.line == 3 and "must be 10 to 300" in error.message
+    for fine in (kn.CP_MIN, kn.CP_MAX):
+        path.write_text(f'based_on = "basic"\n[start]\ncp = {fine}\nvp = 1\n')
+        assert scenarios.resolve(str(path))["cp"] == fine
+
+
+def test_sc12_a_scenario_at_the_least_cp_reads_back_from_its_position(tmp_path, fixed_date):
+    """A designed scenario at the least CP: the knights start at 10 CP, WL 1, and the
+    moderator's position reads back as the same state."""
+    from companion import service
+    from companion.koc.kind import KIND
+    from companion.store import Store
+    from tests.koc.engine.test_koc_random_play import check_position_round_trip
+
+    path = tmp_path / "poor.toml"
+    path.write_text('based_on = "basic"\n[start]\ncp = 10\nvp = 1\n')
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    service.new_game(store, "koc", "g", ["Anna", "Bert"], seed="1",
+                     option_args=[f"scenario={path}"])
+    state = store.turn("g").state
+    assert {(r["cp"], kn.base_wl(r["cp"])) for r in state["knights"].values()} == {(10, 1)}
+    check_position_round_trip(state)
+    KIND.read_position(KIND.write_position(state), "position.toml", {})
