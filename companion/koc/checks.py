@@ -575,7 +575,10 @@ def legal_lines(world, state: dict, player: str) -> list[str]:
         q = pending["question"]
         return [f"answer {q['key']}: {option}" for option in q["options"]]
     if at["where"] == "prison":
-        return out
+        # nothing to decide in a cell (the prison phase is rolled), but with missing=wait his
+        # turn still waits for orders: 'stay' lets it run (the options were empty, and a
+        # prisoner's player was asked for orders no line of his report offered)
+        return ["stay"]
     if pk.get("guard"):
         out.append("leave guard")
     area = world.areas[at["area"]]

@@ -403,15 +403,21 @@ def report(kind, v: dict) -> dict:
     if v.get("grail"):
         sections.append(d.section("The Holy Grail", d.bullet_list(v["grail"])))
     if mine:
-        if v["options"]:
-            sections.append(d.section("What you can order now", d.options(
-                [("Legal order lines now (movement, requests, answers)", v["options"])])))
-        elif v.get("prison") and not v.get("question"):
-            sections.append(d.section("What you can order now", d.para(
+        blocks = []
+        if v.get("prison") and not v.get("question"):
+            # a prisoner's only line is 'stay' (checks.legal_lines): it lets a turn that waits
+            # for his orders (missing=wait) run
+            blocks.append(d.para(
                 f"Your knight is in prison at {v['prison']}: he does not move and makes no "
                 "requests. Each turn he makes one appeal for his freedom, as your standing "
                 "answer 'on prison_appeal: jailor | passerby | none' says (by default to the "
-                "jailor where a direct appeal is allowed, else to a passer-by).")))
+                "jailor where a direct appeal is allowed, else to a passer-by). When the game "
+                "waits for your orders, 'stay' is all there is to send."))
+        if v["options"]:
+            blocks.append(d.options(
+                [("Legal order lines now (movement, requests, answers)", v["options"])]))
+        if blocks:
+            sections.append(d.section("What you can order now", *blocks))
         standing = v["journal"]["standing"]
         sections.append(d.section(
             "Order form", d.code(ORDER_HELP),

@@ -316,5 +316,7 @@ def test_a_prisoners_report_says_what_he_may_order_and_outlines_nowhere(states):
     section = next(sec for sec in doc["sections"] if sec["title"] == "What you can order now")
     text = " ".join(str(b) for b in section["blocks"])
     assert "in prison at the castle in Sharpenose Wood" in text and "prison_appeal" in text
+    # and the one line his turn needs when the game waits for his orders (test_i15)
+    assert "'lines': ['stay']" in text and "'stay' is all there is to send" in text
     assert figure_of(doc)["data"]["reach"] == []
     assert "Outlined: where" not in figure_of(doc)["text"]

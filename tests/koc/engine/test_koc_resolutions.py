@@ -3,6 +3,8 @@ ENCOUNTERS: MISCELLANEOUS, Mad Player Knights, Poisoned Wounds, ADVENTURES). Dic
 explicit; 2d6 chart results are given as two dice adding up to the entry."""
 from __future__ import annotations
 
+import copy
+
 from kocpos import card, pos
 
 from companion.koc.engine import knight as kn
@@ -1246,3 +1248,39 @@ def test_s08_a_turn_paused_in_the_requests_phase_keeps_no_dice_its_tidying_drew(
     assert t.play()                                  # no ChanceError: the same turn, answered
     knights = t.state["decks"]["knights"]
     assert sorted(knights["draw"] + knights["discard"]) == sorted([first, met])
+
+
+def test_i15_a_prisoner_is_offered_the_line_his_waiting_turn_needs(table):
+    """Imprisonment, with missing=wait. Found by random play (a prisoner awaited first in
+    seed-chaos games 2026, 2031, 2051, 2061): a knight in prison had no legal order line at all
+    (`companion options` printed nothing, his report offered nothing), yet his player turn
+    waits for his orders under missing=wait, so a player going by his report could never
+    release it. Now 'stay' is offered, it is accepted, and it lets the prison phase run.
+    (Options are not replayed: no rules edition.)"""
+    from companion.engine.chance import Chance, seed_key
+    from companion.engine.game import TurnContext
+    from companion.koc.kind import KIND
+
+    t, s = prisoner(table, D[2])
+    state = t.state
+    assert state["knights"]["Anna"]["at"]["where"] == "prison"
+    assert KIND.options_for(state, "Anna") == ["stay"]
+    orders = KIND.parse_orders(state, "Anna", "stay\n", "anna.txt")
+    KIND.check_orders(state, "Anna", orders, "anna.txt")
+    options = {"missing": "wait", "scenario": state["koc"]["scenario"],
+               "first-player": "fixed", "rules": ()}
+    key = seed_key("i15")
+    waiting = copy.deepcopy(state)
+    ctx = TurnContext(turn=2, key=key, chance=Chance(key, 2), orders={}, options=options)
+    KIND.process(waiting, ctx)
+    assert "Anna's turn waits for orders." in [e["text"] for e in ctx.events]
+    ctx = TurnContext(turn=2, key=key, chance=Chance(key, 2, dice=D[7]),
+                      orders={"Anna": orders}, options=options)
+    KIND.process(state, ctx)
+    texts = [e["text"] for e in ctx.events]
+    assert "Anna's turn waits for orders." not in texts
+    # his turn runs: the prison phase goes on to what he must decide there, which his report
+    # then asks with its own lines
+    assert texts == ["Anna's turn waits for an answer."] and "Anna" in state["pending"]
+    assert KIND.options_for(state, "Anna") and all(
+        line.startswith("answer ") for line in KIND.options_for(state, "Anna"))
