@@ -328,6 +328,13 @@ def reads_as_order(kind, state: dict, player: str):
     return check
 
 
+def unquoted_length(text: str) -> int:
+    """The characters of an order text that are not quoted mail (lines starting with '>',
+    which the order readers skip): what the limit of MAX_ORDER_CHARS counts, so that orders
+    written below a long report quoted whole are not refused for the quote."""
+    return sum(len(line) for line in text.splitlines(True) if not line.lstrip().startswith(">"))
+
+
 MAIL_ERRORS = 100
 """The most order errors a reply lists (then how many more): a reply stays readable."""
 
@@ -468,15 +475,16 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     aside = "".join(f"  {c.said(f' of your {name}')}\n" for c in ignored)
     aside = f"\nNot read as orders (a greeting or a sign-off):\n{aside}" if aside else ""
     noted = f"; ignored {counted(len(ignored), 'greeting/sign-off line')}" if ignored else ""
-    if len(text) > MAX_ORDER_CHARS:      # as on the web page: not parsed, not stored
+    size = unquoted_length(text)
+    if size > MAX_ORDER_CHARS:      # as on the web page: not parsed, not stored
         reply("orders NOT accepted",
               f"{head}\nYour orders were NOT accepted; nothing was changed. The text read as "
-              f"orders in your {name} is {len(text):,} characters long; the most taken is "
-              f"{MAX_ORDER_CHARS:,}, far more than any turn's orders. Was a long quotation, a "
+              f"orders in your {name} is {size:,} characters long (quoted lines aside); the "
+              f"most taken is {MAX_ORDER_CHARS:,}, far more than any turn's orders. Was a "
               "document or a forwarded message included? Send only your orders in a new "
               "message (with your code).\n\n" + deadline_line)
         return "done", game.id, player.name, f"orders of {player.name} rejected: " \
-                                              f"{len(text):,} characters, over the limit"
+                                              f"{size:,} characters, over the limit"
     try:
         result = service.check_orders(store, game.id, player.name, text, name)
         replaced = player.name in store.pending(game.id)

@@ -197,6 +197,11 @@ def test_orders_by_mail_are_bounded_as_on_the_web_page(world):
     assert reply["Subject"] == "[g1] orders NOT accepted"
     assert f"{MAX_ORDER_CHARS:,}" in text and "28,000 characters" in text, text
     assert rows(world, "SELECT COUNT(*) FROM submissions") == [(0,)]
+    # a long report quoted whole, orders written below it: read, not refused for the quote
+    quoted = "> a line of the report quoted in the reply\n" * (MAX_ORDER_CHARS // 20)
+    world.send(who["Anna"], f"Re: orders {code}", quoted + "pass\n")
+    world.run()
+    assert world.to(who["Anna"])[-1]["Subject"] == "[g1] orders accepted"
     world.send(who["Anna"], f"orders {code}", "nonsense here\n" * 1000)
     world.run()
     text = world.to(who["Anna"])[-1].get_body().get_content()
