@@ -141,6 +141,17 @@ def fixed_date(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
 
 
+def shared_game(tmp_path_factory, name: str, make):
+    """For a module-scoped fixture: ``make(folder)`` run once in a new folder with the date
+    and entropy the tests fix (``fixed_date``, ``fixed_entropy``), so a game that every test
+    of a module only reads is played once per worker, not once per test."""
+    folder = tmp_path_factory.mktemp(name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        patch.setenv("COMPANION_TEST_ENTROPY", ENTROPY)
+        return make(folder)
+
+
 @pytest.fixture(autouse=True)
 def fixed_entropy(monkeypatch):
     """Tokens and game secrets derived from a fixed value in every test (two runs of a game give

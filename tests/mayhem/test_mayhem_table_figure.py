@@ -16,6 +16,7 @@ from companion import service
 from companion.mayhem.table import table_data, table_svg, table_text
 from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
+from tests.conftest import shared_game
 from tests.web.conftest import links, make_client, password_hash  # noqa: F401 (fixtures)
 
 from .helpers import CAT, KIND, new_store
@@ -25,12 +26,23 @@ FIGURE = "companion.mayhem.table:table_flowable"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture
-def game(tmp_path, fixed_date):
-    store = new_store(tmp_path)
-    play_some(store, "g", AWKWARD, turns=8, output=tmp_path / "out")
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """Eight turns of a game of awkward names: played once for the module (the tests using
+    it only read it)."""
+    def make(folder):
+        store = new_store(folder)
+        play_some(store, "g", AWKWARD, turns=8, output=folder / "out")
+        return store
+
+    store = shared_game(tmp_path_factory, "mayhem-figure", make)
     yield store
     store.close()
+
+
+@pytest.fixture(autouse=True)
+def dated(fixed_date):
+    """Every test renders at the fixed date its shared game was played at."""
 
 
 def figure_of(doc: dict) -> dict:

@@ -13,6 +13,8 @@ from companion import service
 from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
 
+from tests.conftest import shared_game
+
 from .helpers import CAT, KIND, new_store, pdf_text
 
 AWKWARD = ['<b>Bo & "Jo"</b>', "Jörg Ünal", "Борис Годунов", "Σωκράτης"]
@@ -39,12 +41,23 @@ def play_some(store, game_id: str, players: list[str], options=(), turns: int = 
     return store
 
 
-@pytest.fixture
-def game(tmp_path, fixed_date):
-    store = new_store(tmp_path)
-    output = tmp_path / "out"
-    play_some(store, "g", AWKWARD, output=output)
-    return store, output
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """A game of awkward names a few turns in and its reports: played once for the module
+    (the tests using it only read it)."""
+    def make(folder):
+        store = new_store(folder)
+        play_some(store, "g", AWKWARD, output=folder / "out")
+        return store, folder / "out"
+
+    store, output = shared_game(tmp_path_factory, "mayhem-reports", make)
+    yield store, output
+    store.close()
+
+
+@pytest.fixture(autouse=True)
+def dated(fixed_date):
+    """Every test renders at the fixed date its shared game was played at."""
 
 
 def scrambled(state: dict, owner: str) -> dict:
