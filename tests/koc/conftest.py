@@ -1,7 +1,8 @@
 """Fixtures for the Knights of Camelot world tests.
 
-The rules text lives outside the repository (``../shared/rules``); tests that compare the
-data with it are skipped when it is absent (set KOC_RULES to point elsewhere).
+The rules text lives outside the repository (``../shared/rules``, or beside the repository a
+clone was made from, as in CI); tests that compare the data with it are skipped when it is
+absent (set KOC_RULES to point elsewhere).
 """
 from __future__ import annotations
 
@@ -13,8 +14,36 @@ import pytest
 
 from companion.koc.world import DATA_DIR, load_world
 
-RULES = Path(os.environ.get("KOC_RULES") or
-             Path(__file__).resolve().parents[3] / "shared" / "rules" / "knights-of-camelot.txt")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _origin(repo: Path) -> Path | None:
+    """The folder a clone was made from, when its origin is a path on this machine (CI tests a
+    fresh clone made elsewhere; the rules text sits beside the repository it was cloned from)."""
+    try:
+        config = (repo / ".git" / "config").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = re.search(r'\[remote "origin"\][^\[]*?^\s*url\s*=\s*(.+?)\s*$', config, re.M)
+    if found is None or "://" in found.group(1) or ":" in found.group(1).split("/")[0]:
+        return None
+    return Path(found.group(1)).expanduser()
+
+
+def _rules_text() -> Path:
+    if os.environ.get("KOC_RULES"):
+        return Path(os.environ["KOC_RULES"])
+    places = [REPO.parent / "shared" / "rules"]
+    origin = _origin(REPO)
+    if origin is not None:
+        places.append((REPO / origin).resolve().parent / "shared" / "rules")
+    for place in places:
+        if (place / "knights-of-camelot.txt").is_file():
+            return place / "knights-of-camelot.txt"
+    return places[0] / "knights-of-camelot.txt"
+
+
+RULES = _rules_text()
 
 
 @pytest.fixture(scope="session")
