@@ -11,6 +11,7 @@ Set COMPANION_SOAK=1 for the long run.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import os
 import random
@@ -131,7 +132,22 @@ def private_parts(state: dict, owner: str) -> list[str]:
     return out
 
 
-def check_secrecy(state: dict, texts: dict[str, str], tokens: dict[str, str]) -> None:
+def public_report(game, turn) -> str:
+    """The public report of ``turn`` rendered from its state with every private event taken
+    out: a sentence found there is known to all, even when a private event says it too (a
+    knight refused the Grail quest is told 'King Arthur has not yet allowed the search...',
+    which every report's Grail lines also say)."""
+    bare = copy.copy(turn)
+    bare.state = dict(turn.state, events=[e for e in turn.state["events"]
+                                          if e["to"] == "public"])
+    return render_text(service.report_documents(game, bare)["public"])
+
+
+def check_secrecy(state: dict, texts: dict[str, str], tokens: dict[str, str],
+                  public=lambda: "") -> None:
+    """``public()`` gives the public report without private events (called only when a private
+    event's text is found where it should not be)."""
+    public = functools.cache(public)
     for viewer, text in texts.items():
         seen = {e["text"] for e in state["events"] if e["to"] == "public" or viewer in e["to"]}
         for owner in state["knights"]:
@@ -150,8 +166,27 @@ def check_secrecy(state: dict, texts: dict[str, str], tokens: dict[str, str]) ->
             # may have rolled the same ('Castle reactions: 1+1 = 2 -> Monster lurking', seed
             # 32609)
             if (e["to"] != "public" and viewer not in e["to"]
-                    and not any(e["text"] in s for s in own)):
+                    and not any(e["text"] in s for s in own) and e["text"] in text
+                    and e["text"] not in public()):
                 assert e["text"] not in text, f"{viewer} sees a private event {e['text']!r}"
+
+
+def test_a_private_sentence_every_report_says_is_no_leak():
+    """The checker itself: a knight refused the Grail quest is told privately what every
+    report's Grail lines say publicly; only a private sentence missing from the public report
+    is taken for a leak."""
+    said = "King Arthur has not yet allowed the search for the Holy Grail."
+    state = {"knights": {"Anna": {}, "Bert": {}}, "pending": {},
+             "events": [{"kind": "koc", "text": said, "to": ["Bert"]},
+                        {"kind": "koc", "text": "Bert's secret errand goes well.", "to": ["Bert"]}]}
+    texts = {"Anna": f"The Grail rests in Carbonek. {said}"}
+    tokens = {"Anna": "token-a", "Bert": "token-b"}
+    check_secrecy(state, texts, tokens, lambda: f"Public. {said}")
+    with pytest.raises(AssertionError, match="private event"):
+        check_secrecy(state, texts, tokens)
+    with pytest.raises(AssertionError, match="secret errand"):
+        check_secrecy(state, {"Anna": "Bert's secret errand goes well."}, tokens,
+                      lambda: f"Public. {said}")
 
 
 def check_views_depend_on_own_part(state: dict) -> None:
@@ -223,13 +258,13 @@ def play(tmp: Path, players: int, seed: int, turns: int, options: list[str], *,
         if number % check_every == 0:
             texts = {v: render_text(doc) for v, doc in
                      service.report_documents(game, turn).items()}
-            check_secrecy(turn.state, texts, tokens)
+            check_secrecy(turn.state, texts, tokens, lambda: public_report(game, turn))
             check_views_depend_on_own_part(turn.state)
             check_position_round_trip(turn.state)
         if render and number % 4 == 0:
             folder = output / "g" / f"turn-{turn.number:03d}"
             pdfs = {p.name: pdf_text(folder / f"{p.slug}.pdf") for p in game.players}
-            check_secrecy(turn.state, pdfs, tokens)
+            check_secrecy(turn.state, pdfs, tokens, lambda: public_report(game, turn))
     result = service.replay(store, "g")
     assert result.ok, result.message
     return store
