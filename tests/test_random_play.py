@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from companion import service
@@ -20,6 +18,7 @@ from companion.gral.rules import distance, influence
 from companion.registry import get_kind
 from companion.render.report_text import render_text
 from companion.store import Store
+from tests.pdftext import pdf_text
 
 KIND = get_kind("gral")
 W = KIND.world
@@ -209,9 +208,6 @@ def test_random_games_with_reports_soak(tmp_path, fixed_date, seed):
 
 # ------------------------------------------------------------------------- through the CLI
 
-def pdf_text(path: Path) -> str:
-    doc = pdfium.PdfDocument(path.read_bytes())
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def play_cli(cli, players: int, seed: int, rounds: int) -> None:

@@ -21,6 +21,7 @@ from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
 from companion.store import Store
 from tests.every_kind import AWKWARD, PLAYABLE, SECRETS, play, players_for, scrambled
+from tests.pdftext import pdf_text
 
 EPOCH, ENTROPY = "1798761600", "tests"   # as tests/conftest.py's fixed_date and fixed_entropy
 
@@ -64,11 +65,6 @@ def gral_game(tmp_path_factory):
         service.run_turn(store, "g", output=out)
     yield store
     store.close()
-
-
-def pdf_text(data: bytes) -> str:
-    doc = pdfium.PdfDocument(data)
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def test_every_font_is_embedded_and_pages_are_a4(game):

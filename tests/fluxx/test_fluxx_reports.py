@@ -3,7 +3,6 @@ form), fonts embedded, names printed exactly, questions only to the player asked
 of others never shown (views hold only the viewer's secrets)."""
 from __future__ import annotations
 
-import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
@@ -12,6 +11,7 @@ from companion.registry import get_kind
 from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
 from companion.store import Store
+from tests.pdftext import pdf_text
 
 KIND = get_kind("fluxx")
 AWKWARD = ['<b>Bo & "Jo"</b>', "Jörg Ünal", "Борис Годунов"]
@@ -51,11 +51,6 @@ def game(tmp_path, fixed_date):
 
 def text_of(folder, name: str) -> str:
     return (folder / f"{name}.txt").read_text(encoding="utf-8")
-
-
-def pdf_text(path) -> str:
-    doc = pdfium.PdfDocument(path.read_bytes())
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def test_a_paused_turn_asks_only_the_player_concerned(game):

@@ -20,6 +20,7 @@ from companion.render.report_text import render_text
 from companion.store import Store
 from tests.fluxx.test_fluxx_reports import AWKWARD, SETUP
 from tests.web.conftest import links, make_client, password_hash  # noqa: F401 (fixtures)
+from tests.pdftext import pdf_text
 
 KIND = get_kind("fluxx")
 FIGURE = "companion.fluxx.table:table_flowable"
@@ -142,17 +143,10 @@ def test_the_pdf_renders_the_figure_the_same_bytes_twice(game):
         assert first.startswith(b"%PDF") and first == render_pdf(copy.deepcopy(doc))
         assert table_svg(figure_of(doc)["data"]) == table_svg(copy.deepcopy(
             figure_of(doc)["data"]))
-    text = pdf_text_bytes(render_pdf(docs[AWKWARD[0]]))
+    text = pdf_text(render_pdf(docs[AWKWARD[0]]))
     for needle in ("The middle of the table", "Your hand (private: only you see it)",
                    "Airborne Cow", "88 cards"):
         assert needle in text, needle
-
-
-def pdf_text_bytes(data: bytes) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(data)
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def test_the_web_page_draws_the_table_as_svg(game, make_client):
@@ -187,7 +181,7 @@ def test_the_shared_drawing_splits_between_pages_and_shrinks_a_giant_area():
             {"type": "figure", "figure": "companion.render.cardtable:flowable", "data": data,
              "text": cardtable.table_text(data)}]}]}
     pdf = render_pdf(doc)
-    text = pdf_text_bytes(pdf)
+    text = pdf_text(pdf)
     assert text.count("Seat ") == 14 and "Giant" in text and "Card 159" in text
     assert pdf == render_pdf(doc)
     ET.fromstring(cardtable.svg(data))

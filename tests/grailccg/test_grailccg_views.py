@@ -18,6 +18,7 @@ from companion.render.report_pdf import render_pdf
 from companion.render.report_text import render_text
 
 from ccg_play import NAMES, engine_game
+from tests.pdftext import pdf_text
 
 ANNA, BERT = NAMES
 
@@ -51,11 +52,6 @@ def document(state: dict, viewer: str) -> dict:
 def rendered(state: dict, viewer: str) -> tuple[bytes, str]:
     doc = document(state, viewer)
     return render_pdf(doc), render_text(doc)
-
-
-def pdf_text(data: bytes) -> str:
-    doc = pdfium.PdfDocument(data)
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def unused_cards() -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from companion import service
 from companion.registry import get_kind
 from companion.store import Store
+from tests.pdftext import pdf_text  # noqa: F401 (for the tests that import it from here)
 
 KIND = get_kind("mayhem")
 CAT = KIND.catalogue
@@ -54,10 +55,3 @@ def setup_game(store: Store, game_id: str, position: str, options=(), seed: str 
     path.write_text("game: mayhem\n" + position, encoding="utf-8")
     return service.new_game(store, "mayhem", game_id, [], seed=seed, option_args=list(options),
                             setup=str(path))
-
-
-def pdf_text(path: Path) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(Path(path).read_bytes())
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))

@@ -28,6 +28,7 @@ from companion.koc.engine.questions import load_all
 from companion.koc.kind import KIND
 from companion.render.report_text import render_text
 from companion.store import Store
+from tests.pdftext import pdf_text
 
 SOAK = os.environ.get("COMPANION_SOAK") == "1"
 NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz"]
@@ -212,13 +213,6 @@ def check_views_depend_on_own_part(state: dict) -> None:
             after, before = ({k: v for k, v in view.items() if k != "result"}  # (koc-engine.md)
                              for view in (after, before))
         assert after == before, f"{viewer}'s view depends on {other}'s"
-
-
-def pdf_text(path: Path) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(Path(path).read_bytes())
-    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
 
 
 def check_position_round_trip(state: dict) -> None:
