@@ -100,6 +100,26 @@ over a message of thousands of parts; a larger one is stored whole, its headers 
 sender told."""
 MAX_HEADER_BYTES = 64 * 1024
 """The most of a message's header block read (a mail server allows far less per line)."""
+MAX_PARTS = 200
+"""The most MIME parts a message read may have: mail programs send one to a few dozen (text,
+HTML, a signature, attachments), and Python's parser takes about a millisecond a part, so ten
+megabytes of tiny parts would hold a mail pass up for minutes."""
+
+_BOUNDARY = re.compile(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.I)
+
+
+def mime_parts(raw: bytes, most: int = MAX_PARTS) -> int:
+    """How many part delimiters (opening and closing) of the boundaries a message declares it
+    holds, counted without parsing it; counting stops above ``most``."""
+    boundaries = {a or b for a, b in _BOUNDARY.findall(raw)}
+    if len(boundaries) > most:      # each multipart part declares one
+        return len(boundaries)
+    total = 0
+    for boundary in sorted(boundaries):
+        total += raw.count(b"\n--" + boundary)
+        if total > most:
+            break
+    return total
 
 
 def oversize(raw: bytes) -> tuple[bytes, str | None]:
@@ -107,16 +127,22 @@ def oversize(raw: bytes) -> tuple[bytes, str | None]:
     within both limits, else its first header lines only."""
     ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
     header_end = min(ends) if ends else len(raw)
+    parts = 0
     if len(raw) <= MAX_MESSAGE_BYTES and header_end <= MAX_HEADER_BYTES:
-        return raw, None
+        parts = mime_parts(raw)
+        if parts <= MAX_PARTS + 1:      # the closing delimiter is counted too
+            return raw, None
     head = raw[:min(header_end, MAX_HEADER_BYTES)]
     head = head[:head.rfind(b"\n") + 1] or head
     if len(raw) > MAX_MESSAGE_BYTES:
         why = (f"the message is {len(raw) / 1048576:.1f} MB; companion reads messages of up "
                f"to {MAX_MESSAGE_BYTES // 1048576} MB")
-    else:
+    elif header_end > MAX_HEADER_BYTES:
         why = (f"its header lines are {header_end / 1024:.0f} KB long; companion reads up to "
                f"{MAX_HEADER_BYTES // 1024} KB of them")
+    else:
+        why = (f"the message has more than {MAX_PARTS} parts; companion reads messages of up "
+               f"to {MAX_PARTS} parts")
     return head, why
 
 

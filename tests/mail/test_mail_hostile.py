@@ -241,6 +241,42 @@ def test_a_message_too_large_to_read_is_kept_and_its_sender_told(world):
     assert [s.player for s in submissions(world, "g1")] == ["Bert"]
 
 
+def many_parts(sender: str, subject: str, parts: int, boundary: str = "XYZ") -> bytes:
+    """A message of ``parts`` tiny text parts, the first holding the orders."""
+    body = b"".join(b"--%s\r\nContent-Type: text/plain\r\n\r\n%s\r\n"
+                    % (boundary.encode(), b"pass" if k == 0 else b"part %d" % k)
+                    for k in range(parts))
+    return (f"From: {sender}\r\nTo: judge@example.org\r\nSubject: {subject}\r\n"
+            f"Message-ID: <parts{parts}@players.example.org>\r\nMIME-Version: 1.0\r\n"
+            f'Content-Type: multipart/mixed; boundary="{boundary}"\r\n\r\n').encode() \
+        + body + b"--%s--\r\n" % boundary.encode()
+
+
+def test_a_message_of_too_many_parts_is_kept_and_its_sender_told(world):
+    """Python's parser takes about a millisecond a MIME part: a message of more than MAX_PARTS
+    parts (ten megabytes of tiny ones would hold the pass up for minutes) is stored whole and
+    not parsed, and its sender is told why; one of MAX_PARTS parts is read as ever."""
+    from companion.mail.parse import MAX_PARTS, mime_parts
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    anna, bert = who["Anna"], who["Bert"]
+    world.deliver(many_parts(anna, f"orders {world.code(anna)}", MAX_PARTS + 1))
+    world.deliver(many_parts(bert, f"orders {world.code(bert)}", MAX_PARTS))
+    world.run()
+    refusal = world.to(anna)[-1]
+    assert refusal["Subject"].startswith("Not accepted: orders"), refusal["Subject"]
+    assert f"more than {MAX_PARTS} parts" in refusal.get_body().get_content()
+    assert world.to(bert)[-1]["Subject"] == "[g1] orders accepted"
+    assert [s.player for s in submissions(world, "g1")] == ["Bert"]
+    assert rows(world, "SELECT state FROM mail_in WHERE sender=? ORDER BY rowid", anna)[-1] \
+        == ("refused",)
+    # counted without parsing, and soon: many boundaries declared are as many parts
+    raw = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n' % k
+                   for k in range(50_000))
+    assert mime_parts(raw) > MAX_PARTS
+
+
 def test_refusals_to_one_address_are_limited_so_no_one_can_be_flooded_through_companion(
         world, monkeypatch):
     """A From address can be forged: companion answers at most REFUSALS_A_DAY refusals to one
