@@ -6,6 +6,7 @@ import difflib
 import functools
 import re
 import unicodedata
+from collections import Counter
 from typing import Iterable, Sequence
 
 from companion.engine.record import record
@@ -128,13 +129,31 @@ def exact_names(known: Sequence[str]) -> set[str]:
 def suggest_names(query: str, table: dict[str, str], limit: int = 3) -> tuple[str, ...]:
     """Known names that look like a mistyped ``query`` (whole name, a word, or its start)."""
     scored = []
+    matcher = difflib.SequenceMatcher(None, query, "")
+    letters = _letters(query)
     for key, name in table.items():
-        pieces = [key] + key.split() + [key[: len(query)]]
-        score = max(difflib.SequenceMatcher(None, query, piece).ratio() for piece in pieces)
+        score = 0.0
+        for piece in [key] + key.split() + [key[: len(query)]]:
+            # the exact ratio only where two cheap upper bounds of it (difflib's real quick
+            # and quick ratios: the lengths, the letters in common) could still reach the
+            # threshold and the best piece so far: the same scores as ratio() for every piece
+            floor = max(score, 0.6)
+            total = len(query) + len(piece)
+            if (2.0 * min(len(query), len(piece)) / total < floor
+                    or 2.0 * (letters & _letters(piece)).total() / total < floor):
+                continue
+            matcher.set_seq2(piece)
+            score = max(score, matcher.ratio())
         if score >= 0.6:
             scored.append((-score, name))
     scored.sort()
     return tuple(dict.fromkeys(name for _, name in scored))[:limit]
+
+
+@functools.lru_cache(maxsize=8192)
+def _letters(text: str) -> Counter:
+    """How many of each character ``text`` holds (the bound behind difflib's quick_ratio)."""
+    return Counter(text)
 
 
 def known_order(known: Sequence[str]):
