@@ -89,8 +89,15 @@ def _mayhem(state: dict, owner: str, rng: random.Random) -> None:
     k = min(len(hand), len(deck))
     state["hands"][owner] = deck[:k] + hand[k:]
     state["deck"] = hand[:k] + deck[k:]
-    cid = state["characters"][owner]
-    face = cat.character[cid].face
+    draft = state.get("draft")
+    if draft and draft["dealt"].get(owner):   # optional rule A: the characters dealt to choose
+        dealt, box = draft["dealt"][owner], state["box"]   # from, and the one kept (secret)
+        k = min(len(dealt), len(box))
+        draft["dealt"][owner], state["box"] = box[:k] + dealt[k:], dealt[:k] + box[k:]
+        if owner in draft["picked"]:
+            draft["picked"][owner] = draft["dealt"][owner][-1]
+    cid = state["characters"].get(owner)
+    face = cat.character[cid].face if cid in cat.character else None
     alt = next((c for c in state["box"] if cat.character[c].face == face), None)
     if alt is not None:
         state["box"] = [cid if c == alt else c for c in state["box"]]
