@@ -80,9 +80,16 @@ def orders_from_text(text: str) -> str:
     return without_code_line(parsed.body)
 
 
+CODE_LINE = re.compile(r"^\s*(?:(?:my|your|the)\s+)?(?:(?:mail|order|orders)\s+)?(?:code"
+                       r"(?:\s+is)?\s*[:=-]?\s*)?[A-Za-z2-7]{5}-[A-Za-z2-7]{5}-[A-Za-z2-7]{5}"
+                       r"\s*[.!]?\s*$", re.I)
+"""A line that is only a mail code, maybe labelled ("My code: ..."): never an order."""
+
+
 def without_code_line(body: str) -> str:
-    """The order text with its first line blanked when it holds a mail code (so the line
-    numbers of errors stay those of the message)."""
+    """The order text with its first line blanked when it holds a mail code, and any later
+    line that is only a code (under a greeting, or at the end: "My code: ..."), blanked too
+    (so the line numbers of errors stay those of the message)."""
     from companion.mail.identity import CODE
 
     lines = body.split("\n")
@@ -91,7 +98,7 @@ def without_code_line(body: str) -> str:
             if CODE.search(line):
                 lines[index] = ""
             break
-    return "\n".join(lines)
+    return "\n".join("" if CODE_LINE.match(line) else line for line in lines)
 
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
@@ -255,6 +262,13 @@ def decode_part(part, problems: list[str]) -> str:
     if payload is None:
         payload = b""
     charset = part.get_content_charset() or "utf-8"
+    if payload[:2] in (b"\xff\xfe", b"\xfe\xff") and not charset.startswith(("utf-16", "utf-32")):
+        # a byte-order mark: a text file saved as "Unicode" (UTF-16, Windows Notepad) and
+        # attached without its character set (or with a wrong one); read as what it says
+        try:
+            return payload.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
     try:
         return payload.decode(charset)
     except LookupError:
@@ -287,7 +301,9 @@ def body_text(msg, problems: list[str]) -> tuple[str, str | None]:
             plain = decode_part(part, problems)
         elif ctype == "text/html" and html is None:
             html = decode_part(part, problems)
-    if plain is None and html is not None:
+    if html is not None and (plain is None or not plain.strip()):
+        # HTML only, or an alternative whose plain part is empty (some phone and web mail
+        # programs send one): the HTML is the message
         plain = html_to_text(html)
     return (plain or ""), attached
 
@@ -350,6 +366,10 @@ ATTRIBUTION = re.compile(r"^\s*(on|am|le|el|il|op)\b.*\b(wrote|schrieb|a écrit|
                          r"scritto|schreef)\s*:\s*$", re.I)
 OUTLOOK = re.compile(r"^\s*(-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|"
                      r"forwarded message)\s*-{3,}|_{10,})\s*$", re.I)
+FORWARDED = re.compile(r"^\s*(-{3,}\s*(forwarded message|weitergeleitete nachricht|message "
+                       r"transféré)\s*-{3,}|begin forwarded message\s*:)\s*$", re.I)
+"""The line a mail program puts above a message forwarded whole (Gmail, Thunderbird, Apple
+Mail): with nothing of the sender's own above it, the forwarded message is what was sent."""
 MOBILE = re.compile(r"^\s*(sent from my |get outlook for |von meinem .* gesendet)", re.I)
 
 
@@ -367,7 +387,14 @@ def clean_orders(text: str) -> str:
             skip -= 1
             out.append("")
             continue
-        if OUTLOOK.match(line):
+        if FORWARDED.match(line) and not any(
+                x.strip() and not x.lstrip().startswith(">") for x in out):
+            # nothing written above a forwarded message: its text is what was sent (orders
+            # mailed to a wrong address and forwarded on); its header lines are left out
+            out.append("")
+            skip = forwarded_headers(lines, index + 1)
+            continue
+        if OUTLOOK.match(line) or FORWARDED.match(line) or quoted_headers(lines, index):
             break
         span = attribution_span(lines, index)
         if span:
@@ -384,6 +411,45 @@ def clean_orders(text: str) -> str:
     return "\n".join(out).rstrip() + "\n" if any(x.strip() for x in out) else ""
 
 
+HEADER_FROM = re.compile(r"^\s*\**(from|von|de|da|van)\**\s*:\s*\S", re.I)
+HEADER_DATE = re.compile(r"^\s*\**(sent|date|gesendet|datum|envoyé|enviado|inviato|"
+                         r"verzonden)\**\s*:\s*\S", re.I)
+HEADER_OTHER = re.compile(r"^\s*\**(to|an|à|para|a|aan|subject|betreff|objet|asunto|"
+                          r"oggetto|onderwerp|cc)\**\s*:", re.I)
+
+
+def quoted_headers(lines: list[str], index: int) -> bool:
+    """Whether the original of a reply starts here as Outlook on the web and on phones (and
+    other programs) write it in plain text, without a separator line: "From: ..." and, in
+    the next lines, "Sent:"/"Date:" and "To:"/"Subject:"; everything from here is the mail
+    answered."""
+    if not HEADER_FROM.match(lines[index]):
+        return False
+    below = lines[index + 1:index + 5]
+    return any(HEADER_DATE.match(x) for x in below) and \
+        any(HEADER_OTHER.match(x) for x in below)
+
+
+def forwarded_headers(lines: list[str], start: int) -> int:
+    """How many lines from ``start`` the header block of a forwarded message takes ("From:",
+    "Date:", "Subject:", "To:", ..., each maybe wrapped, up to the blank line after them); 0
+    when none starts there (within two blank lines)."""
+    count = 0
+    while start + count < len(lines) and not lines[start + count].strip() and count < 2:
+        count += 1                      # Apple Mail leaves a blank line under its marker
+    seen = False
+    for line in lines[start + count:start + count + 40]:
+        if HEADER_LINE.match(line.lstrip()) or re.match(r"^\s*[A-Za-z][\w-]*:\s*$", line) or \
+                seen and line[:1] in " \t" and line.strip():
+            seen = True
+            count += 1
+            continue
+        if seen and not line.strip():
+            return count + 1
+        break
+    return count if seen else 0
+
+
 def attribution_span(lines: list[str], index: int) -> int:
     """How many lines an attribution ("On Tue, Anna wrote:") starting here takes (it may be
     wrapped over up to three lines); 0 when none starts here."""
@@ -392,8 +458,16 @@ def attribution_span(lines: list[str], index: int) -> int:
     if not re.match(r"^\s*(on|am|le|el|il|op)\s", lines[index], re.I):
         return 0
     for extra in (1, 2):
+        if index + extra >= len(lines):
+            break
+        more = lines[index + extra]
+        if not more.strip() or re.match(r"^\s*(on|am|le|el|il|op)\s", more, re.I):
+            # a wrapped attribution has no blank line in it, and an attribution starting on
+            # a later line starts there: a line above it ('on reveal: apply', a Mayhem
+            # order) is no part of it
+            break
         joined = " ".join(x.strip() for x in lines[index:index + extra + 1])
-        if index + extra < len(lines) and ATTRIBUTION.match(joined):
+        if ATTRIBUTION.match(joined):
             return extra + 1
     return 0
 

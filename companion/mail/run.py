@@ -626,12 +626,25 @@ def moderator_commands(store, db, config, output: Path, parsed: Parsed) -> str:
     status [GAME], address GAME PLAYER ADDRESS, resend GAME PLAYER: one per line; the reply
     says what each did."""
     from companion.mail.config import parse_duration
+    from companion.mail.parse import courtesies
 
     secret = config.moderator_secret() or ""
     answers = []
-    for line in parsed.body.split("\n"):
-        words = [w for w in line.split() if w != secret]
+    lines = [" ".join(w for w in line.split() if w != secret)
+             for line in parsed.body.split("\n")]
+    # a greeting and a sign-off (the players' fixed lists) are no commands, and the reading
+    # stops at a '-- ' signature, as the order readers do: a moderator's signature is never
+    # read as commands ("Run by ...", "Hold ...")
+    aside = {c.line: c for c in courtesies(
+        "\n".join(lines), lambda number, line: line.split()[0].lower() in MODERATOR_VERBS)}
+    for number, (raw, line) in enumerate(zip(parsed.body.split("\n"), lines), start=1):
+        if raw.rstrip("\r") in ("-- ", "--"):
+            break
+        words = line.split()
         if not words or line.lstrip().startswith((">", "#")):
+            continue
+        if number in aside and aside[number].text == line.strip():
+            answers.append(aside[number].said())
             continue
         verb, args = words[0].lower(), words[1:]
         try:
