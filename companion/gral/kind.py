@@ -167,6 +167,16 @@ class GralKind(GameKind):
             return "opening"
         return "action"
 
+    def obliged(self, state: dict, pending: dict | None) -> bool:
+        """Whether the player a turn waits for after his listed moves came to nothing
+        (``pending``) must send further moves before he may assign influence (5.2): a move of
+        his was rejected this turn (from rules edition 3 any proposal of his) and some possible
+        move has not been. Not so when every listed move was skipped as not possible."""
+        if not pending:
+            return False
+        return bool(pending["rejected"] or (edition(state) >= 3 and pending["proposed"])) and \
+            not all_rejected_moves(state, pending["rejected"], self.world)
+
     def check_orders(self, state: dict, player: str, orders: GralOrders, filename: str) -> None:
         errors: list[OrderError] = []
         expects = self.expects(state, player)
@@ -232,9 +242,7 @@ class GralKind(GameKind):
         errors += self.check_standing(state, orders)
         pending = state.get("pending")
         if (expects == "action" and pending and pending["player"] == player and
-                not orders.moves and orders.assigns and
-                (pending["rejected"] or (edition(state) >= 3 and pending["proposed"])) and
-                not all_rejected_moves(state, pending["rejected"], self.world)):
+                not orders.moves and orders.assigns and self.obliged(state, pending)):
             errors.append(illegal(orders.assigns[0].line, "some of your moves were rejected and "
                                   "other moves are still possible, so you may not assign "
                                   "influence yet", "send further moves"))
@@ -395,7 +403,10 @@ class GralKind(GameKind):
             title = "Instead of moving: assign influence (any free units, to one initiate)"
         else:
             title = "Instead of moving: assign influence (any free units to any initiates)"
-        if assigns:
+        pending = state.get("pending")
+        if assigns and not (pending and pending["player"] == player and
+                            self.obliged(state, pending)):
+            # (a player whose move was rejected may not assign yet: check_orders refuses it)
             groups.append((title, assigns))
         if standing:
             groups.append(("Standing orders (objections; new ones replace all the old)",

@@ -131,9 +131,17 @@ def _asks(kind, state: dict, player: str) -> dict[str, Any]:
                        "longer possible is skipped.")
         pending = state.get("pending")
         if pending and pending["player"] == player:
-            prompt = ("Your action is waiting: the moves you listed were rejected ("
-                      + "; ".join(pending["proposed"]) + "). Send further moves; influence may be "
-                      "assigned only once every possible move has been rejected.")
+            if pending["proposed"]:
+                prompt = ("Your action is waiting: the moves you listed were rejected ("
+                          + "; ".join(pending["proposed"]) + "). ")
+            else:       # every listed move was skipped as not possible: none was proposed
+                prompt = ("Your action is waiting: none of the moves you listed was possible "
+                          "when your action came. ")
+            if kind.obliged(state, pending):
+                prompt += ("Send further moves; influence may be assigned only once every "
+                           "possible move has been rejected.")
+            else:
+                prompt += "Send new orders: a move, a blow, an assignment of influence or 'pass'."
     out = []
     for title, lines in groups:
         if lines and all(line.startswith("assign ") for line in lines):
