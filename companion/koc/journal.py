@@ -70,6 +70,26 @@ def sheet_record(rec: dict) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- the sheet's data
+ARTHUR_TASKS = {"task_slay_monster": "slay a monster", "task_adventure": "an adventure",
+                "task_mad_knight": "bring a mad knight", "task_joust": "joust with three knights",
+                "task_message": "carry a message", "task_brigands": "clear out brigands",
+                "task_court": "attend court", "task_feast": "attend a feast"}
+
+
+def arthur_task_text(task) -> str:
+    """King Arthur's task in words, as the journal and the report name it ("attend court (for
+    the request 'men at arms')"); the record keeps the chart's key and the request the King
+    answered (requests.arthur_answer), once shown as the record itself."""
+    if not task:
+        return ""
+    if not isinstance(task, dict):
+        return str(task).replace("_", " ")
+    kind = str(task.get("kind") or "")
+    what = ARTHUR_TASKS.get(kind) or kind.removeprefix("task_").replace("_", " ")
+    request = str(task.get("request") or "").replace("_", " ")
+    return what + (f" (for the request '{request}')" if request else "")
+
+
 def _list(items) -> str:
     return ", ".join(str(i) for i in items if i)
 
@@ -131,7 +151,7 @@ def journal_data(view: dict, terms: dict | None = None) -> dict[str, Any]:
         "token": "yes" if j.get("token") else "",
         "favour": "yes" if arthur.get("favour") else "",
         "bonus": f"+{arthur['bonus']}" if arthur.get("bonus") else "",
-        "task": str(arthur.get("task") or "").replace("_", " "),
+        "task": arthur_task_text(arthur.get("task")),
         "own_castle": s.get("own_castle") or "",
         "office": (j.get("office") or "") + (f" (since turn {s['office_since']})"
                                              if j.get("office") and s.get("office_since")

@@ -12,7 +12,7 @@ from typing import Any
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.koc.engine import knight as kn
 from companion.koc.engine.words import plural
-from companion.koc.journal import sheet_record
+from companion.koc.journal import arthur_task_text, sheet_record
 from companion.render import document as d
 
 PLACES = {"inside": "inside", "gate": "outside the gate of", "ship": "aboard a ship at",
@@ -362,7 +362,8 @@ def report(kind, v: dict) -> dict:
                     j.get("war") or "", *j["immobile"]])) or "well"],
                 ["King Arthur", ("favour of a friend; " if j["arthur"]["favour"] else "")
                  + f"bonus +{j['arthur']['bonus']}"
-                 + (f"; task: {j['arthur']['task']}" if j["arthur"]["task"] else "")],
+                 + (f"; task: {arthur_task_text(j['arthur']['task'])}"
+                    if j["arthur"]["task"] else "")],
                 ["Challenges fought", ", ".join(j["challenged"]) or "-"],
                 ["Office", j.get("office") or "-"]]
         if j.get("knave"):

@@ -439,3 +439,27 @@ def test_a_filled_journal_prints_no_text_below_the_minimum():
                         "link": "companion://j/0/anna.0123456789abcdef?h=0011223344556677",
                         "link_label": "your private link", "commitment": "c0"}
     assert not small_texts(journal_files(view)["journal.pdf"])
+
+
+def test_king_arthurs_task_is_named_in_words():
+    """King Arthur's task is kept as the chart's key and the request he answered
+    (requests.arthur_answer); the report's journal table and the journal named it by that
+    record itself, "task: {'kind': 'task_court', 'request': 'dwarf'}" (random play, seed
+    620010). Both now say "attend court (for the request 'dwarf')"."""
+    from companion.koc.journal import journal_data
+    from companion.render.report_text import render_text
+
+    state = new_state()
+    state["knights"]["Anna"]["arthur"] = {"favour": False, "bonus": 0,
+                                          "task": {"kind": "task_court", "request": "dwarf"}}
+    view = KIND.view(state, "Anna")
+    assert journal_data(view)["fields"]["task"] == "attend court (for the request 'dwarf')"
+    view["envelope"] = {"game_id": "g", "turn": 1, "date": "2026-11-29", "link": "x",
+                        "link_label": "your private link"}
+    text = " ".join(render_text(KIND.report(view)).split())
+    assert "task: attend court (for the request 'dwarf')" in text
+    assert "{'" not in text and "task_court" not in text
+    state["knights"]["Anna"]["arthur"]["task"] = {"kind": "task_brigands",
+                                                  "request": "men_at_arms", "task_id": 1}
+    assert journal_data(KIND.view(state, "Anna"))["fields"]["task"] == \
+        "clear out brigands (for the request 'men at arms')"

@@ -45,11 +45,17 @@ from __future__ import annotations
 import math
 import re
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
+
+SHARED_SITE_UNFIXED = 5
+"""The rules edition from which an invitation to share an adventure whose site is not fixed
+(6:5 without a castle to save, one ridden with a knight) says so, and the sharer's task names
+no site; before, "(its site: None)" and "sharing Cora's adventure 6:5 ... at None"."""
 
 TOURNAMENTS = ("tournament_for_lady", "tournament_at_camelot", "tournament")
 COURTING = ("court_lady",)                  # an adventure that depends on courting a Lady
@@ -1904,9 +1910,13 @@ def share(s: Session, which: str, players: list[str]) -> None:
             continue
         if p in adv.setdefault("sharers", []):
             continue
+        site = task["dest"]
+        named = site is not None or edition(s.game.state) < SHARED_SITE_UNFIXED
         q = Question("share", f"{pk['name']} invites you to share adventure {ident(task)} "
-                     f"(its site: {task['dest']}). You must be with him when he gets there. "
-                     "Accept?", ["yes", "no"], "yes")
+                     + (f"(its site: {site}). You must be with him when he gets there. "
+                        if named else "(its site is not fixed yet). You must be with him "
+                        "when he comes to it. ")
+                     + "Accept?", ["yes", "no"], "yes")
         other = rs.other_session(s, p)
         if s.ask_other(p, q) != "yes":
             s.note(f"{rec['name']} declines to share adventure {adv['id']} with {pk['name']}.")
@@ -1915,7 +1925,8 @@ def share(s: Session, which: str, players: list[str]) -> None:
         adv["sharers"].append(p)
         s.note(f"{rec['name']} will share adventure {ident(task)} with {pk['name']}.")
         tasks.add(other, "share", None, awards={}, route=None,
-                  why=f"sharing {pk['name']}'s adventure {ident(task)} at {task['dest']}",
+                  why=f"sharing {pk['name']}'s adventure {ident(task)}"
+                      + (f" at {site}" if named else ""),
                   shared={"leader": s.player, "task": task["id"], "id": adv["id"],
                           "marker": adv.get("marker"), "site": task["dest"]})
 

@@ -19,9 +19,15 @@ fights at his side; the attacker's party at his (``combat.fight`` pairs them off
 """
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.koc.engine import party
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.session import Question, Session
+
+LADY_WITHOUT_CASTLE = 5
+"""The rules edition from which a knight who wins the service of a Lady without a castle
+(Morgan Le Fay) from another knight is told only that he may ask her for her service; before,
+"Morgan Le Fay's castle (None) is open to ...". A Lady with a castle is spoken of as before."""
 
 register(
     Spec("pk_challenge", "another player knight challenges you: accept (three passes, no "
@@ -139,8 +145,11 @@ def for_lady(s: Session, other: Session, lady: dict) -> bool:
         if castle and castle not in pk["friendly"]:
             pk["friendly"].append(castle)
         resolutions.befriend(s, lady)
-        s.note(f"{lady['name']}'s castle ({castle}) is open to {pk['name']}; he may ask her "
-               "for her service.")
+        if castle or edition(s.game.state) < LADY_WITHOUT_CASTLE:
+            s.note(f"{lady['name']}'s castle ({castle}) is open to {pk['name']}; he may ask "
+                   "her for her service.")
+        else:
+            s.note(f"{pk['name']} may ask {lady['name']} for her service.")
     elif result.challenge_winner == "foe":
         other.gain_vp(6, f"defending the honour of {lady['name']}")
     return True

@@ -1438,3 +1438,25 @@ def test_a77_a_fallen_knight_gives_back_his_cards(table):
     for name in ("Sir Balan", "Sir Lucan", "Sir Griflet"):
         assert in_decks(t, "knights", name), name
     assert t.knight()["name"] != "Anna" or t.knight()["men_at_arms"] == []
+
+
+def test_a78_sharing_an_adventure_whose_site_is_not_fixed(table):
+    """ADVENTURES, Sharing an Adventure: an adventure may have no site yet (6:5 for a knight
+    with no castle of his Lady or Lord to save; random play, seed 630101). From rules edition 5
+    the invitation says its site is not fixed and the sharer's task names none, where earlier
+    editions wrote "(its site: None)" and "sharing Anna's adventure 6:5 ... at None" (a game
+    of edition 4 keeps that, for its replay)."""
+    for edition in (5, 4):
+        t = table(pos(cp=100, vp=20, at="Devon", others={
+            "Bert": 'cp = 100\nvp = 20\nat = "Devon"\nlord = "King Arthur"'}),
+            orders={"Anna": "share adventure 6:5 with Bert", "Bert": "on share: yes"})
+        t.state["edition"] = edition
+        task = give(t, "save_your_lady", None)
+        av.start_of_turn(t.session())
+        assert task["adventure"]["sharers"] == ["Bert"]
+        why = t.knight("Bert")["tasks"][0]["why"]
+        if edition >= 5:
+            assert why == "sharing Anna's adventure 6:5 Save your lady (or lord) from a dragon"
+            assert not any("None" in e for e in t.events)
+        else:
+            assert why.endswith(" at None")

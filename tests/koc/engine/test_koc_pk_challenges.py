@@ -150,3 +150,26 @@ def test_r09_witnesses_see_the_award_not_the_totals(table):
             assert theirs[0].startswith("Sir Alfred gains 6 VP (") and theirs[0].endswith(").")
             assert sorted({p for e in gains for p in e["to"]}) == ["Anna", "Baudrand", "John",
                                                                    "Maurice"]
+
+
+def test_r10_for_lady_won_from_a_knight_of_morgan(table):
+    """Challenges between PKs, the Lady's service at stake, the Lady being Morgan Le Fay, who
+    has no castle (random play, seed 620015): from rules edition 5 the victor is told he may
+    ask her for her service, where earlier editions wrote "Morgan Le Fay's castle (None) is
+    open to Sir Alfred" (a game of edition 4 keeps it, for its replay)."""
+    from companion.koc.engine.service import MORGAN, lady_record
+
+    for edition, text in ((5, "Sir Alfred may ask Morgan Le Fay for her service."),
+                          (4, "Morgan Le Fay's castle (None) is open to Sir Alfred; he may ask "
+                              "her for her service.")):
+        t = table(castle(), dice=[3, *LANCES_12_6], orders={"Anna": "challenge John for lady"})
+        t.state["edition"] = edition
+        t.knight("John")["lady"] = lady_record(MORGAN)
+        run_player_turn(t.game, "Anna")
+        assert t.saw("Sir Alfred challenges John for the service of Morgan Le Fay.")
+        assert t.saw("John takes up the challenge for Morgan Le Fay.")   # an Enchantress's
+        assert t.knight("John")["lady"] is None                          # knight must answer
+        assert t.saw(text), t.events
+        assert "Morgan Le Fay" in t.knight("Anna")["friendly_persons"]
+        if edition >= 5:
+            assert not any("(None)" in e for e in t.events)
