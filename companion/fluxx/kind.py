@@ -71,7 +71,7 @@ def _limit(value: str, players: Sequence[str]) -> int:
 
 
 class FluxxKind(GameKind):
-    edition = 4     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
+    edition = 5     # 1: "the Keeper"/"the Goals ... are" agree with how many; 2: a short
     # name means the one card before the player it fits ('grail': The Holy Grail in hand);
     # 3: "The New Rule ... is discarded" and "the discard pile (1 card)" for a single card;
     # Exchange Keepers with nothing to exchange names the player in its public line, not "you"
@@ -80,6 +80,9 @@ class FluxxKind(GameKind):
     # from Draw 2 and Use 'em / Draw 3, Play 2 is named first (Run.play_card `via`); the
     # report's hand line agrees with its count and the discard pile's top uses semicolons
     # (views.report)
+    # 5: a card's whole name means that card, though it ends the name of a card before the
+    # player ('choosing A Shrubbery' with You Must Bring Us a Shrubbery on the table;
+    # orders.Parser whole_name); "The turn limit (1 turn) is reached", was "(1 turns)"
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -145,7 +148,8 @@ class FluxxKind(GameKind):
             seen += cards
         names = frozenset(self.deck[c].name for c in seen)
         return grammar.parse_orders(self.deck, state["players"], text, filename, names,
-                                    before_you=edition(state) >= 2)
+                                    before_you=edition(state) >= 2,
+                                    whole_name=edition(state) >= 5)
 
     def check_orders(self, state: dict, player: str, orders: FluxxOrders, filename: str) -> None:
         errors: list[OrderError] = []

@@ -95,13 +95,17 @@ class FluxxOrders:
 
 class Parser:
     def __init__(self, deck: Deck, players: list[str], prefer: frozenset[str] = frozenset(),
-                 before_you: bool = False):
+                 before_you: bool = False, whole_name: bool = False):
         self.deck = deck
         self.players = players
         self.prefer = prefer    # the cards before the player: a short name means one of these
         # rules edition 2: a name read as a card not before the player, but also matching one
         # card that is (on a later word), means that one ('grail' with The Holy Grail in hand)
         self.before_you = before_you
+        # rules edition 5: a card's whole name means that card, though it is also the end of the
+        # name of a card before the player ('A Shrubbery' in the discard pile, with the Goal
+        # You Must Bring Us a Shrubbery on the table)
+        self.whole_name = whole_name
         self.playable = [c for c in deck.cards]
         self.free_cards = [c for c in deck.cards if c.free]
 
@@ -173,7 +177,8 @@ class Parser:
         mine = [name for name in candidates if name in self.prefer]
         if len(mine) == 1:      # 'hand limit' with only Hand Limit 2 in hand
             return quick_match(norm(mine[0]), table)
-        if self.before_you and found is not None and found.name not in self.prefer:
+        if self.before_you and found is not None and found.name not in self.prefer and \
+                not (self.whole_name and norm(text) in table.exact):
             mine = [c for c in table.all_hits(norm(text)) if c.name in self.prefer]
             if len(mine) == 1:
                 return mine[0], ()
@@ -417,11 +422,13 @@ class NameIndex:
 
 
 def parse_orders(deck: Deck, players: list[str], text: str, filename: str,
-                 prefer: frozenset[str] = frozenset(), before_you: bool = False) -> FluxxOrders:
+                 prefer: frozenset[str] = frozenset(), before_you: bool = False,
+                 whole_name: bool = False) -> FluxxOrders:
     """``prefer``: the names of the cards before the player (his hand and the table);
     ``before_you`` (rules edition 2): a short name that means a card not before him but also
-    one that is, means the one before him."""
-    orders, errors = Parser(deck, players, prefer, before_you).parse(text)
+    one that is, means the one before him; ``whole_name`` (rules edition 5): but not when it is
+    the whole name of the card not before him."""
+    orders, errors = Parser(deck, players, prefer, before_you, whole_name).parse(text)
     if errors:
         raise OrdersRejected(errors, filename, partial=orders)
     return orders

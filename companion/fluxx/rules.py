@@ -442,7 +442,8 @@ class Run(ReplayedChance):
                 g["stage"] = "over"
                 g["result"] = {"winner": None, "goals": [],
                                "reason": f"the turn limit of {limit} was reached"}
-                self.say(f"The turn limit ({limit} turns) is reached: the game ends without a "
+                turns = f"{limit} turn" if limit == 1 and self.edition >= 5 else f"{limit} turns"
+                self.say(f"The turn limit ({turns}) is reached: the game ends without a "
                          "winner.", kind="end")
                 return
             self.begin_turn(self.next_player(p))

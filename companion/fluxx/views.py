@@ -271,7 +271,7 @@ def _asks(kind, state: dict, player: str, run: Run) -> dict[str, Any]:
                   "order; a play of a card you do not hold yet is used if the card arrives.")
         expects = "turn"
     elif player == g["active"]:
-        prompt = (f"It is your turn: you hold {len(g['hands'][player])} cards. {numbers} "
+        prompt = (f"It is your turn: you hold {_cards(len(g['hands'][player]))}. {numbers} "
                   f"You have played {g['played']} so far. List your plays in order; a card "
                   "drawn during your turn can be listed too ('play Jackpot!' after 'play Draw 2 "
                   "and Use 'em' plays it if it turns up).")

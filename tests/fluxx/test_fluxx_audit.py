@@ -65,8 +65,8 @@ def play(state: dict, text: str) -> list[str]:
     return [e["text"] for e in state["events"] if e["to"] == "public"]
 
 
-def test_the_kind_is_at_rules_edition_4():
-    assert KIND.edition == 4
+def test_the_kind_is_at_rules_edition_5():
+    assert KIND.edition == 5
 
 
 @pytest.mark.parametrize("edition, text", [
