@@ -82,7 +82,8 @@ class FluxxKind(GameKind):
     # (views.report)
     # 5: a card's whole name means that card, though it ends the name of a card before the
     # player ('choosing A Shrubbery' with You Must Bring Us a Shrubbery on the table;
-    # orders.Parser whole_name); "The turn limit (1 turn) is reached", was "(1 turns)"
+    # orders.Parser whole_name); "The turn limit (1 turn) is reached", was "(1 turns)"; a
+    # player who joined in a turn that then paused joins again when it resumes (process)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("others", "decisions of players whose turn it is not (discarding to a limit, "
                    "losing a Keeper) that their standing 'keep' orders do not settle: 'default' "
@@ -314,6 +315,11 @@ class FluxxKind(GameKind):
                 ctx.use_orders(p)
             elif o.standing_only:
                 ctx.use_orders(p)
+        if pending and edition(state) >= 5:
+            # rules edition 5: players who joined in the paused run (seated in the stored game,
+            # waiting in the snapshot the turn is run again from) join again
+            joiners += [p for p in state["players"] if p in pending["snapshot"]["waiting"]
+                        and p not in g["waiting"] and p not in joiners]
         snapshot = deep_copy(pending["snapshot"] if pending else g)
         base = deep_copy(snapshot)
         run = Run(self.deck, base, state["players"], state["standing"], dict(ctx.options),
