@@ -46,24 +46,35 @@ def test_text_above_a_forwarded_message_is_what_was_sent():
     assert parse_message(raw).body == ORDERS + "\n"
 
 
-def test_a_notepad_unicode_attachment_is_read_by_its_byte_order_mark(world):
-    """Windows Notepad's "Unicode" is UTF-16 with a byte-order mark; attached as an octet
-    stream (no character set) it was read as Latin-1 garbage."""
+def anna_mails(world, subtype: str, message_id: str) -> MIMEMultipart:
+    """A new Gral game of Anna and Bert, and the head of a multipart message from Anna with
+    her orders' subject, its parts to be attached."""
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     world.run()
-    msg = MIMEMultipart("mixed")
+    msg = MIMEMultipart(subtype)
     msg["From"] = who["Anna"]
     msg["To"] = "judge@example.org"
     msg["Subject"] = f"orders {world.code(who['Anna'])}"
-    msg["Message-ID"] = "<notepad@players.example.org>"
+    msg["Message-ID"] = f"<{message_id}@players.example.org>"
+    return msg
+
+
+def assert_accepted(world, msg) -> None:
+    world.deliver(msg.as_bytes())
+    world.run()
+    reply = world.to(msg["From"])[-1]
+    assert "orders accepted" in reply["Subject"], body(reply)
+
+
+def test_a_notepad_unicode_attachment_is_read_by_its_byte_order_mark(world):
+    """Windows Notepad's "Unicode" is UTF-16 with a byte-order mark; attached as an octet
+    stream (no character set) it was read as Latin-1 garbage."""
+    msg = anna_mails(world, "mixed", "notepad")
     msg.attach(MIMEText("My orders are attached.\n"))
     part = MIMEApplication((ORDERS + "\r\n").encode("utf-16"), "octet-stream")
     part.add_header("Content-Disposition", "attachment", filename="orders.txt")
     msg.attach(part)
-    world.deliver(msg.as_bytes())
-    world.run()
-    reply = world.to(who["Anna"])[-1]
-    assert "orders accepted" in reply["Subject"], body(reply)
+    assert_accepted(world, msg)
 
 
 def test_the_moderators_greeting_sign_off_and_signature_are_no_commands(world):
@@ -90,19 +101,10 @@ def test_the_moderators_greeting_sign_off_and_signature_are_no_commands(world):
 def test_an_empty_plain_part_beside_the_html_one_is_no_empty_message(world):
     """Some phone and web mail programs send multipart/alternative with an empty text/plain
     part and the real text in the HTML part: it was read as an empty order file."""
-    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
-    world.run()
-    msg = MIMEMultipart("alternative")
-    msg["From"] = who["Anna"]
-    msg["To"] = "judge@example.org"
-    msg["Subject"] = f"orders {world.code(who['Anna'])}"
-    msg["Message-ID"] = "<empty-plain@players.example.org>"
+    msg = anna_mails(world, "alternative", "empty-plain")
     msg.attach(MIMEText("\n", "plain", "utf-8"))
     msg.attach(MIMEText(f"<div dir=ltr>{ORDERS}</div>", "html", "utf-8"))
-    world.deliver(msg.as_bytes())
-    world.run()
-    reply = world.to(who["Anna"])[-1]
-    assert "orders accepted" in reply["Subject"], body(reply)
+    assert_accepted(world, msg)
 
 
 def test_a_line_that_is_only_the_code_is_never_read_as_an_order(world):
