@@ -261,7 +261,7 @@ def test_same_seed_same_bytes_through_the_command_line(tmp_path, make_cli):
         root = tmp_path / run
         root.mkdir()
         cli = make_cli(root)
-        play_cli(cli, 4, 77, rounds=3)
+        play_cli(cli, 4, 77, rounds=2)
         outputs.append({p.relative_to(cli.output): p.read_bytes()
                         for p in sorted(cli.output.rglob("*")) if p.is_file()})
     assert outputs[0].keys() == outputs[1].keys() and len(outputs[0]) > 20

@@ -139,8 +139,8 @@ class RewindMachine(RuleBasedStateMachine):
             os.environ["SOURCE_DATE_EPOCH"] = self.epoch
 
 
-# bounded by default (each step renders PDF reports); COMPANION_SOAK=1 tries five times as many
-EXAMPLES = 40 if os.environ.get("COMPANION_SOAK") == "1" else 8
+# bounded by default (each step renders PDF reports); COMPANION_SOAK=1 tries eight times as many
+EXAMPLES = 40 if os.environ.get("COMPANION_SOAK") == "1" else 5
 RewindMachine.TestCase.settings = settings(
     max_examples=int(os.environ.get("COMPANION_REWIND_EXAMPLES", EXAMPLES)), stateful_step_count=12,
     deadline=None, suppress_health_check=[HealthCheck.too_slow])
