@@ -6,6 +6,7 @@ once: the store keys it by its Message-ID."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Iterator
 
@@ -48,7 +49,10 @@ class MaildirSource:
                 continue
 
     def waiting(self) -> list[str]:
-        """The keys of the messages not yet taken, oldest first."""
+        """The keys of the messages not yet taken, oldest first: by mtime, then by the delivery
+        time the file's name carries (``delivery_time``: two messages delivered within one tick
+        of a file system with coarse timestamps have one mtime, and as text 'M10' comes before
+        'M9'), then by the name itself."""
         found = []
         for sub in ("new", "cur"):
             try:
@@ -62,11 +66,11 @@ class MaildirSource:
                 if "S" in flags or "T" in flags:
                     continue
                 try:
-                    found.append((os.stat(self.path / sub / name).st_mtime_ns, name,
-                                  f"{sub}/{name}"))
+                    mtime = os.stat(self.path / sub / name).st_mtime_ns
                 except FileNotFoundError:
                     continue                     # taken away meanwhile
-        return [key for _, _, key in sorted(found)]
+                found.append((mtime, delivery_time(name), name, f"{sub}/{name}"))
+        return [key for *_, key in sorted(found)]
 
     def taken(self, key: str) -> None:
         """Move the message to cur/ with the Seen flag (the Maildir convention)."""
@@ -80,6 +84,28 @@ class MaildirSource:
 
     def close(self) -> None:
         pass
+
+
+_SECONDS = re.compile(r"[0-9]+")
+_MICROSECONDS = re.compile(r"M([0-9]+)")
+_COUNTER = re.compile(r"Q([0-9]+)")
+
+
+def delivery_time(name: str) -> tuple[int, int, int]:
+    """The delivery time a Maildir file name carries, as (seconds, microseconds, delivery
+    counter), -1 for each part it lacks. Delivery agents name a message
+    ``<seconds>.<unique>.<host>[,S=<size>][:2,<flags>]``; the unique part often holds
+    ``M<microseconds>`` (Dovecot, Postfix, Courier, Python's mailbox) and ``Q<count>``, the
+    count of deliveries of one process. A name whose first part is not a number follows no
+    convention: (-1, -1, -1), and its name alone places it."""
+    seconds, _, rest = name.partition(":2,")[0].partition(".")
+    if not _SECONDS.fullmatch(seconds):
+        return (-1, -1, -1)
+    unique = rest.partition(".")[0]
+    micro = _MICROSECONDS.search(unique)
+    counter = _COUNTER.search(unique)
+    return (int(seconds), int(micro.group(1)) if micro else -1,
+            int(counter.group(1)) if counter else -1)
 
 
 class ImapSource:

@@ -544,3 +544,82 @@ def test_a_maildir_in_a_folder_not_made_yet_is_created(tmp_path):
     source.open()
     assert all((tmp_path / "mail" / "inbox" / sub).is_dir() for sub in ("new", "cur", "tmp"))
     assert source.check() == "ok, 0 new messages"
+
+
+def test_two_messages_delivered_in_one_tick_are_taken_in_delivery_order(world):
+    """Where the file system keeps whole seconds (ext3, FAT, some network file systems) two
+    messages delivered in the same second have the same mtime, and the names decided: as text
+    'M10' comes before 'M9', so Anna's later orders were read first and her earlier ones kept.
+    The names' delivery time (seconds, then the microseconds after 'M') decides now."""
+    import os
+
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    earlier = world.message(who["Anna"], f"orders {code}", "assign 1 to Mansur Al-Jallah\n")
+    later = world.message(who["Anna"], f"orders {code}", "assign 2 to Mansur Al-Jallah\n")
+    new = world.inbox / "new"
+    names = {"1764460800.M9P123.mx.example.org": earlier,          # delivered first
+             "1764460800.M10P124.mx.example.org": later}           # ... and a moment later
+    assert sorted(names)[0].startswith("1764460800.M10")           # text order is the wrong one
+    for name, raw in names.items():
+        (new / name).write_bytes(raw)
+        os.utime(new / name, ns=(1764460800_000000000, 1764460800_000000000))
+    log = world.run()
+    pending = submissions(world, "g1")
+    assert [s.text.strip() for s in pending if s.status == "pending"] == \
+        ["assign 2 to Mansur Al-Jallah"]                       # the later orders are kept
+    received = [line for line in log if line.startswith("received")]
+    assert received == ["received <m1@players.example.org> from " + who["Anna"],
+                         "received <m2@players.example.org> from " + who["Anna"]], log
+    assert "replaced your earlier orders" in body(world.to(who["Anna"])[-1])
+
+
+def test_maildir_order_reads_the_delivery_time_of_the_name(tmp_path):
+    """mtime first, then the seconds and microseconds ('M') and delivery counter ('Q') a
+    standard Maildir name carries, then the name itself: every name has its place, also one
+    that follows no convention."""
+    from companion.mail.mailbox import delivery_time
+
+    assert delivery_time("1764460800.M9P123.host") == (1764460800, 9, -1)
+    assert delivery_time("1764460800.M9P123Q4.host,S=812:2,") == (1764460800, 9, 4)
+    assert delivery_time("1764460800.P123Q10.host") == (1764460800, -1, 10)
+    assert delivery_time("1764460800.123_4.host") == (1764460800, -1, -1)     # no M, no Q
+    assert delivery_time("1764460800") == (1764460800, -1, -1)                # no dots at all
+    assert delivery_time("nodots") == (-1, -1, -1)
+    assert delivery_time("17644x0800.M9P1.host") == (-1, -1, -1)             # seconds not digits
+    assert delivery_time("١٢٣.M9P1.host") == (-1, -1, -1)                    # not ASCII digits
+    assert delivery_time("1764460800.P5M7.hostM99") == (1764460800, 7, -1)   # host not read
+    assert delivery_time("") == (-1, -1, -1)
+
+
+def test_maildir_messages_of_one_mtime_are_taken_by_the_time_their_names_carry(tmp_path):
+    import os
+
+    from companion.mail.mailbox import MaildirSource
+
+    source = MaildirSource(tmp_path / "inbox")
+    source.open()
+    names = ["1764460801.M1P1.host",          # a second later
+             "1764460800.M10P2.host",
+             "1764460800.M9P3Q2.host",
+             "1764460800.M9P3Q10.host",
+             "1764460800.P4Q1.host",          # no M: before those with one
+             "1764460800.123_9.host",         # neither M nor Q: the name decides
+             "1764460800.123_10.host",
+             "x.M1P1.host",                   # seconds not a number: first, by name
+             "nodots",
+             "999.M1P1.host:2,S"]             # seen: not waiting
+    for name in names:
+        path = tmp_path / "inbox" / "new" / name
+        path.write_bytes(b"Subject: x\n\nx\n")
+        os.utime(path, ns=(10**18, 10**18))
+    late = tmp_path / "inbox" / "new" / "0.M0P0.host"       # the latest mtime comes last
+    late.write_bytes(b"Subject: x\n\nx\n")
+    os.utime(late, ns=(10**18 + 1, 10**18 + 1))
+    assert source.waiting() == ["new/nodots", "new/x.M1P1.host",
+                                "new/1764460800.123_10.host", "new/1764460800.123_9.host",
+                                "new/1764460800.P4Q1.host",
+                                "new/1764460800.M9P3Q2.host", "new/1764460800.M9P3Q10.host",
+                                "new/1764460800.M10P2.host", "new/1764460801.M1P1.host",
+                                "new/0.M0P0.host"]
