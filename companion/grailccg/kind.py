@@ -120,7 +120,7 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
-    edition = 4     # 1: grail bonuses wait for the next grail number; idle properties say so;
+    edition = 5     # 1: grail bonuses wait for the next grail number; idle properties say so;
     # 2: an extra move or a joining at once does nothing outside its player's turn (a card
     # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
     # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
@@ -151,6 +151,9 @@ class GrailKind(GameKind):
     # village (nor permanent) goes to its owner's dead cart, leaving open land (FAQ 3), where
     # earlier games left every such card face up as its area's own card; the report says
     # what became of it
+    # 5: a duplicate a Round Table turns up (FAQ 8) whose owner's deck is empty says that
+    # nothing replaces it and that its area is open land (FAQ 3), as one turned up by
+    # `reveal area` already did; earlier games say only that it goes to the dead cart
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2

@@ -1015,7 +1015,9 @@ class Run(ReplayedChance):
         unless (from rules edition 4) another card of the area with ``permanent = true`` stands
         there: then the area gets no new card (case 142). ``remote``: the card was turned up by
         a `reveal area` effect, with nobody entering (rules edition 4, case 144): the report
-        names the England and says that the replacement stays face down."""
+        names the England and says that the replacement stays face down. When the owner's deck
+        is empty nothing replaces it; from rules edition 5 the report says so for a card a
+        Round Table turns up too, and that the area is open land (FAQ 3; case 156)."""
         if name.startswith("av"):
             return False
         cid = self.g["cards"][inst]
@@ -1042,7 +1044,12 @@ class Run(ReplayedChance):
                                 "in its place (FAQ 8)." if self.g["decks"][owner] else
                                 f"{owner}'s deck has no card to replace it, so {name} is open "
                                 "land (FAQ 8, FAQ 3)."), kind="duplicate", card=inst)
-                else:
+                elif self.edition >= 5 and not self.g["decks"][owner]:     # case 156
+                    self.say(f"{self.n(inst)} is already face up in this England: it goes to "
+                             f"the dead cart, and {owner}'s deck has no card to replace it, "
+                             f"so {name} is open land (FAQ 8, FAQ 3).", kind="duplicate",
+                             card=inst)
+                else:           # editions 0-4 say this with an empty deck too (case 157)
                     self.say(f"{self.n(inst)} is already face up in this England: it goes to "
                              "the dead cart (FAQ 8).", kind="duplicate", card=inst)
                 if self.g["decks"][owner]:

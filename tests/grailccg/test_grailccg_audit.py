@@ -40,8 +40,8 @@ def turn(kind, state: dict, number: int, texts: dict[str, str]) -> list[str]:
     return public(state)
 
 
-def test_the_kind_is_at_rules_edition_4():
-    assert KIND.edition == 4
+def test_the_kind_is_at_rules_edition_5():
+    assert KIND.edition == 5
 
 
 @pytest.mark.parametrize("edition", [1, 2])
