@@ -26,6 +26,12 @@ if os.environ.get("COMPANION_TEST_SHM", "1") != "0" and os.path.isdir("/dev/shm"
         and os.access("/dev/shm", os.W_OK):
     os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", "/dev/shm")
 
+# Reports of a turn rendered in this process alone (companion/render/parallel.py): the test
+# workers already keep every processor busy, and a forked renderer on a busy machine only adds
+# work (7% of the CPU time of the command-line tests). The tests of parallel rendering set the
+# variable themselves; a value already set is kept.
+os.environ.setdefault("COMPANION_JOBS", "1")
+
 
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker more than the processors this run may use, so that a processor
@@ -49,6 +55,73 @@ def pytest_configure(config):
     folder = tempfile.mkdtemp(prefix="companion-test-cache-")
     config._companion_cache = (folder, os.environ.get("COMPANION_CACHE_DIR"))
     os.environ["COMPANION_CACHE_DIR"] = folder
+    rewrite_tests_ahead(config)
+
+
+def rewrite_tests_ahead(config) -> None:
+    """Rewrite the tests' ``assert`` statements once, before the xdist workers start.
+
+    pytest rewrites each test module's asserts (so a failure shows the values compared) and
+    keeps the result in ``__pycache__``; where the environment sets PYTHONDONTWRITEBYTECODE
+    nothing is kept, and in a fresh clone nothing is there yet, so each worker rewrote every
+    module again: 15 of the 21 CPU seconds a worker spent collecting. The controlling process
+    now rewrites the modules whose cached result is missing or stale, shared among as many
+    forked processes as there are processors, and writes the results where pytest looks
+    for them (pytest checks each against its source before using it). This uses pytest's
+    internal functions: if they are not there or fail, the workers rewrite as before."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) \
+            or getattr(config.option, "assertmode", "rewrite") != "rewrite" \
+            or not hasattr(os, "fork"):
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        tail = rewrite.PYC_TAIL
+    except Exception:  # noqa: BLE001 - pytest's internals changed: nothing done ahead
+        return
+    tests = Path(__file__).resolve().parent
+    # only what this run collects: the paths named on the command line (all the tests if none)
+    roots = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+             for arg in config.args] or [tests]
+    todo = []
+    for source in sorted(tests.rglob("*.py")):
+        if not (source.name.startswith("test_") or source.name == "conftest.py"):
+            continue
+        if not any(root == source or root in source.parents for root in roots) \
+                and source.name != "conftest.py":
+            continue
+        pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + tail)
+        if rewrite._read_pyc(source, pyc) is None:
+            todo.append((source, pyc))
+    if not todo:
+        return
+
+    def write(share) -> None:
+        for source, pyc in share:
+            try:
+                stamp, code = rewrite._rewrite_test(source, config)
+                pyc.parent.mkdir(exist_ok=True)
+                rewrite._write_pyc(state, code, stamp, pyc)
+            except Exception:  # noqa: BLE001 - a worker rewrites it and reports any error
+                pass
+
+    try:
+        jobs = max(1, min(len(os.sched_getaffinity(0)), 4, len(todo)))
+    except (AttributeError, OSError):
+        jobs = 1
+    children = []
+    for k in range(1, jobs):
+        pid = os.fork()
+        if pid == 0:                       # a child: its share, then gone without cleanup
+            try:
+                write(todo[k::jobs])
+            finally:
+                os._exit(0)
+        children.append(pid)
+    write(todo[0::jobs])
+    for pid in children:
+        os.waitpid(pid, 0)
 
 
 def pytest_unconfigure(config):
