@@ -665,10 +665,10 @@ def rewind(game_id: str = typer.Argument(..., metavar="GAME_ID"),
     store = open_store()
     if not yes:
         gone = numbered("turn", service.rewind_span(store, game_id, to))
-        typer.echo(f"game {game_id}: this would take back {gone} and make the orders "
-                   f"used in turn {to + 1} pending again; nothing is deleted (they are kept in "
-                   "the store). Players who saw those reports know what happened in them.",
-                   err=True)
+        typer.echo(f"game {game_id}: this would take back {gone} and make the orders that "
+                   f"were pending when turn {to + 1} ran pending again; nothing is deleted (they "
+                   "are kept in the store). Players who saw those reports know what happened in "
+                   "them.", err=True)
         typer.echo(f"add --yes to do it: companion rewind {game_id} {to} --yes", err=True)
         raise typer.Exit(1)
     done = service.rewind(store, game_id, to, SETTINGS.output, reason)

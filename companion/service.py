@@ -875,8 +875,9 @@ def rewind(store: Store, game_id: str, to: int, output: Path | None, reason: str
            db=None, expect_latest: int | None = None) -> Rewound:
     """Take back every turn after ``to`` (``companion rewind``): the orders late to a turn, a
     moderator's mistake. Nothing is lost: the turns are kept whole in the store
-    (``rewound_turns``), with when and why; the orders turn ``to+1`` used are pending again, so
-    that running the turn again (with orders added or changed) takes them; the reports written
+    (``rewound_turns``), with when and why; the orders that were pending when turn ``to+1``
+    ran (those it used and those it held for later) are pending again, so that running the
+    turn again (with orders added or changed) takes them; the reports written
     for the turns taken back move to OUTPUT/GAME/rewound/; a play-by-email game is held until
     the moderator releases it. The dice of a turn run again are the same as before where the
     same draws are made (the seed decides them; ``turn --dice`` gives others). With ``db``,

@@ -123,7 +123,8 @@ CREATE TABLE rewound_turns (
 );
 """
 """Schema 5: the turns a moderator took back (``companion rewind``), kept whole with when and
-why; a submission they had used is 'rewound' (or pending again, for the first of them)."""
+why; a submission they had used is 'rewound', or pending again if it was pending when the first
+of them ran."""
 
 MAIL_SCHEMA = """
 CREATE TABLE mail_in (
@@ -596,16 +597,17 @@ class Store:
     def rewind_in(db: sqlite3.Connection, game_id: str, to: int, when: str,
                   reason: str) -> list[int]:
         """Inside the caller's transaction, take back every turn after ``to``: the turns move
-        whole to ``rewound_turns``; the orders the first of them used are pending again, orders
-        used by the later ones and orders pending for a turn now gone become 'rewound'; a
-        play-by-email game is held (its orders may be changed before the turn runs again), a
-        deadline for a gone turn is cleared and the gone turns' reports count as not mailed.
-        Returns the numbers taken back."""
+        whole to ``rewound_turns``; the orders that were pending when the first of them ran
+        are pending again (``pending_when_run``), other orders used by the turns taken back or
+        pending for a turn now gone become 'rewound'; a play-by-email game is held (its orders
+        may be changed before the turn runs again), a deadline for a gone turn is cleared and
+        the gone turns' reports count as not mailed. Returns the numbers taken back."""
         numbers = [r[0] for r in db.execute(
             "SELECT number FROM turns WHERE game_id=? AND number>? ORDER BY number",
             (game_id, to))]
         if not numbers:
             return []
+        again = Store.pending_when_run(db, game_id, to + 1)
         db.execute("INSERT INTO rewound_turns (game_id, number, rewound_at, reason, "
                    "processed_at, state, hash, prev_hash, inputs, decisions, chance, events, "
                    "digests) SELECT game_id, number, ?, ?, processed_at, state, hash, "
@@ -615,9 +617,9 @@ class Store:
         db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
                    "status='pending'", (game_id,))
         db.execute("UPDATE submissions SET status='rewound' WHERE game_id=? AND "
-                   "status='used' AND used_in>?", (game_id, to + 1))
-        db.execute("UPDATE submissions SET status='pending', used_in=NULL WHERE game_id=? "
-                   "AND status='used' AND used_in=?", (game_id, to + 1))
+                   "status='used' AND used_in>?", (game_id, to))
+        db.executemany("UPDATE submissions SET status='pending', used_in=NULL WHERE id=?",
+                       [(i,) for i in again])
         db.execute("UPDATE mail_games SET mailed_turn=MIN(mailed_turn, ?), "
                    "reminded_turn=MIN(reminded_turn, ?), held=1 WHERE game_id=?",
                    (to, to, game_id))
@@ -625,6 +627,23 @@ class Store:
                    "game_id=? AND deadline_turn>?", (game_id, to))
         db.execute("DELETE FROM mail_waits WHERE game_id=? AND for_turn>?", (game_id, to + 1))
         return numbers
+
+    @staticmethod
+    def pending_when_run(db: sqlite3.Connection, game_id: str, number: int) -> list[int]:
+        """The ids of the orders that were pending when turn ``number`` ran, whatever became
+        of them since. Orders are stored for the turn after the one they were checked
+        against (``for_turn``), so a player's latest orders for turn ``number`` or before are
+        the ones that turn read, unless they were a withdrawal, were used by an earlier turn
+        or were taken back by an earlier rewind. A turn need not use what it reads: it may hold
+        orders for a later turn (standing orders, an answer to a question not yet asked), and
+        those were pending when it ran though no turn has used them, or a later one has, or
+        newer orders have replaced them since."""
+        rows = db.execute(
+            "SELECT id, status, used_in FROM submissions WHERE id IN (SELECT MAX(id) FROM "
+            "submissions WHERE game_id=? AND for_turn<=? GROUP BY player)", (game_id, number))
+        return sorted(i for i, status, used_in in rows
+                      if status in ("pending", "replaced")
+                      or (status == "used" and used_in is not None and used_in >= number))
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
         with self.transaction() as db:

@@ -212,3 +212,48 @@ def test_a_game_of_one_turn_names_the_turn_to_give(cli):
     bad = cli("rewind", "g", "1", "--yes")
     assert bad.code == 1 and "give turn 0 (to take back turn 1)" in bad.err, bad.err
     assert "from 0 to 0" not in bad.err
+
+
+def test_the_orders_pending_when_the_first_turn_taken_back_ran_are_pending_again(tmp_path):
+    """A turn need not use every order it reads (standing orders held for later, an answer to
+    a question not yet asked): what was pending when the first turn taken back ran is pending
+    again, whatever became of it since (used later, replaced, still pending); what was
+    withdrawn, used earlier, or taken back by an earlier rewind before that turn ran is not.
+    Store level, every status a player's latest orders can have (turn 3 is taken back)."""
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    db = store.db
+    db.execute("INSERT INTO games (id, kind, seed, options, base_url, created_at, setup, "
+               "secret) VALUES ('g', 'gral', '1', '{}', '', 't', '{}', 's')")
+    rows_in = [   # player, for_turn, status, used_in
+        ("held", 3, "pending", None),        # read by turn 3, held, still pending
+        ("used-later", 2, "used", 4),        # held by turns 2 and 3, used by turn 4
+        ("used-then", 3, "used", 3),         # used by turn 3 (as before this change)
+        ("replaced", 3, "replaced", None),   # pending at turn 3, replaced after it...
+        ("replaced", 4, "pending", None),    # ...by these, for turn 4: taken back
+        ("withdrew", 2, "replaced", None),
+        ("withdrew", 3, "withdrawn", None),  # nothing pending at turn 3
+        ("early", 2, "used", 2),             # used before turn 3
+        ("late", 4, "used", 4),              # came after turn 3 ran
+        ("gone", 3, "rewound", None),        # taken back by an earlier rewind
+    ]
+    for player, for_turn, status, used_in in rows_in:
+        db.execute("INSERT INTO submissions (game_id, player, for_turn, text, submitted_at, "
+                   "status, used_in) VALUES ('g', ?, ?, 'x', 't', ?, ?)",
+                   (player, for_turn, status, used_in))
+    for number in range(5):
+        db.execute("INSERT INTO turns (game_id, number, processed_at, state, hash, prev_hash, "
+                   "inputs, decisions, chance, events, digests, published) "
+                   "VALUES ('g', ?, 't', x'', ?, '', x'', x'', x'', x'', '{}', 1)",
+                   (number, f"h{number}"))
+    db.commit()
+    with store.transaction() as tx:
+        assert Store.rewind_in(tx, "g", 2, "t", "test") == [3, 4]
+    status = {(p, f): (s, u) for p, f, s, u in db.execute(
+        "SELECT player, for_turn, status, used_in FROM submissions")}
+    assert status == {
+        ("held", 3): ("pending", None), ("used-later", 2): ("pending", None),
+        ("used-then", 3): ("pending", None), ("replaced", 3): ("pending", None),
+        ("replaced", 4): ("rewound", None), ("withdrew", 2): ("replaced", None),
+        ("withdrew", 3): ("withdrawn", None), ("early", 2): ("used", 2),
+        ("late", 4): ("rewound", 4), ("gone", 3): ("rewound", None)}
+    store.close()
