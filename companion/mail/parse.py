@@ -34,6 +34,7 @@ class Parsed:
     in_reply_to: str | None = None
     text: str = ""                   # the message's text as sent, quotes and all (a reply to a
                                      # report quotes the player's code: identify() reads it)
+    unread: list[str] = field(default_factory=list)   # the attachments not read (not text)
 
 
 def message_key(raw: bytes, message_id: str | None) -> str:
@@ -210,7 +211,7 @@ def parse_message(raw: bytes) -> Parsed:
         result.too_large = too_large
         return result
     try:
-        body, attached = body_text(msg, problems)
+        body, attached = body_text(msg, problems, result.unread)
     except Exception as exc:  # noqa: BLE001
         problems.append(f"the body cannot be read ({type(exc).__name__})")
         body, attached = "", None
@@ -251,6 +252,8 @@ def automatic(msg, header, sender: str, subject: str) -> str | None:
     if header("Return-Path").strip() == "<>":
         return "an empty Return-Path (a bounce)"
     if re.match(r"(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|"
+                r"automatische antwort|r[ée]ponse automatique|respuesta autom[aá]tica|"
+                r"risposta automatica|automatisch antwoord|resposta autom[aá]tica|"
                 r"abwesenheit|undeliver|delivery status notification|returned mail|"
                 r"mail delivery failed)", subject, re.I) or subject.lower().startswith("auto:"):
         return f"the subject says so ({subject[:40]!r})"
@@ -258,6 +261,39 @@ def automatic(msg, header, sender: str, subject: str) -> str | None:
 
 
 def decode_part(part, problems: list[str]) -> str:
+    text = _decode_payload(part, problems)
+    if part.get_content_type() == "text/plain" and \
+            str(part.get_param("format") or "").lower() == "flowed":
+        text = unflow(text, str(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """A text/plain body sent as format=flowed (RFC 3676; Thunderbird and Apple Mail wrap
+    their lines so at 72 to 78 characters, a space at the end of each line wrapped) as its
+    writer typed it: every line ending in a space joined with the next of the same quote
+    depth, space-stuffing taken off; the signature separator '-- ' is never joined.
+    Quoted lines keep their '>' marks."""
+    out: list[str] = []
+    joining = False
+    depth_of_last = 0
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.lstrip(">")
+        depth = len(line) - len(stripped)
+        if stripped.startswith(" "):
+            stripped = stripped[1:]          # space-stuffing (or the space after '>')
+        flowed = stripped.endswith(" ") and stripped != "-- "
+        if flowed and delsp:
+            stripped = stripped[:-1]
+        if joining and depth == depth_of_last and out:
+            out[-1] += stripped
+        else:
+            out.append((">" * depth + " " if depth else "") + stripped)
+        joining, depth_of_last = flowed, depth
+    return "\n".join(out)
+
+
+def _decode_payload(part, problems: list[str]) -> str:
     payload = part.get_payload(decode=True)
     if payload is None:
         payload = b""
@@ -269,6 +305,19 @@ def decode_part(part, problems: list[str]) -> str:
             return payload.decode("utf-16")
         except UnicodeDecodeError:
             pass
+    codec = _codec(charset)
+    if codec in LATIN_1_LABELS and any(0x80 <= b <= 0x9f or codec == "ascii" and b > 0x9f
+                                       for b in payload):
+        # labelled Latin-1 (or ASCII) but holding bytes of Windows-1252's printable range, as
+        # Outlook and other Windows programs send a curly apostrophe or a dash: read as every
+        # browser and mail reader does (the WHATWG encoding standard), never as the control
+        # characters Latin-1 has there, which the orders would be refused for; UTF-8 with a
+        # wrong label (those bytes in its sequences, or any 8-bit byte under an ASCII label)
+        # as UTF-8
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return payload.decode("cp1252", errors="_latin1_fallback")
     try:
         return payload.decode(charset)
     except LookupError:
@@ -282,8 +331,41 @@ def decode_part(part, problems: list[str]) -> str:
         return payload.decode("latin-1")
 
 
-def body_text(msg, problems: list[str]) -> tuple[str, str | None]:
-    """(the message's text, the text of an orders attachment or None)."""
+LATIN_1_LABELS = {"iso8859_1", "latin_1", "ascii"}
+"""The codecs of the labels a Windows mail program puts on Windows-1252 text (iso-8859-1,
+latin1, us-ascii, ...)."""
+
+
+def _codec(charset: str) -> str:
+    import codecs
+
+    try:
+        return codecs.lookup(charset).name.replace("-", "_")
+    except (LookupError, ValueError):
+        return ""
+
+
+def _latin1_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
+    """The five bytes Windows-1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d) read as
+    Latin-1 reads them."""
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+def _register_fallback() -> None:
+    import codecs
+
+    codecs.register_error("_latin1_fallback", _latin1_fallback)
+
+
+_register_fallback()
+
+
+def body_text(msg, problems: list[str], unread: list[str] | None = None
+              ) -> tuple[str, str | None]:
+    """(the message's text, the text of an orders attachment or None); the file names of the
+    attachments not read (a document, a photo: orders are read from text alone) are added to
+    ``unread``, so that a reply refusing the orders can say why the attachment did not
+    count."""
     plain = html = None
     attached = None
     for part in msg.walk():
@@ -292,10 +374,17 @@ def body_text(msg, problems: list[str]) -> tuple[str, str | None]:
         ctype = part.get_content_type()
         disposition = (part.get_content_disposition() or "").lower()
         filename = part.get_filename() or ""
-        if disposition == "attachment" or (filename and disposition != "inline"):
+        if disposition == "attachment" or filename and (disposition != "inline" or
+                                                         plain is not None or html is not None):
+            # a named part is an attachment, also when it is marked inline after the body
+            # (Apple Mail sends a .txt attachment so); a named text part that comes first is
+            # the body itself
             if attached is None and (ctype == "text/plain" or
                                      filename.lower().endswith((".txt", ".text"))):
                 attached = decode_part(part, problems)
+            elif unread is not None and filename and attached is None and \
+                    not part.get("Content-ID"):     # not a logo shown in an HTML signature
+                unread.append("".join(c if c.isprintable() else " " for c in filename)[:80])
             continue
         if ctype == "text/plain" and plain is None:
             plain = decode_part(part, problems)
@@ -365,12 +454,20 @@ def html_to_text(html: str) -> str:
 ATTRIBUTION = re.compile(r"^\s*(on|am|le|el|il|op)\b.*\b(wrote|schrieb|a écrit|escribió|ha "
                          r"scritto|schreef)\s*:\s*$", re.I)
 OUTLOOK = re.compile(r"^\s*(-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|"
-                     r"forwarded message)\s*-{3,}|_{10,})\s*$", re.I)
+                     r"forwarded message|original-?nachricht|mensaje original|messaggio "
+                     r"originale|oorspronkelijk bericht|mensagem original|originalmeddelande|"
+                     r"opprinnelig melding|oprindelig meddelelse|wiadomość oryginalna)\s*-{3,}|"
+                     r"_{10,})\s*$", re.I)
 FORWARDED = re.compile(r"^\s*(-{3,}\s*(forwarded message|weitergeleitete nachricht|message "
                        r"transféré)\s*-{3,}|begin forwarded message\s*:)\s*$", re.I)
 """The line a mail program puts above a message forwarded whole (Gmail, Thunderbird, Apple
 Mail): with nothing of the sender's own above it, the forwarded message is what was sent."""
-MOBILE = re.compile(r"^\s*(sent from my |get outlook for |von meinem .* gesendet)", re.I)
+MOBILE = re.compile(r"^\s*(sent (from|with|using) |get outlook for |von meinem .* gesendet|"
+                    r"gesendet (von|mit|vom) |envoyé (de|depuis) |enviado (desde|de|do|con) |"
+                    r"inviato da |verzonden (vanaf|met|van) |skickat från |sendt fra |"
+                    r"wysłane z |odesláno z )", re.I)
+"""The line a mail program adds under what was written ("Sent from my iPhone", "Sent from
+Mail for Windows", "Envoyé de mon iPhone", "Enviado desde mi iPhone", ...)."""
 
 
 def clean_orders(text: str) -> str:
@@ -404,7 +501,7 @@ def clean_orders(text: str) -> str:
             out.append("")                 # the attribution of a quote answered inline
             skip = span - 1
             continue
-        if MOBILE.match(line):
+        if MOBILE.match(line) and len(line) <= 100:
             out.append("")
             continue
         out.append(line)
@@ -423,11 +520,17 @@ def quoted_headers(lines: list[str], index: int) -> bool:
     other programs) write it in plain text, without a separator line: "From: ..." and, in
     the next lines, "Sent:"/"Date:" and "To:"/"Subject:"; everything from here is the mail
     answered."""
-    if not HEADER_FROM.match(lines[index]):
-        return False
-    below = lines[index + 1:index + 5]
-    return any(HEADER_DATE.match(x) for x in below) and \
-        any(HEADER_OTHER.match(x) for x in below)
+    if HEADER_FROM.match(lines[index]):
+        below = lines[index + 1:index + 5]
+        return any(HEADER_DATE.match(x) for x in below) and \
+            any(HEADER_OTHER.match(x) for x in below)
+    if HEADER_DATE.match(lines[index]):
+        # the date first ("Gesendet: ..." then "Von:", "An:", "Betreff:": GMX and web.de):
+        # the From line right under it, and a To or Subject line within the next three
+        below = lines[index + 2:index + 5]
+        return index + 1 < len(lines) and bool(HEADER_FROM.match(lines[index + 1])) and \
+            any(HEADER_OTHER.match(x) for x in below)
+    return False
 
 
 def forwarded_headers(lines: list[str], start: int) -> int:
@@ -450,11 +553,45 @@ def forwarded_headers(lines: list[str], start: int) -> int:
     return count if seen else 0
 
 
+WROTE = re.compile(r"(?<!\w)(wrote|schrieb|schreef|skrev|escreveu|escribió|a écrit|ha scritto|"
+                   r"pisze|napsal|kirjoitti|írta)(?!\w).*:\s*$", re.I)
+"""An attribution that names the writer after the verb ("Am 01.01.27 um 10:00 schrieb The
+Judge:", Gmail and Thunderbird in German, Dutch, the Scandinavian languages, ...) or starts
+with the name ("The Judge <judge@example.org> schrieb am ...:"): one only right above a
+quote."""
+VERB = re.compile(WROTE.pattern.partition(".*")[0], re.I)
+"""The verb of an attribution, alone."""
+
+
+def quote_follows(lines: list[str], after: int) -> bool:
+    """Whether a quoted line ('>') comes at ``after``, or after one blank line there."""
+    for line in lines[after:after + 2]:
+        if line.strip():
+            return line.lstrip().startswith(">")
+    return False
+
+
 def attribution_span(lines: list[str], index: int) -> int:
     """How many lines an attribution ("On Tue, Anna wrote:") starting here takes (it may be
     wrapped over up to three lines); 0 when none starts here."""
     if ATTRIBUTION.match(lines[index]):
         return 1
+    first = lines[index]
+    if lines[index].lstrip().startswith(">") or not (
+            VERB.search(first) or re.match(r"^\s*(on|am|le|el|il|op|den|em|w)\s", first, re.I)
+            and not re.search(r":(\s|$)", first)):
+        # the writer after the verb, in any language's word order: the first line holds the
+        # verb, or starts as an attribution does without a colon ending a word in it (an
+        # order line such as 'on reveal: apply' or 'stay' above one is no part of it)
+        first = ""
+    for extra in (0, 1, 2) if first else ():
+        span = lines[index:index + extra + 1]
+        if len(span) <= extra or not all(x.strip() for x in span):
+            break
+        joined = " ".join(x.strip() for x in span)
+        if len(joined) <= 300 and WROTE.search(joined) and \
+                quote_follows(lines, index + extra + 1):
+            return extra + 1
     if not re.match(r"^\s*(on|am|le|el|il|op)\s", lines[index], re.I):
         return 0
     for extra in (1, 2):
@@ -487,15 +624,19 @@ SIGN_OFFS = ("thanks", "thank you", "thanks a lot", "thanks again", "many thanks
 _WORD = r"[^\W\d_](?:[^\W\d_]|['’.-])*"          # a word of a name: letters, "O'Neil", "J."
 
 
+_DASHES = "\u2013\u2014-"
+"""A dash that may stand where a comma does: "Thanks - Anna", "Hi Judge -"."""
+
+
 def _phrases(words: tuple[str, ...]) -> str:
     return "|".join(r"\s+".join(map(re.escape, w.split()))
                     for w in sorted(words, key=len, reverse=True))
 
 
-GREETING = re.compile(rf"(?:{_phrases(GREETINGS)})(?:\s*,)?(?:\s+{_WORD}){{0,3}}\s*[,!.:;]*",
-                      re.I)
+GREETING = re.compile(rf"(?:{_phrases(GREETINGS)})(?:\s*[,{_DASHES}])?(?:\s+{_WORD}){{0,3}}"
+                      rf"\s*[,!.:;{_DASHES}]*", re.I)
 """A whole greeting line: "Hi judge,", "Hello!", "Dear Game Master,", "Good morning all"."""
-SIGN_OFF = re.compile(rf"(?:{_phrases(SIGN_OFFS)})\s*[,!.]*"
+SIGN_OFF = re.compile(rf"(?:{_phrases(SIGN_OFFS)})\s*[,!.]*(?:\s*[{_DASHES}])?"
                       rf"(?:\s*{_WORD}(?:\s+{_WORD}){{0,2}}\s*[.!]?)?", re.I)
 """A whole sign-off line: "Thanks,", "Cheers!", "Regards, Anna", "Best wishes Anna Example"."""
 NAME = re.compile(rf"[-–—~]?\s*{_WORD}(?:\s+{_WORD}){{0,2}}\s*[.!]?")

@@ -436,8 +436,16 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             body = (f"No orders of {player.name} for turn {mine['turn']} have been accepted "
                     "yet.\n")
         else:
+            by_mail = db.execute(
+                "SELECT 1 FROM mail_in WHERE game_id=? AND player=? AND state='done' AND "
+                "outcome LIKE ?", (game.id, player.name,
+                                   f"orders of % (submission {mine['submission']})%")
+            ).fetchone()
             body = (f"The orders of {player.name} for turn {mine['turn']}, accepted "
-                    f"{mine['submitted_at']} (submission {mine['submission']}):\n\n"
+                    f"{mine['submitted_at']} (submission {mine['submission']}"
+                    + ("" if by_mail else "; not sent by mail: given on the web page, or "
+                                          "entered by the moderator")
+                    + "):\n\n"
                     + "".join(f"  | {line}\n" for line in mine["text"].rstrip("\n").split("\n"))
                     + "\nunderstood as:\n\n"
                     + "".join(f"  {line}\n" for line in mine["understood"]))
@@ -496,6 +504,7 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
         reply("orders NOT accepted",
               f"{head}\nYour orders were NOT accepted; nothing was changed. Every problem, "
               f"with line and column of your {name}:\n\n{rendered(exc)}\n{aside}\n"
+              + unread_note(parsed) +
               "Send the corrected orders in a new message (with your code). 'options' in "
               "the subject (with your code) lists the order lines open to you now.\n\n"
               + deadline_line)
@@ -516,6 +525,18 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             "withdraws them.\n\n" + deadline_line)
     return "done", game.id, player.name, f"orders of {player.name} {verb} (submission " \
                                           f"{number}){noted}"
+
+
+def unread_note(parsed: Parsed) -> str:
+    """For a reply refusing orders: the attachments that were not read ('orders.docx', a
+    photo), and how to send orders instead; '' when there were none."""
+    if not parsed.unread:
+        return ""
+    names = ", ".join(repr(n) for n in parsed.unread[:5]) + (
+        f" and {len(parsed.unread) - 5} more" if len(parsed.unread) > 5 else "")
+    return (f"Not read: the attachment{'s' if len(parsed.unread) > 1 else ''} {names}. "
+            "Orders are read from the text of the mail, or from an attached plain-text file "
+            "(.txt), never from a document, a PDF or a picture: write them into the mail.\n\n")
 
 
 def wait_command(store, db, game, player, latest, schedule, command: str, head: str, reply,
@@ -900,10 +921,13 @@ def overdue(db, config, game, latest, deadline, awaited, pending, why: str, log)
 
 
 def report_parts(game, player, number: int, folder: Path, config, schedule, *,
-                 over: bool = False) -> tuple[str, list[tuple[str, bytes]]]:
+                 over: bool = False, latest: int | None = None
+                 ) -> tuple[str, list[tuple[str, bytes]]]:
     """A player's report mail: the text report as the body (with their code and the deadline
     above it), their PDF and their own extra files attached, and the files every player may
-    have (a finished game's disclosures). Nothing of another player's."""
+    have (a finished game's disclosures). Nothing of another player's. ``latest``: the
+    game's latest turn, when it is later than ``number`` (turns run one after the other
+    before a pass mailed them): the head says so instead of a deadline."""
     from companion.engine.identity import player_slugs
 
     from companion.fairness import FILE_NAME
@@ -929,7 +953,10 @@ def report_parts(game, player, number: int, folder: Path, config, schedule, *,
     head = (f"Game {game.id}, turn {number}: the report of {player.name}.\n"
             f"Your code for orders by mail: {code}\n"
             f"(put it in the subject of your orders; never share it)\n"
-            f"{deadline_said(schedule, number, over=over)}\n"
+            + (f"Turn {number + 1} has already run: this report is not the latest (turn "
+               f"{latest} is; its report comes in a mail of its own)\n"
+               if latest is not None and latest > number else
+               f"{deadline_said(schedule, number, over=over)}\n")
             + "-" * 72 + "\n\n")
     return head + (text or "(the text report is missing; see the attached PDF)\n"), attachments
 
@@ -980,7 +1007,7 @@ def queue_reports(store, config, game, output: Path, log) -> None:
                 if not player.email:
                     continue
                 body, attachments = report_parts(game, player, number, folder, config,
-                                                 schedule, over=over)
+                                                 schedule, over=over, latest=latest)
                 if runs:    # its players were told it was taken back: say it is back
                     body = (f"Turn {number} was taken back and has run again: this report "
                             "replaces the one you were sent before"

@@ -253,3 +253,28 @@ def test_a_turn_run_again_after_a_new_token_brings_the_new_code(world):
         assert world.code(who[name]) in text
         assert old not in text
     assert rows(world, "SELECT COUNT(*) FROM rewound_turns") == [(1,)]
+
+
+def test_pending_says_when_the_orders_that_stand_did_not_come_by_mail(world):
+    """The moderator put right a player's orders ('companion orders submit'): the player's
+    'pending' showed orders they never sent as if accepted from their mail, with nothing to
+    say where they came from."""
+    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.run()
+    code = world.code(who["Anna"])
+    world.send(who["Anna"], f"orders {code}", ORDERS + "\n")
+    world.send(who["Anna"], f"{code} pending", "")
+    world.run()
+    assert "(submission 1):" in body(world.to(who["Anna"])[-1])
+    from companion import service
+
+    store = world.store()
+    try:                                # as 'companion orders submit g1 Anna FILE' does
+        service.submit_orders(store, "g1", "Anna", "assign 2 to Yusuf\n", "anna.txt")
+    finally:
+        store.close()
+    world.send(who["Anna"], f"{code} pending", "")
+    world.run()
+    answer = body(world.to(who["Anna"])[-1])
+    assert "(submission 2; not sent by mail: given on the web page, or entered by the " \
+           "moderator):" in answer and "  | assign 2 to Yusuf" in answer, answer

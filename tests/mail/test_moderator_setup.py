@@ -260,6 +260,9 @@ def test_a_player_with_a_wrong_code_is_told_how_to_fix_it_without_learning_other
     ("assign 1\nThanks, see you next turn\n", []),
     ("assign 1\nThanks,\nAnna Maria Beatrix Example\n", []),  # a name of four words
     ("Hi\u200bjudge\nassign 1\n", []),
+    # a dash where a comma would stand
+    ("Hi Judge \u2013\nassign 1\nThanks \u2013 Anna\n", [(1, "greeting"), (3, "sign-off")]),
+    ("Hello - all\nassign 1\nCheers -\n", [(1, "greeting"), (3, "sign-off")]),
 ])
 def test_only_greetings_and_sign_offs_from_the_fixed_lists_are_set_aside(text, aside):
     found = courtesies(text)

@@ -697,3 +697,26 @@ def test_a_second_web_table_says_to_replace_the_hash(cli, tmp_path):
     text = caught.value.render()
     assert "companion.toml:3:" in text and "twice" in text
     assert "replace the old moderator_password_hash line" in text
+
+
+def test_a_phone_keyboard_leaves_orders_addresses_and_deadlines_as_typed(gral_store,
+                                                                         make_client):
+    """A phone's keyboard capitalises, corrects and 'completes' what is typed unless a field
+    says not to: the order box left Safari's autocorrect on (it may turn the game's names,
+    'Jallah', 'Yusuf', into dictionary words), and the moderator's address and deadline
+    fields let a phone capitalise and correct them, with no '@' key offered for the
+    address. Each field of free text now says no to all of it."""
+    import re
+
+    client = make_client(gral_store.path)
+    orders = client.get(links(gral_store, "g")["Anna"].replace("?", "/orders?")).text
+    login(client)
+    page = client.get("/moderator/game/g").text
+    fields = {"orders": re.search(r'<textarea id="orders"[^>]*>', orders).group(0),
+              "address": re.search(r'<input id="address"[^>]*>', page).group(0),
+              "when": re.search(r'<input id="when"[^>]*>', page).group(0)}
+    for name, tag in fields.items():
+        for attribute in ('autocapitalize="none"', 'autocorrect="off"', 'spellcheck="false"',
+                          'autocomplete="off"'):
+            assert attribute in tag, (name, attribute, tag)
+    assert 'inputmode="email"' in fields["address"] and 'type="text"' in fields["address"]

@@ -415,3 +415,24 @@ def test_a_burst_of_guesses_sent_at_once_gets_no_more_tries(gral_store, password
         answer = client.post("/moderator/login", data={
             "csrf": csrf_of(client.get("/moderator").text), "password": password})
         assert answer.status_code == (403 if password == "guess" else 303), answer.status_code
+
+
+def test_a_token_of_another_game_or_an_old_token_gets_the_same_404(gral_store, make_client,
+                                                                   tmp_path):
+    """A player of two games of one store who opens one game's address with the other's
+    token (both named Anna), and a link whose token the moderator replaced ('companion
+    token'): the one 404, nothing of either game on it."""
+    service.new_game(gral_store, "gral", "h", ["Anna", "Bert"], seed="5",
+                     output=tmp_path / "out")
+    client = make_client(gral_store.path, max_failures=1000)
+    reference = client.get("/nogame/0/public?h=0123456789abcdef").text
+    g, h = links(gral_store, "g")["Anna"], links(gral_store, "h")["Anna"]
+    token_g = gral_store.game("g").player("Anna").token
+    token_h = gral_store.game("h").player("Anna").token
+    crossed = [g.replace(token_g, token_h), h.replace(token_h, token_g)]
+    service.reissue_token(gral_store, "g", "Anna", tmp_path / "out")
+    for path in crossed + [g]:
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.text == reference, path
+    assert client.get(links(gral_store, "g")["Anna"]).status_code == 200
+    assert client.get(h).status_code == 200
