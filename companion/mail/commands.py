@@ -263,6 +263,8 @@ def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
              f"{settings.outbox}")
     if settings.moderator and not found.broken("mail"):
         echo(f"moderator: {settings.moderator} (commands by mail need the secret)")
+    for note in unopenable_links():
+        typer.echo(f"note: {note}", err=True)
     counts = [counted(len(found.errors), "error")] if found.errors else []
     counts += [f"{counted(failures, 'server')} failed"] if failures else []
     counts += [counted(len(found.warnings), "warning")] if found.warnings else []
@@ -271,6 +273,32 @@ def check(config: Optional[Path] = typer.Option(None, "--config", metavar="FILE"
         raise typer.Exit(1)
     if found.warnings:
         typer.echo(f"{', '.join(counts)}: the mail works, but see above", err=True)
+
+
+def unopenable_links() -> list[str]:
+    """A note for each running game of the store whose players get mail but whose reports'
+    links and QR codes keep the default base URL (``companion://...``), which no phone opens:
+    the moderator who runs ``companion serve`` should point them at it (docs/web.md)."""
+    from companion.registry import get_kind
+    from companion.service import DEFAULT_BASE_URL
+
+    if not SETTINGS.store.exists():
+        return []
+    store = open_store()
+    out = []
+    for game_id in store.game_ids():
+        try:
+            game = store.game(game_id)
+            if game.base_url != DEFAULT_BASE_URL or not any(p.email for p in game.players) \
+                    or get_kind(game.kind).is_over(store.turn(game_id).state):
+                continue
+        except CompanionError:
+            continue            # a damaged game: the commands that use it say so
+        out.append(f"game {game_id}: the links and QR codes of its reports read "
+                   f"'{DEFAULT_BASE_URL}/{game_id}/...', which no phone or browser opens; if "
+                   f"'companion serve' answers them, point them there: 'companion game set "
+                   f"{game_id} base-url https://YOUR-SERVER' (docs/web.md)")
+    return out
 
 
 @app.command()

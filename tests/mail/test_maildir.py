@@ -424,6 +424,20 @@ def test_the_command_line_runs_a_pass_and_checks_its_configuration(world):
     assert "Traceback" not in result.err
 
 
+def test_mail_check_notes_a_running_game_whose_links_no_phone_opens(world):
+    """A game mailed to its players with the default base URL ('companion://...' links and QR
+    codes) gets a note saying how to point them at 'companion serve'; a game with a real base
+    URL, or with no addresses, gets none."""
+    new_game(world, "gral", "g1", ["Anna", "Bert"])
+    world.cli.ok("new", "gral", "g2", "--player", "Cora", "--player", "Dora")
+    result = world.cli.ok("mail", "check")
+    assert "note: game g1: the links and QR codes of its reports read 'companion://g1/...'" \
+        in result.err and "companion game set g1 base-url https://" in result.err
+    assert "game g2" not in result.err and "configuration is valid" in result.out
+    world.cli.ok("game", "set", "g1", "base-url", "https://pbem.example.org")
+    assert "note:" not in world.cli.ok("mail", "check").err
+
+
 def test_a_password_comes_from_the_environment_or_a_file_never_the_command_line(world):
     result = world.cli("mail", "run", "--password", "x")
     assert result.code == 2
