@@ -550,17 +550,23 @@ def turn(game_id: str = typer.Argument(..., metavar="GAME_ID"),
          dice: Optional[str] = typer.Option(None, "--dice", metavar="3,5,1,...",
                                             help="die results to use, in order, before the "
                                                  "seeded stream"),
+         now: bool = typer.Option(False, "--now", help="run it even before the game's "
+                                  "deadline with orders missing (a game played by email)"),
          json_out: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Adjudicate as far as the orders (and defaults) allow; write the reports."""
+    """Adjudicate as far as the orders (and defaults) allow; write the reports. A game
+    waiting for orders before its deadline runs only with --now."""
     from companion import service
     from companion.engine.chance import parse_dice
 
     SETTINGS.json = json_out
+    store = open_store()
+    if not now:
+        service.refuse_before_deadline(store, game_id)
     hook = None
     crash_at = os.environ.get("COMPANION_TEST_CRASH")
     if crash_at == "commit":
         hook = lambda: os._exit(137)  # noqa: E731 - a test hook: die inside the transaction
-    outcome = service.run_turn(open_store(), game_id, dice=parse_dice(dice),
+    outcome = service.run_turn(store, game_id, dice=parse_dice(dice),
                                output=SETTINGS.output, crash_hook=hook)
     if json_out:
         as_json({"ok": True, "game": game_id, "turn": outcome.turn, "progress": outcome.progress,

@@ -978,21 +978,46 @@ def game_summaries(store: Store) -> list[dict[str, Any]]:
     moderator page): id, kind, latest turn, state ('running', 'over' or 'on hold'), the
     players whose orders are in for the next turn, those it still waits for (whose orders
     it needs and has not got), and its deadline."""
-    out = []
-    for game_id in store.game_ids():
-        game = store.game(game_id)
-        turn = store.turn(game_id)
-        kind = get_kind(game.kind)
-        over = kind.is_over(turn.state)
-        deadline, held = mail_schedule(store, game_id)
-        submitted = [] if over else sorted(store.pending(game_id))
-        out.append({"id": game_id, "kind": game.kind, "turn": turn.number,
-                    "state": "over" if over else ("on hold" if held else "running"),
-                    "submitted": submitted,
-                    "awaited": [] if over else [p for p in kind.awaited(turn.state)
-                                                if p not in submitted],
-                    "deadline": None if over else deadline})
-    return out
+    return [game_summary(store, game_id) for game_id in store.game_ids()]
+
+
+def game_summary(store: Store, game_id: str) -> dict[str, Any]:
+    """Where one game stands (``game_summaries``)."""
+    game = store.game(game_id)
+    turn = store.turn(game_id)
+    kind = get_kind(game.kind)
+    over = kind.is_over(turn.state)
+    deadline, held = mail_schedule(store, game_id)
+    submitted = [] if over else sorted(store.pending(game_id))
+    return {"id": game_id, "kind": game.kind, "turn": turn.number,
+            "state": "over" if over else ("on hold" if held else "running"),
+            "submitted": submitted,
+            "awaited": [] if over else [p for p in kind.awaited(turn.state)
+                                        if p not in submitted],
+            "deadline": None if over else deadline}
+
+
+def refuse_before_deadline(store: Store, game_id: str) -> None:
+    """A turn run by hand ('companion turn') while the game waits for orders before a deadline
+    that has not passed (a game played by email): most likely the command typed twice, or
+    after the mail pass had already run the turn. Refused (nothing changes), saying whose
+    orders are missing and how to run it all the same; the web page asks the same with a box
+    to tick."""
+    from companion.mail.deadlines import format_time, now, parse_time
+
+    if store.unpublished(game_id):
+        return                  # the run writes the reports a turn was stored without
+    summary = game_summary(store, game_id)
+    deadline, awaited = summary["deadline"], summary["awaited"]
+    if deadline is None or not awaited or parse_time(deadline) <= now():
+        return
+    raise CompanionError(
+        f"game {game_id}: turn {summary['turn'] + 1} is due at its deadline, {deadline}, and "
+        "no orders have come yet from "
+        f"{', '.join(awaited)}; nothing was done (it is now {format_time(now())})",
+        hint=f"'companion turn {game_id} --now' runs it now, with the game's defaults for "
+             "the missing orders; otherwise the mail pass runs it when the deadline passes "
+             "or every order is in")
 
 
 # ----------------------------------------------------------------------------------- replay

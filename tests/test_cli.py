@@ -478,6 +478,25 @@ def test_list_shows_where_each_game_stands(cli):
     assert json.loads(cli.ok("list", "--json").out)[0]["state"] == "on hold"
 
 
+def test_a_turn_run_by_hand_before_its_deadline_with_orders_missing_needs_now(cli):
+    """A game played by email waits for orders until its deadline: 'companion turn' typed by
+    hand then (twice by accident, or after the mail pass ran the turn) would run the next turn
+    at once with every missing player's defaults. It is refused, changing nothing, and says
+    whose orders are missing and how to run it all the same (--now)."""
+    cli.ok("new", "gral", "g1", "--player", "Anna", "--player", "Bert", "--seed", "4")
+    cli.ok("deadline", "g1", "2031-05-01 18:00")
+    cli.ok("orders", "submit", "g1", "Anna", "-", input="assign 3 to Adam\n")
+    refused = cli("turn", "g1")
+    assert refused.code == 1, refused
+    assert "game g1: turn 1 is due at its deadline, 2031-05-01 18:00 UTC, and no orders " \
+           "have come yet from Bert; nothing was done" in refused.err
+    assert "'companion turn g1 --now' runs it now" in refused.err and "Anna" not in refused.err
+    assert json.loads(cli.ok("list", "--json").out)[0]["turn"] == 0
+    assert "turn 1 processed" in cli.ok("turn", "g1", "--now").out
+    # the deadline was that of turn 1: turn 2 has none, and runs as before
+    assert "turn 2 processed" in cli.ok("turn", "g1").out
+
+
 def test_options_with_nothing_to_send_says_so_on_stderr(cli):
     """'companion options' for a player with no order line now (Mayhem: not his turn) prints
     nothing on standard output (it stays a list of lines) and says why on stderr."""
