@@ -71,13 +71,21 @@ ALONE = ("wait", "nowait")
 is no request)."""
 
 
+REPLY_PREFIXES = re.compile(r"^\s*((re|aw|antw|sv|vs|odp|rif|r|res|ynt|fwd?|fw|wg|tr|rv|enc|"
+                            r"i|vl|doorst|vb)\s*(\[\d+\])?\s*:\s*)+", re.I)
+"""What mail programs put before a subject they answer or forward, in the common languages:
+Re, AW and WG (German), Antw and Doorst (Dutch), SV (Scandinavian), VS (Finnish), Odp
+(Polish), R, RIF and I (Italian), RES and ENC (Portuguese), RV (Spanish), TR (French), YNT
+(Turkish), Fw/Fwd, VL and VB; 'Re[2]:' too."""
+
+
 def command_of(subject: str, first_line: str) -> str:
     """A player's command word (after the code is taken out): options, pending, resend,
     address NEW, help, wait, nowait; '' for orders. On the first line only beside the code (an
     order line is never taken for a command)."""
     for text in (subject, first_line if CODE.search(first_line or "") else ""):
         rest = CODE.sub(" ", text or "")
-        rest = re.sub(r"^\s*((re|aw|fwd?|wg)\s*:\s*)+", "", rest, flags=re.I)
+        rest = REPLY_PREFIXES.sub("", rest)
         words = rest.split()
         words = [w for w in words if not w.startswith("[")]
         if words and words[0].lower().strip(":") in ALONE and len(words) > 1:

@@ -107,3 +107,14 @@ def test_wait_and_nowait_count_only_as_the_single_word_beside_the_code():
     assert command_of(f"Re: [g1] {code} NOWAIT", "") == "nowait"
     assert command_of(f"{code} wait for me", "") == ""
     assert command_of("orders", f"{code} wait") == "wait"
+
+
+def test_a_command_follows_the_reply_prefix_of_any_common_mail_program():
+    """'SV: [g1] CODE options' (a Swedish reply), 'Antw:', 'Odp:', 'RIF:', 'Re[2]:': the
+    command after the code was missed and the message read as orders."""
+    code = "ABCDE-FGHIJ-KLMNO"
+    for prefix in ("Re:", "AW:", "SV:", "Antw:", "Odp:", "RIF: R:", "Re[2]:", "TR:", "RV:",
+                   "VS: Fwd:", "Enc:", "YNT:"):
+        assert command_of(f"{prefix} [g1] {code} options", "") == "options", prefix
+        assert command_of(f"{prefix} {code} pending", "") == "pending", prefix
+    assert command_of(f"Really: {code} options", "") == ""      # not a prefix
