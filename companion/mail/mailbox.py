@@ -88,7 +88,7 @@ class MaildirSource:
 
 _SECONDS = re.compile(r"[0-9]+")
 _MICROSECONDS = re.compile(r"M([0-9]+)")
-_COUNTER = re.compile(r"Q([0-9]+)")
+_COUNTER = re.compile(r"Q([0-9]+)|^[0-9]+_([0-9]+)$")
 
 
 def delivery_time(name: str) -> tuple[int, int, int]:
@@ -96,7 +96,7 @@ def delivery_time(name: str) -> tuple[int, int, int]:
     counter), -1 for each part it lacks. Delivery agents name a message
     ``<seconds>.<unique>.<host>[,S=<size>][:2,<flags>]``; the unique part often holds
     ``M<microseconds>`` (Dovecot, Postfix, Courier, Python's mailbox) and ``Q<count>``, the
-    count of deliveries of one process. A name whose first part is not a number follows no
+    count of deliveries of one process (``<pid>_<count>`` in the older qmail form). A name whose first part is not a number follows no
     convention: (-1, -1, -1), and its name alone places it."""
     seconds, _, rest = name.partition(":2,")[0].partition(".")
     if not _SECONDS.fullmatch(seconds):
@@ -105,7 +105,7 @@ def delivery_time(name: str) -> tuple[int, int, int]:
     micro = _MICROSECONDS.search(unique)
     counter = _COUNTER.search(unique)
     return (int(seconds), int(micro.group(1)) if micro else -1,
-            int(counter.group(1)) if counter else -1)
+            int(counter.group(1) or counter.group(2)) if counter else -1)
 
 
 class ImapSource:

@@ -598,7 +598,8 @@ def test_maildir_order_reads_the_delivery_time_of_the_name(tmp_path):
     assert delivery_time("1764460800.M9P123.host") == (1764460800, 9, -1)
     assert delivery_time("1764460800.M9P123Q4.host,S=812:2,") == (1764460800, 9, 4)
     assert delivery_time("1764460800.P123Q10.host") == (1764460800, -1, 10)
-    assert delivery_time("1764460800.123_4.host") == (1764460800, -1, -1)     # no M, no Q
+    assert delivery_time("1764460800.123_4.host") == (1764460800, -1, 4)      # qmail's count
+    assert delivery_time("1764460800.x123_4.host") == (1764460800, -1, -1)    # no M, no Q
     assert delivery_time("1764460800") == (1764460800, -1, -1)                # no dots at all
     assert delivery_time("nodots") == (-1, -1, -1)
     assert delivery_time("17644x0800.M9P1.host") == (-1, -1, -1)             # seconds not digits
@@ -619,8 +620,10 @@ def test_maildir_messages_of_one_mtime_are_taken_by_the_time_their_names_carry(t
              "1764460800.M9P3Q2.host",
              "1764460800.M9P3Q10.host",
              "1764460800.P4Q1.host",          # no M: before those with one
-             "1764460800.123_9.host",         # neither M nor Q: the name decides
+             "1764460800.123_9.host",         # qmail's <pid>_<count>: the count
              "1764460800.123_10.host",
+             "1764460800.Xa.host",            # neither M nor Q nor count: the name decides
+             "1764460800.Xb.host",
              "x.M1P1.host",                   # seconds not a number: first, by name
              "nodots",
              "999.M1P1.host:2,S"]             # seen: not waiting
@@ -632,8 +635,9 @@ def test_maildir_messages_of_one_mtime_are_taken_by_the_time_their_names_carry(t
     late.write_bytes(b"Subject: x\n\nx\n")
     os.utime(late, ns=(10**18 + 1, 10**18 + 1))
     assert source.waiting() == ["new/nodots", "new/x.M1P1.host",
-                                "new/1764460800.123_10.host", "new/1764460800.123_9.host",
+                                "new/1764460800.Xa.host", "new/1764460800.Xb.host",
                                 "new/1764460800.P4Q1.host",
+                                "new/1764460800.123_9.host", "new/1764460800.123_10.host",
                                 "new/1764460800.M9P3Q2.host", "new/1764460800.M9P3Q10.host",
                                 "new/1764460800.M10P2.host", "new/1764460801.M1P1.host",
                                 "new/0.M0P0.host"]
