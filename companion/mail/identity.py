@@ -166,7 +166,9 @@ def identify(store, parsed, config) -> Sender:
                                  f"registered for the code (it is the live code of "
                                  f"{p.name} in game {game.id}: if {p.name} did not send "
                                  f"this, 'companion token {game.id} \"{p.name}\"' gives "
-                                 "them a new one)")
+                                 f"them a new one; if it is their new address, 'companion game "
+                                 f"address {game.id} \"{p.name}\" {sender} --quiet' "
+                                 "registers it)")
         return Sender("refused", reason=f"the address {sender} is not registered for any game "
                                         "here" + (" (the code in it is nobody's)" if codes
                                                   else ""), told=told)

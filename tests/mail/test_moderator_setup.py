@@ -216,6 +216,8 @@ def test_a_stranger_cannot_tell_a_live_code_from_a_dead_one(world):
     reasons = [o for (o,) in rows(world, "SELECT outcome FROM mail_in WHERE sender=? "
                                          "ORDER BY rowid", eve)]
     assert "does not belong to the address" in reasons[0] and "Anna" in reasons[0]
+    # and how to register the address if it is Anna's new one
+    assert f"'companion game address g1 \"Anna\" {eve} --quiet' registers it" in reasons[0]
     assert "nobody's" in reasons[1] and "nobody's" in reasons[2]
     notices = " ".join(body(m) for m in world.to("mod@example.org"))
     assert "does not belong to the address" in notices and anna not in notices
