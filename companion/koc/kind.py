@@ -73,7 +73,7 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 class KocKind(GameKind):
-    edition = 5     # 1: prayers need something to cure; a victor's CP from the loser's WL in
+    edition = 6     # 1: prayers need something to cure; a victor's CP from the loser's WL in
     # the fight; landing from a ship off a coast; the report's words for moves not made.
     # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
     # 2: proper plurals in event texts ("1 guard", "2 guards"; engine/words.py)
@@ -116,6 +116,9 @@ class KocKind(GameKind):
     # 5: a Lady without a castle (Morgan Le Fay) won from another knight has no "castle (None)"
     # (rivals.LADY_WITHOUT_CASTLE); an adventure whose site is not fixed is shared without
     # "(its site: None)" and "at None" (adventures.SHARED_SITE_UNFIXED)
+    # 6: a knight's Adventure markers bear his seat's letter (counted from the first player,
+    # so a rotating first player changes nothing; G and H for a seventh and eighth knight), and
+    # no marker another knight's running adventure bears (resolutions.MARKERS_BY_SEAT)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -10,7 +10,7 @@ from companion.engine.game import TurnContext
 from companion.engine.orders import OrdersRejected
 from companion.koc.kind import KIND
 
-NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz"]
+NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz", "Greta", "Hugo"]   # 1 to 8 knights
 OPTIONS = {"missing": "default", "scenario": "basic", "first-player": "fixed", "rules": ()}
 
 

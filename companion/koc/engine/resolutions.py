@@ -1731,12 +1731,46 @@ def unfriendly(s: Session, person: dict) -> None:
     s.note(f"{name_of(person)} takes offence and is no longer friendly to {pk['name']}.")
 
 
+MARKERS_BY_SEAT = 6
+"""The rules edition from which a knight's Adventure markers carry the letter of his seat at
+the table, counted from the game's first player (his colour's set), so that it stays his when
+the first player rotates, and a seventh and eighth knight get letters of their own (G, H)
+beyond the six colour sets; no marker is then given that another knight's running adventure
+bears. Earlier editions took the letter of his place in this game turn's order, modulo the six
+sets: two knights could hold "A-1" at once (random play with 7 and 8 knights, and with the
+first player rotating)."""
+
+
+def seat_of(state: dict, player: str) -> int:
+    """A player's seat at the table: his place in the order counted from the game's first
+    player (the order only ever turns round the table, so this never changes)."""
+    order = state["koc"]["order"]
+    first = state["koc"].get("first")
+    start = order.index(first) if first in order else 0
+    return (order.index(player) - start) % len(order)
+
+
+def marker_letter(world, seat: int) -> str:
+    """The letter of a seat's markers: its colour set's, then the letters no set uses."""
+    letters = [c.letter for c in world.player_colours]
+    letters += [x for x in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if x not in letters]
+    return letters[seat % len(letters)]
+
+
 def adventure_marker(s: Session) -> str:
-    order = s.game.state["koc"]["order"]
+    state = s.game.state
+    order = state["koc"]["order"]
     colours = s.world.player_colours
-    letter = colours[order.index(s.player) % len(colours)].letter if s.player in order else "A"
-    used = [t["adventure"].get("marker") for t in s.pk["tasks"]
-            if isinstance(t.get("adventure"), dict) and t["status"] in ("active", "at_site")]
+    if edition(state) >= MARKERS_BY_SEAT:
+        letter = marker_letter(s.world, seat_of(state, s.player)) if s.player in order else "A"
+        used = [t["adventure"].get("marker") for rec in state["knights"].values()
+                for t in rec["tasks"]
+                if isinstance(t.get("adventure"), dict) and t["status"] in ("active", "at_site")]
+    else:
+        letter = (colours[order.index(s.player) % len(colours)].letter if s.player in order
+                  else "A")
+        used = [t["adventure"].get("marker") for t in s.pk["tasks"]
+                if isinstance(t.get("adventure"), dict) and t["status"] in ("active", "at_site")]
     for n in range(1, 100):
         if f"{letter}-{n}" not in used:
             return f"{letter}-{n}"

@@ -1460,3 +1460,30 @@ def test_a78_sharing_an_adventure_whose_site_is_not_fixed(table):
             assert not any("None" in e for e in t.events)
         else:
             assert why.endswith(" at None")
+
+
+def test_a79_adventure_markers_by_seat_for_up_to_eight_knights(table):
+    """ADVENTURES (each player's Adventure markers, of his colour): from rules edition 6 a
+    knight's markers bear his seat's letter, counted from the game's first player, so it
+    stays his when the first player rotates, and the seventh and eighth knights have letters
+    of their own (G, H); a marker another knight's running adventure bears is never given
+    again. Earlier editions took the letter of his place in this game turn's order modulo
+    the six colour sets: Hugo, eighth of eight, got Bert's "B-1", and with the order rotated
+    by one Bert and Hugo both got "A-1", Anna's (random play with 7 and 8 knights and with
+    first-player=rotate); a game of edition 5 keeps that, for its replay."""
+    names = ["Bert", "Cora", "Dora", "Emil", "Fritz", "Greta", "Hugo"]
+    others = {n: 'cp = 100\nvp = 20\nat = "Devon"' for n in names}
+    for ed in (6, 5):
+        t = table(pos(cp=100, vp=20, at="Devon", others=others))
+        t.state["edition"] = ed
+        give(t, "visit_lady", "Devon", player="Bert", lady="Dame Brisen")
+        hugo = give(t, "visit_lady", "Devon", player="Hugo", lady="Lady Lyonesse")
+        assert hugo["adventure"]["marker"] == ("H-1" if ed >= 6 else "B-1")
+        # the marker passes left: Bert plays first this game turn (Anna remains first seat)
+        order = t.state["koc"]["order"]
+        t.state["koc"]["order"] = order[1:] + order[:1]
+        assert t.state["koc"]["first"] == "Anna"
+        again = give(t, "visit_lady", "Devon", player="Bert", lady="Lady Elaine")
+        assert again["adventure"]["marker"] == ("B-2" if ed >= 6 else "A-1")
+        gave = give(t, "visit_lady", "Devon", player="Hugo", lady="Queen Sebile")
+        assert gave["adventure"]["marker"] == ("H-2" if ed >= 6 else "A-1")

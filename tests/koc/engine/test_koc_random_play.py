@@ -3,8 +3,9 @@ from the legal options plus random standing and one-turn answers to every questi
 catalogue. After every processed turn: CP within 10-300, VP at least 1, VL and WL derived and
 never stored; no player's report (text, and PDF on some turns) shows another knight's journal,
 private events, pending question or link; each view is a function of that player's part of the
-state only. Every game replays with matching hashes, and the same seed and orders give the same
-game.
+state only (every viewer against every other knight). Every game replays with matching hashes, and
+the same seed and orders give the same game. Games seat 1 to 8 knights, the kind's range: a lone
+knight in the quick run, seven and eight with COMPANION_SOAK=1.
 
 Set COMPANION_SOAK=1 for the long run.
 """
@@ -31,7 +32,7 @@ from companion.store import Store
 from tests.pdftext import pdf_text
 
 SOAK = os.environ.get("COMPANION_SOAK") == "1"
-NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz"]
+NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz", "Greta", "Hugo"]   # up to 8 knights
 CATALOGUE = load_all()
 
 
@@ -192,11 +193,12 @@ def test_a_private_sentence_every_report_says_is_no_leak():
 
 def check_views_depend_on_own_part(state: dict) -> None:
     """Changing another knight's private record, pending turn and private events leaves a
-    player's view unchanged (but for the final standings of a game that is over)."""
+    player's view unchanged (but for the final standings of a game that is over): every
+    viewer against every other knight, with any number of knights (a lone knight has nobody
+    else's part to change)."""
     players = list(state["koc"]["order"])
-    for viewer in players[:2]:
-        before = KIND.view(state, viewer)
-        other = next(p for p in players if p != viewer)
+    before = {viewer: KIND.view(state, viewer) for viewer in players}
+    for other in players:
         changed = copy.deepcopy(state)
         rec = changed["knights"][other]
         rec["cp"] = 299 if rec["cp"] != 299 else 298
@@ -205,14 +207,17 @@ def check_views_depend_on_own_part(state: dict) -> None:
         rec["standing"] = [{"key": "yield", "tags": ["yield"], "answer": "yes",
                             "text": "on yield: yes"}]
         rec["lady"] = {"name": "Lady Lyonesse", "castle": "Castle Perilous", "seduced": False}
-        changed["events"] = [e for e in changed["events"]
-                             if e["to"] == "public" or viewer in e["to"]]
-        changed["events"].append({"kind": "koc", "text": "a secret", "to": [other]})
-        after = KIND.view(changed, viewer)
-        if state["koc"]["over"]:      # the final standings are public once the game is done
-            after, before = ({k: v for k, v in view.items() if k != "result"}  # (koc-engine.md)
-                             for view in (after, before))
-        assert after == before, f"{viewer}'s view depends on {other}'s"
+        for viewer in players:
+            if viewer == other:
+                continue
+            events = [e for e in changed["events"] if e["to"] == "public" or viewer in e["to"]]
+            events.append({"kind": "koc", "text": "a secret", "to": [other]})
+            after = KIND.view(dict(changed, events=events), viewer)
+            seen = before[viewer]
+            if state["koc"]["over"]:  # the final standings are public once the game is done
+                after, seen = ({k: v for k, v in view.items() if k != "result"}  # (koc-engine.md)
+                               for view in (after, seen))
+            assert after == seen, f"{viewer}'s view depends on {other}'s"
 
 
 def check_position_round_trip(state: dict) -> None:
@@ -284,10 +289,63 @@ OPTION_SETS = [
 GAMES = [(2 + i % 4, 300 + i, 24, opts) for i, opts in enumerate(OPTION_SETS)]
 
 
+def for_players(options: list[str], players: int) -> list[str]:
+    """``options`` for a game of ``players`` knights: a Knave named who does not play is the
+    last knight who does."""
+    names = NAMES[:players]
+    return [f"knaves={names[-1]}" if o.startswith("knaves=") and o[7:] not in names else o
+            for o in options]
+
+
+# the edges of the player count (1 to 8 knights, KIND's range): a lone knight plays in the
+# quick run; seven and eight knights take 5 to 15 s a game, so they play with COMPANION_SOAK=1
+EDGE_GAMES = [(1, 1500 + i, 12, for_players(OPTION_SETS[i], 1)) for i in (0, 3, 7)]
+EDGE_GAMES_SOAK = [(7 + i % 2, 1600 + i, 30, for_players(opts, 7 + i % 2))
+                   for i, opts in enumerate(OPTION_SETS)]
+
+
 @pytest.mark.parametrize("players, seed, turns, options", GAMES,
                          ids=[f"{n}p-{'+'.join(o) or 'standard'}" for n, _, _, o in GAMES])
 def test_random_games(tmp_path, fixed_date, players, seed, turns, options):
     play(tmp_path, players, seed, turns, options, check_every=3)
+
+
+@pytest.mark.parametrize("players, seed, turns, options", EDGE_GAMES,
+                         ids=[f"{n}p-{'+'.join(o) or 'standard'}" for n, _, _, o in EDGE_GAMES])
+def test_random_games_of_a_lone_knight(tmp_path, fixed_date, players, seed, turns, options):
+    play(tmp_path, players, seed, turns, options, check_every=3)
+
+
+@pytest.mark.soak
+@pytest.mark.skipif(not SOAK, reason="set COMPANION_SOAK=1 for the long run")
+@pytest.mark.parametrize("players, seed, turns, options", EDGE_GAMES_SOAK,
+                         ids=[f"{n}p-{'+'.join(o) or 'standard'}"
+                              for n, _, _, o in EDGE_GAMES_SOAK])
+def test_random_games_of_seven_and_eight_knights(tmp_path, fixed_date, players, seed, turns,
+                                                 options):
+    play(tmp_path, players, seed, turns, options, render=seed % 3 == 0, check_every=3)
+
+
+def test_the_view_check_takes_every_viewer_and_every_other_knight(monkeypatch):
+    """The view checker compares every player's view with every other knight's part changed:
+    a view that shows the fifth knight's CP to the third is caught (it once looked at the
+    first two viewers only), and a lone knight's game has nothing to compare."""
+    from tests.koc.kocplay import play_states
+
+    state = next(play_states(5, 5, 0))
+    real = KIND.view
+
+    def leaky(st, viewer):
+        v = real(st, viewer)
+        if viewer == "Cora":
+            v = dict(v, leak=st["knights"]["Emil"]["cp"])
+        return v
+
+    check_views_depend_on_own_part(state)
+    check_views_depend_on_own_part(next(play_states(5, 1, 0)))
+    monkeypatch.setattr(KIND, "view", leaky)
+    with pytest.raises(AssertionError, match="Cora's view depends on Emil's"):
+        check_views_depend_on_own_part(state)
 
 
 @pytest.mark.parametrize("seed", range(8))      # more in test_random_games_soak
@@ -350,7 +408,9 @@ def test_reports_and_pdfs_keep_secrets(tmp_path, fixed_date):
 @pytest.mark.skipif(not SOAK, reason="set COMPANION_SOAK=1 for the long run")
 @pytest.mark.parametrize("seed", range(60))
 def test_random_games_soak(tmp_path, fixed_date, seed):
-    play(tmp_path, 2 + seed % 5, 9000 + seed, 80, OPTION_SETS[seed % len(OPTION_SETS)],
+    players = 1 + seed % 8
+    play(tmp_path, players, 9000 + seed, 80,
+         for_players(OPTION_SETS[seed % len(OPTION_SETS)], players),
          render=seed % 15 == 0, check_every=5)
 
 
