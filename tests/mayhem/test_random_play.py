@@ -141,6 +141,31 @@ def check_secrecy(state: dict, texts: dict[str, str], tokens: dict[str, str]) ->
                 assert line not in text, f"{viewer} sees {owner}'s private event {line!r}"
 
 
+def check_views_depend_on_own_part(state: dict) -> None:
+    """Another player's hand (not a teammate's) changed, a card of it swapped with one of the
+    deck, and a private event of theirs added: every viewer's view stays the same, with any
+    number of players (before the end, while the deck has a card to swap)."""
+    import copy
+
+    if state["phase"] == "over" or not state["deck"]:
+        return
+    before = {viewer: KIND.view(state, viewer) for viewer in state["players"]}
+    for other in state["players"]:
+        if not state["hands"][other]:
+            continue
+        changed = copy.deepcopy(state)
+        hand = changed["hands"][other]
+        hand[0], changed["deck"][-1] = changed["deck"][-1], hand[0]
+        for viewer in state["players"]:
+            mates = [t for t in state["rules"].get("teams") or [] if viewer in t]
+            if viewer == other or (mates and other in mates[0]):
+                continue
+            events = [e for e in changed["events"] if e["to"] == "public" or viewer in e["to"]]
+            events.append({"kind": "mayhem", "text": "a secret", "to": [other]})
+            after = KIND.view(dict(changed, events=events), viewer)
+            assert after == before[viewer], f"{viewer}'s view depends on {other}'s hand"
+
+
 OPTION_SETS = {
     2: [[], ["missing=wait"], ["charm=on"], ["free-sets=on", "best-defense=on"], ["rounds=short"],
         ["draft=on"]],
@@ -187,6 +212,7 @@ def play_in_process(tmp: Path, players: int, seed: int, options: list[str],
             texts = {v: render_text(doc) for v, doc in
                      service.report_documents(game, turn).items()}
             check_secrecy(turn.state, texts, tokens)
+            check_views_depend_on_own_part(turn.state)
     final = store.turn("g").state
     assert final["phase"] == "over", "the game did not end"
     result = service.replay(store, "g")
@@ -194,6 +220,17 @@ def play_in_process(tmp: Path, players: int, seed: int, options: list[str],
     return store, "g"
 
 
+# more mixes at the edges of the player count (2 and 5 players, and 6, the most, which play
+# only with Team Tactics), played with COMPANION_SOAK=1: a six-player game takes 5 to 60 s
+EDGE_SETS = {
+    2: [["draft=on", "chaos=on", "charm=on"], ["best-defense=on", "free-sets=on", "rounds=3",
+                                               "missing=wait", "first=Bert"]],
+    5: [["draft=on", "right-hand=on", "charm=on"], ["chaos=on", "best-defense=on", "first=Emil"]],
+    6: [["teams=Anna+Bert/Cora+Dora/Emil+Fritz", "right-hand=on", "best-defense=on"],
+        ["teams=trios", "draft=on", "chaos=on"],
+        ["teams=pairs", "charm=on", "missing=wait", "rounds=long"],
+        ["teams=Anna+Cora+Fritz/Bert+Dora+Emil", "right-hand=on", "free-sets=on", "draft=on"]],
+}
 GAMES = [(n, seed, opts) for n, sets in OPTION_SETS.items() for i, opts in enumerate(sets)
          for seed in ([100 * n + i] + ([1000 + 100 * n + i, 2000 + 100 * n + i] if SOAK else []))]
 
@@ -202,6 +239,42 @@ GAMES = [(n, seed, opts) for n, sets in OPTION_SETS.items() for i, opts in enume
                          ids=[f"{n}p-seed{s}-{'+'.join(o) or 'standard'}" for n, s, o in GAMES])
 def test_random_whole_games(tmp_path, fixed_date, players, seed, options):
     play_in_process(tmp_path, players, seed, options, check_every=2)
+
+
+EDGE_GAMES = [(n, 3000 + 100 * n + 10 * i + k, opts) for n, sets in EDGE_SETS.items()
+              for i, opts in enumerate(sets) for k in range(3)]
+
+
+@pytest.mark.soak
+@pytest.mark.skipif(not SOAK, reason="set COMPANION_SOAK=1 for the long run")
+@pytest.mark.parametrize("players, seed, options", EDGE_GAMES,
+                         ids=[f"{n}p-seed{s}-{'+'.join(o)}" for n, s, o in EDGE_GAMES])
+def test_random_games_at_the_edges_soak(tmp_path, fixed_date, players, seed, options):
+    play_in_process(tmp_path, players, seed, options, render=seed % 7 == 0, check_every=2)
+
+
+def test_the_view_check_takes_every_viewer_and_every_other_hand(tmp_path, fixed_date,
+                                                               monkeypatch):
+    """The view checker compares every viewer's view with each other player's hand changed,
+    teammates aside: a view showing the sixth player's hand to the fourth is caught."""
+    store = Store(tmp_path / "v.sqlite3", create=True)
+    service.new_game(store, "mayhem", "g", NAMES[:6], seed="5", option_args=["teams=pairs"])
+    state = store.turn("g").state
+    check_views_depend_on_own_part(state)
+    real = KIND.view
+
+    def leaking_to(who):
+        def leaky(st, viewer):
+            v = real(st, viewer)
+            return dict(v, leak=list(st["hands"]["Fritz"])) if viewer == who else v
+        return leaky
+
+    monkeypatch.setattr(KIND, "view", leaking_to("Dora"))
+    with pytest.raises(AssertionError, match="Dora's view depends on Fritz's hand"):
+        check_views_depend_on_own_part(state)
+    # Cora is Fritz's partner (pairs: seats 3 and 6): she may see his hand
+    monkeypatch.setattr(KIND, "view", leaking_to("Cora"))
+    check_views_depend_on_own_part(state)
 
 
 @pytest.mark.parametrize("seed", range(8))
