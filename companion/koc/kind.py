@@ -119,6 +119,8 @@ class KocKind(GameKind):
     # 6: a knight's Adventure markers bear his seat's letter (counted from the first player,
     # so a rotating first player changes nothing; G and H for a seventh and eighth knight), and
     # no marker another knight's running adventure bears (resolutions.MARKERS_BY_SEAT)
+    # 6: a lone knight with a rotating or random first player is not told after every game
+    # turn that he plays first next, and no lot is drawn for it (turn.LONE_KNIGHT_FIRST)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -1,6 +1,7 @@
 """A player turn's five phases, and what happens at the end of a game turn."""
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
@@ -228,6 +229,12 @@ def healing_phase(s: Session) -> None:
 
 
 # ------------------------------------------------------------------------------ game turn
+LONE_KNIGHT_FIRST = 6
+"""The rules edition from which a lone knight's game with a rotating or random first player
+says nothing of who plays first next game turn (always he) and draws no lot for it; earlier
+editions said "Anna plays first next game turn." after every game turn."""
+
+
 def end_of_game_turn(game) -> None:
     """After every player's turn: Merlin/Morgan moves, the first player may rotate."""
     koc = game.state["koc"]
@@ -241,7 +248,8 @@ def end_of_game_turn(game) -> None:
     game.ctx.event(f"End of game turn {koc['turn']}: the Merlin/Morgan counter moves to {area}.",
                    kind="koc")
     rotation = game.options.get("first-player", "fixed")
-    if rotation != "fixed":
+    alone = len(koc["order"]) == 1 and edition(game.state) >= LONE_KNIGHT_FIRST
+    if rotation != "fixed" and not alone:
         order = koc["order"]
         if rotation == "rotate":
             koc["order"] = order[1:] + order[:1]

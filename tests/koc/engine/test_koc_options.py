@@ -415,3 +415,22 @@ def test_o23_a_shipwreck_forfeits_the_lord_admiral(table):
                     "flagship": True}
     E.sea_encounter(s, "Test", "Camelot Town")
     assert "office" not in s.pk and t.saw("loses the office of Lord Admiral")
+
+
+def test_o24_a_lone_knight_is_not_told_he_plays_first(table):
+    """The first-player option with one knight (the game seats 1 to 8): he plays first every
+    game turn whatever the rotation. From rules edition 6 the end of a game turn says nothing
+    of it and draws no lot for it; edition 5 said "Anna plays first next game turn." after
+    every game turn (random play of lone knights), and keeps it for its replay."""
+    from companion.koc.engine.turn import end_of_game_turn
+
+    for ed in (6, 5):
+        for rotation in ("rotate", "random", "fixed"):
+            t = table(pos(), options={"first-player": rotation})
+            t.state["edition"] = ed
+            end_of_game_turn(t.game)
+            told = t.saw("Anna plays first next game turn.")
+            assert told == (ed < 6 and rotation != "fixed"), (ed, rotation, t.events)
+            assert t.state["koc"]["order"] == ["Anna"]
+            drew = any("first player" in e["purpose"] for e in t.chance.to_json())
+            assert drew == (ed < 6 and rotation == "random"), (ed, rotation)
