@@ -1011,7 +1011,9 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
             standing[p][trig] = [cid for cid in (r.card_id(line, pc, piece)
                                                  for piece, pc in _split(arg, acol)) if cid]
         elif trig == "retreat":
-            standing[p][trig] = [a for a in (_area_name(r, line, pc, piece, g)
+            # home too: a Round Table in row 1 runs away back home (7.6), and 'on
+            # retreat: home' is a standing order the game takes and offers
+            standing[p][trig] = [a for a in (_area_name(r, line, pc, piece, g, allow_home=True)
                                              for piece, pc in _split(arg, acol)) if a]
         else:
             word = arg.strip().lower()

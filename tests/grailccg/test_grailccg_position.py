@@ -284,3 +284,21 @@ def test_a_player_out_of_the_game_is_kept():
     assert state["game"]["defeated"] == ["Bert"]
     assert "defeated: Bert" in write_position(KIND, state)
     assert "every player is out" in errors(text.replace("defeated: Bert", "defeated: Bert; Anna"))
+
+
+def test_a_standing_retreat_home_reads_back():
+    """'on retreat: 1b, home' is a standing order the game takes (a Round Table in row 1 runs
+    away back home, 7.6) and offers; the moderator's position writes it, and reading that
+    position back once refused it ("'home' is not an area"). Found by random play."""
+    from companion.grailccg.orders import parse_orders
+
+    state = read(BASE)
+    orders = parse_orders(KIND.cards, state["players"], "on retreat: 1b, home\n", "o.txt")
+    assert orders.standing[0]["value"] == ["1b", "home"]
+    state["standing"]["Anna"]["retreat"] = ["1b", "home"]
+    text = write_position(KIND, state)
+    assert "standing: Anna: retreat: 1b; home" in text
+    back = read(text)
+    assert back["standing"] == state["standing"]
+    assert write_position(KIND, back) == text
+    assert "'2z' is not an area" in errors(text.replace("retreat: 1b; home", "retreat: 2z"))
