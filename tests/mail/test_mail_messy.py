@@ -150,13 +150,20 @@ def test_the_original_under_plain_reply_headers_is_the_mail_answered(world):
     """Outlook on the web and on phones writes the mail answered under "From:", "Sent:",
     "To:", "Subject:" lines without a separator line above them: the report under them was
     read as orders, and every line of it refused."""
+    orders_above_the_report_are_accepted(
+        world, "RE:", "From: The Judge <judge@example.org>\n"
+        "Sent: Friday, January 1, 2027 10:00 AM\nTo: {to}\nSubject: {subject}\n")
+
+
+def orders_above_the_report_are_accepted(world, prefix: str, headers: str) -> None:
+    """Anna answers her turn-0 report with her orders above it, the report quoted whole under
+    ``headers`` (with {to} and {subject} filled in): the orders are accepted."""
     who = new_game(world, "gral", "g1", ["Anna", "Bert"])
     world.run()
     report = world.to(who["Anna"])[-1]
-    world.send(who["Anna"], f"RE: {report['Subject']}",
-               f"{ORDERS}\n\nFrom: The Judge <judge@example.org>\n"
-               f"Sent: Friday, January 1, 2027 10:00 AM\nTo: {who['Anna']}\n"
-               f"Subject: {report['Subject']}\n\n{body(report)}")
+    world.send(who["Anna"], f"{prefix} {report['Subject']}",
+               f"{ORDERS}\n\n" + headers.format(to=who["Anna"], subject=report["Subject"])
+               + f"\n{body(report)}")
     world.run()
     reply = world.to(who["Anna"])[-1]
     assert "orders accepted" in reply["Subject"], body(reply)[:2000]
@@ -415,16 +422,9 @@ def test_the_mail_answered_under_other_languages_separators_is_left_out(world):
     "An:", "Betreff:"), and phone mail programs write "-------- Original-Nachricht --------",
     "-------- Mensaje original --------" and the like: the report under them was read as
     orders and every line of it refused."""
-    who = new_game(world, "gral", "g1", ["Anna", "Bert"])
-    world.run()
-    report = world.to(who["Anna"])[-1]
-    world.send(who["Anna"], f"AW: {report['Subject']}",
-               f"{ORDERS}\n\nGesendet: Freitag, 01. Januar 2027 um 10:00 Uhr\n"
-               f"Von: \"The Judge\" <judge@example.org>\nAn: {who['Anna']}\n"
-               f"Betreff: {report['Subject']}\n\n{body(report)}")
-    world.run()
-    reply = world.to(who["Anna"])[-1]
-    assert "orders accepted" in reply["Subject"], body(reply)[:2000]
+    orders_above_the_report_are_accepted(
+        world, "AW:", "Gesendet: Freitag, 01. Januar 2027 um 10:00 Uhr\n"
+        "Von: \"The Judge\" <judge@example.org>\nAn: {to}\nBetreff: {subject}\n")
     for separator in ("Original-Nachricht", "Mensaje original", "Messaggio originale",
                       "Oorspronkelijk bericht", "Mensagem original", "Originalmeddelande"):
         parsed = parse_message(b"From: a@x.org\nSubject: s\nContent-Type: text/plain; "
