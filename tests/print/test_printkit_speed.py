@@ -165,3 +165,63 @@ def test_the_collector_is_paused_only_while_a_kit_is_built():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_trial_size_counts_the_lines_wrapping_would_make():
+    """``fit_text`` tries sizes by counting lines (``_height``) and wraps only the size it
+    keeps: the count gives the height of the wrapped text exactly, boundaries included."""
+    import random
+
+    from companion.render import fonts
+    from companion.render.printkit import fit
+
+    fonts.register_fonts()
+    rnd = random.Random(18)
+    words = ["a", "the", "Knight", "**bold**", "**two words**", "é", "MMMM", "", "\n", "  ",
+             "supercalifragilisticexpialidocious", "x-y/z-long-hyphenated-word"]
+    for _ in range(100):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25)))
+        paragraphs = list(fit.parsed(text, "r")) + list(fit.parsed("a *flavour*", "i"))
+        size = rnd.choice([5.5, 7.25, 9.0, 13.0])
+        f = fit.faces(rnd.random() < 0.5)
+        widths = [rnd.uniform(25, 200)]    # the long words broken at the narrower ones
+        lines = [line for line in fit.wrap(paragraphs, widths[0], size, f) if line.width]
+        widths += [line.width + d for line in lines[:3] for d in (0.0, -1e-9, 1e-9)]  # just fit
+        for k, width in enumerate(widths):
+            leading, gap = ((1.17, 0.35), (1.0, 0.0))[k % 2]
+            laid = fit._layout(paragraphs, width, size, f, leading, gap)
+            assert fit._height(paragraphs, width, size, f, leading, gap) == laid.height
+
+
+def test_balancing_asks_what_a_strict_placement_would_answer():
+    """Balancing a one-page flow tries 24 frame heights with ``_Needs.fit_one_page``, which
+    must answer as ``_place(..., strict=True)`` does: keep-with-next runs, repeated table
+    headers, columns that run out."""
+    import random
+
+    from companion.render.printkit import flow
+    from companion.render.printkit.units import Rect
+
+    rnd = random.Random(18)
+    for _ in range(300):
+        items, header = [], None
+        for _ in range(rnd.randint(1, 30)):
+            r = rnd.random()
+            item = flow.Item(rnd.choice([rnd.uniform(2, 30), 10.0, 12.5]), None,
+                             space_before=rnd.choice([0.0, 3.8, rnd.uniform(0, 8)]),
+                             keep_with_next=rnd.random() < 0.4)
+            if r < 0.15:
+                item.is_header, header = True, item
+            elif header is not None and r < 0.7:
+                item.header = header
+            elif r > 0.97:
+                item.header = flow.Item(7.0, None)     # a header placed elsewhere
+            items.append(item)
+        columns = [Rect(10 + 100 * c, 30.0, 90.0, rnd.uniform(50, 300))
+                   for c in range(rnd.choice([1, 2, 3]))]
+        needs = flow._Needs(items)
+        for _ in range(12):
+            mid = rnd.uniform(0, columns[0].h)
+            trial = [Rect(f.x, f.y + mid, f.w, f.h - mid) for f in columns]
+            strict = flow._place(items, trial, columns, "test", strict=True)
+            assert needs.fit_one_page(trial) == (len(strict) == 1)

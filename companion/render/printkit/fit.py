@@ -329,6 +329,41 @@ def _layout(paragraphs, width, size, f, leading, para_gap) -> Fitted:
     return Fitted(tuple(lines), size, lead, f.condensed, height, w, gap)
 
 
+def _height(paragraphs, width, size, f, leading, para_gap) -> float:
+    """The height of :func:`_layout`'s text, from the number of lines alone: the lines are
+    counted as :func:`wrap` breaks them (the same sums in the same order), without making
+    them, which is all a trial size of :func:`fit_text` needs.  A paragraph with a word wider
+    than the box (broken between characters) is wrapped."""
+    limit = width + 1e-9
+    n = 0
+    for para in paragraphs:
+        if not para:
+            n += 1
+            continue
+        lines = 1
+        x = None
+        for _, _, w1, s1 in _measured(para, f):
+            ww = w1 * size
+            if ww > width:
+                lines = len(wrap([para], width, size, f))
+                break
+            if x is None:
+                x = ww
+                continue
+            space = s1 * size if s1 is not None else 0.0
+            if x + space + ww > limit:
+                lines += 1
+                x = ww
+            else:
+                x += space + ww
+        n += lines
+    lead = size * leading
+    gap = size * para_gap
+    # every paragraph starts a line, and all but the first a paragraph gap
+    starts = len(paragraphs) - 1 if n else 0
+    return (n - 1) * lead + starts * gap + size * (ASCENT + DESCENT) if n else 0.0
+
+
 def check_glyphs(text: str, what: str) -> None:
     """Raise :class:`GlyphError` if the bundled fonts lack characters of ``text``."""
     from companion.render.fonts import missing_glyphs
@@ -389,38 +424,37 @@ def fit_text(text: str | list[tuple[str, str]], width: float, height: float, *, 
     sizes = [round(min_size + i * STEP, 4) for i in range(steps + 1)]
     if sizes[-1] < max_size - 1e-9:
         sizes.append(max_size)
-    last = None
+    tried = None  # the last face tried
     for condensed in ((False, True) if condense else (False,)):
         f = faces(condensed)
-
-        def fits(size: float) -> Fitted | None:
-            laid = _layout(paragraphs, width, size, f, leading, para_gap)
-            return laid if laid.height <= height + 1e-6 else None
-
-        best = fits(sizes[-1])
-        if best is not None:
+        best = _layout(paragraphs, width, sizes[-1], f, leading, para_gap)
+        if best.height <= height + 1e-6:
             return best
+
+        def fits(size: float) -> bool:
+            # a trial size needs only the height: the lines are made once, at the size chosen
+            return _height(paragraphs, width, size, f, leading, para_gap) <= height + 1e-6
+
         lo, hi = 0, len(sizes) - 1  # sizes[hi] does not fit
-        found = fits(sizes[0])
-        if found is None:
-            last = _layout(paragraphs, width, sizes[0], f, leading, para_gap)
+        if not fits(sizes[0]):
+            tried = f
             continue
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            laid = fits(sizes[mid])
-            if laid is not None:
-                lo, found = mid, laid
+            if fits(sizes[mid]):
+                lo = mid
             else:
                 hi = mid
-        return found
-    assert last is not None
-    over = last.height / height if height > 0 else math.inf
+        return _layout(paragraphs, width, sizes[lo], f, leading, para_gap)
+    assert tried is not None
+    need = _height(paragraphs, width, sizes[0], tried, leading, para_gap)
+    over = need / height if height > 0 else math.inf
     chars = len(plain(text))
     cut = chars if not math.isfinite(over) else max(1, math.ceil(chars * (1 - 1 / over)))
     raise TextFitError(
         f"{what}: {chars} characters do not fit a {to_mm(width):.1f} x {to_mm(height):.1f} mm box "
         f"even at {min_size:g} pt in the condensed face (they need "
-        f"{to_mm(last.height):.1f} mm of height)",
+        f"{to_mm(need):.1f} mm of height)",
         hint=f"shorten it by about {cut} characters, or print on a bigger card size")
 
 

@@ -7,12 +7,13 @@ known before anything is drawn; each page is a list of drawing operations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import ceil
 from typing import Callable, Sequence
 
 from companion.render import fonts
 from companion.render.printkit.colours import INK, RGB, mix
 from companion.render.printkit.fit import (ASCENT, DESCENT, Faces, Line, TextFitError,
-                                           check_glyphs, faces, parsed, text_width, wrap)
+                                           _measured, check_glyphs, faces, parsed, wrap)
 from companion.render.printkit.model import Bullets, Heading, Paragraph, Table
 from companion.render.printkit.units import Rect, mm
 
@@ -75,6 +76,7 @@ when sizing them); the table is kept with them, so that its id is not reused."""
 def reset_caches() -> None:
     _WRAPPED.clear()
     _EXTENTS.clear()
+    _INK.clear()
 
 
 def _draw_line(c, line: Line, x: float, baseline: float, size: float, align: str = "left",
@@ -113,13 +115,14 @@ def _column_extents(table: Table, size: float) -> tuple[list[float], list[float]
         for ci in range(n):
             cell = row[ci] if ci < len(row) else ""
             bold = ri == 0 or (table.bold_first_column and ci == 0)
-            for para in cell.split("\n"):
+            # the words as the wrapping measures them (widths at 1 pt, scaled: the same
+            # products text_width gives), so that no word is measured twice
+            for para in parsed(cell, "b" if bold else "r"):
                 total = 0.0
-                for word in parsed(para, "b" if bold else "r")[0] if para else ():
-                    font = f.bold if word.style == "b" else f.regular
-                    ww = text_width(word.text, font, size)
+                for _, _, w1, s1 in _measured(para, f) if para else ():
+                    ww = w1 * size
                     mins[ci] = max(mins[ci], ww)
-                    total += ww + (text_width(" ", font, size) if word.space_before else 0.0)
+                    total += ww + (s1 * size if s1 is not None else 0.0)
                 nats[ci] = max(nats[ci], total)
     pad = 2 * CELL_PAD_X
     return [m + pad for m in mins], [max(nv, 0.0) + pad for nv in nats]
@@ -364,15 +367,11 @@ def _too_much_for(blocks, area: Rect, size: float, columns, first_top: float,
                 need += _lines_height(_fewest_lines(entry, width - size * 1.1, size, f, "r"),
                                       size, 1.22)
         elif isinstance(block, Table):
-            n = len(block.columns)
             widths = [w - 2 * CELL_PAD_X for w in column_widths(block, width, size)]
-            for ri, row in enumerate([block.columns] + list(block.rows)):
+            for row in _table_ink(block, f):
                 most = 0
-                for ci in range(n):
-                    cell = str(row[ci]) if ci < len(row) else ""
-                    bold = ri == 0 or (block.bold_first_column and ci == 0)
-                    most = max(most, _fewest_lines(cell, widths[ci], size, f,
-                                                   "b" if bold else "r"))
+                for cell, cw in zip(row, widths):
+                    most = max(most, _lines_at(cell, cw, size))
                 need += _lines_height(most, size, 1.16) + 2 * CELL_PAD_Y
         else:
             return False
@@ -385,20 +384,63 @@ def _fewest_lines(text: str, width: float, size: float, f: Faces, style: str) ->
     """At least this many lines for ``text`` wrapped at ``width``: an empty paragraph takes a
     line; a line holds at most ``width`` of words (a word wider than that, which is broken or
     stands alone, counts as ``width``)."""
-    from math import ceil
+    return _lines_at(_ink(text, style, f), width, size)
 
-    from companion.render.printkit.fit import _measured
 
+def _lines_at(ink1: tuple, width: float, size: float) -> int:
+    """:func:`_fewest_lines` of a text measured by :func:`_ink`."""
     if width <= 0:
         return 1
     total = 0
-    for para in parsed(text, style):
-        if not para:
+    for para in ink1:
+        if para is None:
             total += 1
             continue
-        ink = sum(min(w1 * size, width) for _, _, w1, _ in _measured(para, f))
+        widest, w1s = para
+        if widest * size <= width:  # no word wider than the line: min() would change nothing
+            ink = sum([w1 * size for w1 in w1s])
+        else:
+            ink = sum([min(w1 * size, width) for w1 in w1s])
         total += max(1, ceil(ink / width - 1e-9))
     return total
+
+
+def _ink(text: str, style: str, f: Faces) -> tuple[tuple[float, tuple[float, ...]] | None, ...]:
+    """Each paragraph of ``text`` as (widest word, every word's width) at 1 pt, None for an
+    empty one: what :func:`_fewest_lines` needs, kept (a sheet's lower bound is taken at two
+    sizes, its table columns repeat cells)."""
+    key = (text, style, f.regular)
+    known = _INK.get(key)
+    if known is None:
+        known = []
+        for para in parsed(text, style):
+            w1s = tuple([w1 for _, _, w1, _ in _measured(para, f)]) if para else ()
+            known.append((max(w1s), w1s) if w1s else None)
+        known = tuple(known)
+        if len(_INK) < 50_000:
+            _INK[key] = known
+    return known
+
+
+def _table_ink(table: Table, f: Faces) -> list[list[tuple]]:
+    """:func:`_ink` of every cell of ``table``, header first, row by row (kept with the table,
+    so that its id is not reused)."""
+    key = (id(table), f.regular)
+    known = _INK.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
+    n = len(table.columns)
+    rows = []
+    for ri, row in enumerate([table.columns] + list(table.rows)):
+        rows.append([_ink(str(row[ci]) if ci < len(row) else "",
+                          "b" if ri == 0 or (table.bold_first_column and ci == 0) else "r", f)
+                     for ci in range(n)])
+    _INK[key] = (table, rows)
+    return rows
+
+
+_INK: dict[tuple, tuple] = {}
+"""Texts already measured for :func:`_fewest_lines` (and tables, by their id)."""
 
 
 def _flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_top: float,
@@ -413,10 +455,11 @@ def _flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_t
     pages = _place(items, first_frames, later_frames, what)
     if balance and ncols > 1 and len(pages) == 1 and items:
         lo, hi = 0.0, first_frames[0].h  # raise the frames' bottom by as much as still fits
+        needs = _Needs(items)
         for _ in range(24):
             mid = (lo + hi) / 2
             trial = [Rect(f.x, f.y + mid, f.w, f.h - mid) for f in first_frames]
-            if len(_place(items, trial, later_frames, what, strict=True)) == 1:
+            if needs.fit_one_page(trial):
                 lo = mid
             else:
                 hi = mid
@@ -487,3 +530,68 @@ def _place(items: list[Item], first_frames: list[Rect], later_frames: list[Rect]
         last_placed = item
         i += 1
     return pages
+
+
+class _Needs:
+    """What :func:`_place` asks of each item, worked out once for the many trial placements of
+    balancing (the same sums in the same order, so the same answers): below another item, the
+    height it needs with what must stay with it; at the top of a column, its own height, with
+    its header's if that is repeated (a table row continuing a table)."""
+
+    def __init__(self, items: list[Item]):
+        n = len(items)
+        index = {id(it): k for k, it in enumerate(items)}
+        self.heights = [it.height for it in items]
+        self.spaces = [it.space_before for it in items]
+        self.below: list[float] = []
+        self.header: list[int] = []
+        """The index of the item's header, -1 if it has none (-2: one not among the items)."""
+        self.header_h: list[float] = []
+        self.own_again: list[float] = []
+        for i, item in enumerate(items):
+            need = item.height + item.space_before
+            j = i
+            while items[j].keep_with_next and j + 1 < n:
+                j += 1
+                need += items[j].space_before + items[j].height
+            self.below.append(need)
+            hdr = item.header
+            self.header.append(-1 if hdr is None else index.get(id(hdr), -2))
+            self.header_h.append(0.0 if hdr is None else hdr.height)
+            self.own_again.append(item.height + hdr.height if hdr is not None else item.height)
+
+    def fit_one_page(self, first_frames: list[Rect]) -> bool:
+        """Whether ``_place(items, first_frames, ..., strict=True)`` gives one page."""
+        heights, spaces, below, header = self.heights, self.spaces, self.below, self.header
+        n = len(heights)
+        fi = 0
+        frame = first_frames[0]
+        fy, fh, y = frame.y, frame.h, frame.y1
+        at_top = True
+        last = -1
+        i = 0
+        while i < n:
+            again = False
+            if at_top:
+                again = header[i] != -1 and last != header[i]
+            elif y - below[i] < fy - 1e-6:
+                fi += 1  # the next column
+                if fi >= len(first_frames):
+                    return False
+                frame = first_frames[fi]
+                fy, fh, y = frame.y, frame.h, frame.y1
+                at_top = True
+                continue
+            own = self.own_again[i] if again else heights[i]
+            if own > fh + 1e-6 or y - own < fy - 1e-6:
+                return False
+            if again:
+                y -= self.header_h[i]
+                at_top = False
+            if not at_top:
+                y -= spaces[i]
+            y -= heights[i]
+            at_top = False
+            last = i
+            i += 1
+        return True

@@ -333,6 +333,25 @@ def layout_items(count: int, size: CardSize, paper: Paper, *, margin_mm: float =
     else:
         fronts = [(r, c) for r in range(g.rows) for c in range(g.cols)]
 
+    def place(k: int) -> tuple[tuple, tuple | None]:
+        """Where the item in position ``k`` of a sheet goes, front and back (row, column,
+        trim, bleed, transform): the same on every sheet."""
+        r, c = fronts[k]
+        t = _front_transform(g, r, c, w, h)
+        front_at = (r, c, bounds_of(t, w, h), bounds_of(t, w, h, bleed), t)
+        if axis:
+            bt = back_transform(t, fold_flip, w)
+            br, bc = ((r, g.cols - 1 - c) if axis == "vertical" else (g.rows - 1 - r, c))
+        elif flip is not None:
+            bt = back_transform(t, flip, w)
+            bt = _clean_t((bt[0], bt[1], bt[2], bt[3], bt[4] + off_x, bt[5] + off_y))
+            br, bc = ((r, g.cols - 1 - c) if backs == "duplex-long" else (g.rows - 1 - r, c))
+        else:
+            return front_at, None
+        return front_at, (br, bc, bounds_of(bt, w, h), bounds_of(bt, w, h, bleed), bt)
+
+    places = [place(k) for k in range(min(per, count))]
+    marks: dict[int, tuple[list[Segment], list[Segment]]] = {}  # by the items on the sheet
     for s in range(n_sheets):
         first = s * per
         n = min(per, count - first)
@@ -341,23 +360,15 @@ def layout_items(count: int, size: CardSize, paper: Paper, *, margin_mm: float =
         # the back's small print goes behind the front's (at the top after a short-edge flip)
         back = PageLayout("back", paper, safe, _flip_rect(flip, notice)) if flip else None
         for k in range(n):
-            r, c = fronts[k]
-            t = _front_transform(g, r, c, w, h)
-            front.slots.append(Slot(first + k, "front", r, c, bounds_of(t, w, h),
-                                    bounds_of(t, w, h, bleed), t))
+            front_at, back_at = places[k]
+            front.slots.append(Slot(first + k, "front", *front_at))
             if axis:
-                bt = back_transform(t, fold_flip, w)
-                br, bc = ((r, g.cols - 1 - c) if axis == "vertical" else (g.rows - 1 - r, c))
-                front.slots.append(Slot(first + k, "back", br, bc, bounds_of(bt, w, h),
-                                        bounds_of(bt, w, h, bleed), bt))
-            elif flip is not None and back is not None:
-                bt = back_transform(t, flip, w)
-                bt = _clean_t((bt[0], bt[1], bt[2], bt[3], bt[4] + off_x, bt[5] + off_y))
-                br, bc = ((r, g.cols - 1 - c) if backs == "duplex-long" else (g.rows - 1 - r, c))
-                back.slots.append(Slot(first + k, "back", br, bc, bounds_of(bt, w, h),
-                                       bounds_of(bt, w, h, bleed), bt))
-        front.crop_marks, front.cut_lines = _marks(front.slots, bleed, area, crop_marks,
-                                                   cut_lines, paper)
+                front.slots.append(Slot(first + k, "back", *back_at))
+            elif back is not None:
+                back.slots.append(Slot(first + k, "back", *back_at))
+        if n not in marks:
+            marks[n] = _marks(front.slots, bleed, area, crop_marks, cut_lines, paper)
+        front.crop_marks, front.cut_lines = list(marks[n][0]), list(marks[n][1])
         if axis and front.slots:
             xs = [v for sl in front.slots for v in (sl.trim.x, sl.trim.x1)]
             ys = [v for sl in front.slots for v in (sl.trim.y, sl.trim.y1)]
