@@ -120,7 +120,7 @@ def empty_standing() -> dict[str, Any]:
 
 
 class GrailKind(GameKind):
-    edition = 5     # 1: grail bonuses wait for the next grail number; idle properties say so;
+    edition = 6     # 1: grail bonuses wait for the next grail number; idle properties say so;
     # 2: an extra move or a joining at once does nothing outside its player's turn (a card
     # turned up: nobody is asked); a grail bonus is shown with its sign, "from an earlier
     # bonus"; a village's "grail -N" lowers the visitor's next grail number; a Round Table of
@@ -154,6 +154,10 @@ class GrailKind(GameKind):
     # 5: a duplicate a Round Table turns up (FAQ 8) whose owner's deck is empty says that
     # nothing replaces it and that its area is open land (FAQ 3), as one turned up by
     # `reveal area` already did; earlier games say only that it goes to the dead cart
+    # 6: a Round Table that runs away into the area of an adversary it has already run away
+    # from this turn is not stopped by it again this turn (house rule, docs/grailccg.md,
+    # Running away; case 158): a Round Table that cannot lead ran between two such areas
+    # for ever, and with missing=wait the game never went on
     id = "grailccg"
     title = "Monty Python and the Holy Grail CCG"
     min_players = 2

@@ -44,7 +44,7 @@ from companion.grailccg import england as E
 KEYS = ("game", "players", "decks", "turn", "active", "stage", "cards", "deck", "hand", "dead",
         "ante", "ante-share", "doubled", "ante-last", "round-table", "members", "page", "area",
         "search-bonus", "moves", "extra-moves", "grail-bonus", "skip-draw", "auto-join",
-        "no-join", "seq", "used-items", "stack", "bonus-from", "outwitted-once", "joined",
+        "no-join", "seq", "used-items", "stack", "bonus-from", "outwitted-once", "fled", "joined",
         "dispute", "last", "arrival", "standing", "counter", "game-extra", "defeated", "rest")
 REPEATABLE = ("cards", "deck", "hand", "dead", "ante", "round-table", "members", "page", "area",
               "grail-bonus", "stack", "standing", "counter", "game-extra")
@@ -54,7 +54,7 @@ KNOWN_GAME = ("players", "active", "turn", "stage", "cards", "decks", "hands", "
 PER_PLAYER = ("deck", "hand", "dead", "ante", "members")
 KNOWN_COUNTERS = ("search_bonus", "moves", "extra_moves", "grail_bonus", "skip_draw",
                   "auto_join", "no_join", "seq", "used_items", "stack", "bonus_from",
-                  "outwitted_once", "joined")
+                  "outwitted_once", "fled", "joined")
 TRIGGER_CARDS = ("dispute", "play", "invite", "defend")
 TRIGGER_WORDS = {"double": ("accept", "concede"), "reveal": ("apply", "ignore")}
 HIDDEN = r"\s*\d+\s+cards?\s*"
@@ -292,7 +292,7 @@ def write_position(kind, state: dict[str, Any], viewer: str = "moderator") -> st
     if c.get("no_join"):
         nj = c["no_join"]
         lines.append(f"no-join: until {nj['until']}; seq {nj['seq']}; from {ref(nj.get('inst'))}")
-    for key in ("used_items", "bonus_from", "outwitted_once"):
+    for key in ("used_items", "bonus_from", "outwitted_once", "fled"):
         if c.get(key):
             lines.append(f"{key.replace('_', '-')}: " + "; ".join(ref(i) for i in c[key]))
     for s in c.get("stack") or []:
@@ -942,7 +942,7 @@ def read_position(kind, text: str, filename: str, options: dict[str, Any]) -> di
                 r.error(e[0], pc, f"unknown detail '{word}'",
                         "write 'until N', 'seq N' or 'from <card>'")
         c["no_join"] = nj
-    for key in ("used-items", "bonus-from", "outwitted-once"):
+    for key in ("used-items", "bonus-from", "outwitted-once", "fled"):
         e = single(key)
         if e:
             c[key.replace("-", "_")] = [x for x in (cards.lookup(e[0], pc, piece, everything)

@@ -23,6 +23,9 @@ from companion.grailccg import england as E
 
 MAX_LINES = 400
 """A safety limit on order lines and automatic steps in one turn."""
+FLED_ONCE = 6
+"""The rules edition from which an adversary the Round Table ran away from this turn does not
+stop it again this turn when it runs back (``counters.fled``; docs/grailccg.md, Running away)."""
 HOSTILE = ("adversary", "peril")
 CHARACTERS = ("knight", "persona")
 AREA_TYPES = ("land", "castle", "village")
@@ -714,6 +717,7 @@ class Run(ReplayedChance):
         c["auto_join"] = None
         c.pop("decline", None)
         c.pop("consulted", None)        # the castle tables consulted this turn (edition 3)
+        c.pop("fled", None)             # the adversaries run away from this turn (edition 6)
         c["used_items"] = []
         c["stack"] = []
         c["bonus_from"] = []
@@ -937,6 +941,14 @@ class Run(ReplayedChance):
         for _ in range(40):
             a = self.area(p, name)
             foes = [f for f in a["foes"] if not self.passable(p, name, f)]
+            fled = [f for f in foes if f in self.g["counters"].get("fled", ())]
+            if fled and self.edition >= FLED_ONCE:
+                # house rule (docs/grailccg.md, Running away; case 158): running away ends
+                foes = [f for f in foes if f not in fled]
+                self.say(f"{p}'s Round Table has already run away from "
+                         f"{_and([self.n(f) for f in fled])} this turn: no new dispute "
+                         f"with {'it' if len(fled) == 1 else 'them'} in {name} until "
+                         "its next turn (house rule).", kind="retreat", player=p, area=name)
             if foes:
                 self.open_dispute(p, foes[0], name)
                 return
@@ -1754,6 +1766,10 @@ class Run(ReplayedChance):
         if shout:
             self.say(f'{p} stands and shouts: "Run away! Run away!" (7.6)', kind="run")
         name = self.n(d["foe"]) if d else None
+        if d and d.get("foe") and self.edition >= FLED_ONCE:
+            fled = g["counters"].setdefault("fled", [])
+            if d["foe"] not in fled:
+                fled.append(d["foe"])
         g["dispute"] = None
         self.say(f"{p}'s Round Table runs away" + (f" from {name}" if name else "") +
                  f" {self.to(target, back=True)}.", kind="retreat", player=p, area=target)

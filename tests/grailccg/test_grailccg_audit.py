@@ -40,8 +40,8 @@ def turn(kind, state: dict, number: int, texts: dict[str, str]) -> list[str]:
     return public(state)
 
 
-def test_the_kind_is_at_rules_edition_5():
-    assert KIND.edition == 5
+def test_the_kind_is_at_rules_edition_6():
+    assert KIND.edition == 6
 
 
 @pytest.mark.parametrize("edition", [1, 2])

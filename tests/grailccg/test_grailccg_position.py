@@ -302,3 +302,17 @@ def test_a_standing_retreat_home_reads_back():
     assert back["standing"] == state["standing"]
     assert write_position(KIND, back) == text
     assert "'2z' is not an area" in errors(text.replace("retreat: 1b; home", "retreat: 2z"))
+
+
+def test_the_adversaries_fled_this_turn_read_back():
+    """Rules edition 6 keeps the adversaries a Round Table ran away from in this turn
+    (`fled`, case 158; cleared when the turn ends, so a position written between turns or
+    of a paused turn's start has none); a position that holds them reads back to the same
+    state."""
+    state = read(BASE)
+    state["game"]["counters"]["fled"] = sorted(state["game"]["cards"])[:2]
+    text = write_position(KIND, state)
+    assert "\nfled: " in text
+    back = read(text)
+    assert back["game"]["counters"] == state["game"]["counters"]
+    assert write_position(KIND, back) == text
