@@ -709,8 +709,7 @@ def create_app(store_path: Path, output: Path | None = None, config: WebConfig |
 
     def missing_orders(store: Store, game_id: str) -> list[str]:
         """Whom the game still waits for: as the games' list and 'companion list' say it."""
-        return next(g["awaited"] for g in service.game_summaries(store)
-                    if g["id"] == game_id)
+        return service.game_summary(store, game_id)["awaited"]
 
     def moderator_game(request: Request) -> Response:
         sid = web.session(request)
