@@ -107,7 +107,10 @@ def check_colours(page, scheme: str) -> dict:
     """The page in the light or the dark colour scheme (emulated: no new page load): every text
     outside the figures 4.5:1 or more against its background (so none is invisible); in the
     dark scheme a dark body with light text and each figure on a light panel as large as the
-    figure; in the light scheme the figures as they always were, with no panel."""
+    figure; in the light scheme the figures as they always were, with no panel. After a form
+    is sent the new page's text can be there before its stylesheet (a computed style then reads
+    the browser's defaults): the page's "load" comes first."""
+    page.wait_for_load_state("load")
     page.emulate_media(color_scheme=scheme)
     colours = page.evaluate(COLOURS)
     assert colours["low"] == [], (scheme, colours["low"])
