@@ -5,7 +5,8 @@
 * three decks with their own backs: 75 Knights, 15 Kings, 30 Ladies;
 * chit sheets for every counter of ``chits.toml`` with its count: the encounter counters (drawn
   blind, so they have a back showing only their group), the companions, markers and special
-  counters (Merlin on one side, Morgan Le Fay on the other), and the six players' sets;
+  counters (Merlin on one side, Morgan Le Fay on the other), and the player sets (the box's
+  six colours and two more, G and H, for a seventh and eighth knight);
 * the map poster (``companion.koc.poster``), 56 x 74 cm, tiled over pages;
 * the reference charts: every chart of the data, the Foreign War steps and the requests table.
 

@@ -138,4 +138,4 @@ def test_brigands_ships_and_specials(world):
     assert dwarf.wound_level == 1
     dice = {k.name: k.attack_dice for k in world.chit_kinds.values()}
     assert (dice["brigand"], dice["dwarf"], dice["ship"], dice["lady"], dice["pilgrim"]) == (2, 2, 2, 1, 1)
-    assert len(world.player_colours) == 6
+    assert [pc.letter for pc in world.player_colours] == list("ABCDEFGH")    # the box has A-F

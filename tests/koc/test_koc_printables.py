@@ -96,9 +96,23 @@ def test_every_chit_with_its_count(the_kit, world):
             # drawn blind: a back showing only the group; Merlin/Morgan: one on each side
             assert (printed.back is not None) == (drawn or "/" in chit.name), chit.name
     total = sum(c.count for s in sheets for c in s.chits)
-    assert total == sum(c.count for c in world.chits) == 116
+    assert total == sum(c.count for c in world.chits) == 128
     players = [c for c in world.chits if c.colour]
-    assert len({c.colour for c in players}) == 6 and len(players) == 36
+    assert len({c.colour for c in players}) == 8 and len(players) == 48
+
+
+def test_every_seat_has_its_printed_set(world):
+    """The box's six colour sets plus G and H: every knight the game seats (up to eight) has
+    his two knight counters and the Adventure markers the engine names for his seat printed
+    (the engine gives A-1 to A-4 first; more running adventures are rare)."""
+    from companion.koc.engine.resolutions import marker_letter
+    from companion.koc.kind import KIND
+    printed = {c.name for c in world.chits}
+    for seat in range(KIND.max_players):
+        letter = marker_letter(world, seat)
+        assert {f"{letter}-{n}" for n in range(1, 5)} <= printed, (seat, letter)
+        colour = next(pc.colour for pc in world.player_colours if pc.letter == letter)
+        assert {f"Knight ({colour})", f"Arthurian Knight ({colour})"} <= printed, seat
 
 
 def test_every_chart_with_every_entry(the_kit, world):

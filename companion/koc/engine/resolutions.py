@@ -1731,11 +1731,15 @@ def unfriendly(s: Session, person: dict) -> None:
     s.note(f"{name_of(person)} takes offence and is no longer friendly to {pk['name']}.")
 
 
+BOX_COLOUR_SETS = 6
+"""The colour sets (knight counters and Adventure markers) in the box; the world data adds a
+seventh and eighth (G, H) for the knights the box has no set for."""
+
 MARKERS_BY_SEAT = 6
 """The rules edition from which a knight's Adventure markers carry the letter of his seat at
 the table, counted from the game's first player (his colour's set), so that it stays his when
-the first player rotates, and a seventh and eighth knight get letters of their own (G, H)
-beyond the six colour sets; no marker is then given that another knight's running adventure
+the first player rotates, and a seventh and eighth knight get letters of their own (G, H:
+the data's sets beyond the box's six); no marker is then given that another knight's running adventure
 bears. Earlier editions took the letter of his place in this game turn's order, modulo the six
 sets: two knights could hold "A-1" at once (random play with 7 and 8 knights, and with the
 first player rotating)."""
@@ -1767,8 +1771,9 @@ def adventure_marker(s: Session) -> str:
                 for t in rec["tasks"]
                 if isinstance(t.get("adventure"), dict) and t["status"] in ("active", "at_site")]
     else:
-        letter = (colours[order.index(s.player) % len(colours)].letter if s.player in order
-                  else "A")
+        # those editions knew the box's six colour sets only (the data added G and H later)
+        sets = colours[:BOX_COLOUR_SETS]
+        letter = sets[order.index(s.player) % len(sets)].letter if s.player in order else "A"
         used = [t["adventure"].get("marker") for t in s.pk["tasks"]
                 if isinstance(t.get("adventure"), dict) and t["status"] in ("active", "at_site")]
     for n in range(1, 100):
