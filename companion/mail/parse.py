@@ -28,6 +28,7 @@ class Parsed:
     body: str                        # the order text: quotes, attributions and signature out
     first_line: str = ""             # the first non-empty line of the body as sent
     from_attachment: str | None = None
+    attachment_name: str = ""        # the file name of the text attachment read, if any
     auto: str | None = None          # why this is an automatic message (bounce, auto-reply)
     problems: list[str] = field(default_factory=list)
     too_large: str | None = None     # why the message was not read whole (its size)
@@ -211,7 +212,7 @@ def parse_message(raw: bytes) -> Parsed:
         result.too_large = too_large
         return result
     try:
-        body, attached = body_text(msg, problems, result.unread)
+        body, attached, result.attachment_name = body_text(msg, problems, result.unread)
     except Exception as exc:  # noqa: BLE001
         problems.append(f"the body cannot be read ({type(exc).__name__})")
         body, attached = "", None
@@ -361,13 +362,14 @@ _register_fallback()
 
 
 def body_text(msg, problems: list[str], unread: list[str] | None = None
-              ) -> tuple[str, str | None]:
-    """(the message's text, the text of an orders attachment or None); the file names of the
+              ) -> tuple[str, str | None, str]:
+    """(the message's text, the text of an orders attachment or None, that attachment's file
+    name or ''); the file names of the
     attachments not read (a document, a photo: orders are read from text alone) are added to
     ``unread``, so that a reply refusing the orders can say why the attachment did not
     count."""
     plain = html = None
-    attached = None
+    attached, attached_name = None, ""
     for part in msg.walk():
         if part.is_multipart():
             continue
@@ -382,9 +384,10 @@ def body_text(msg, problems: list[str], unread: list[str] | None = None
             if attached is None and (ctype == "text/plain" or
                                      filename.lower().endswith((".txt", ".text"))):
                 attached = decode_part(part, problems)
+                attached_name = printable_name(filename)
             elif unread is not None and filename and attached is None and \
                     not part.get("Content-ID"):     # not a logo shown in an HTML signature
-                unread.append("".join(c if c.isprintable() else " " for c in filename)[:80])
+                unread.append(printable_name(filename))
             continue
         if ctype == "text/plain" and plain is None:
             plain = decode_part(part, problems)
@@ -394,7 +397,13 @@ def body_text(msg, problems: list[str], unread: list[str] | None = None
         # HTML only, or an alternative whose plain part is empty (some phone and web mail
         # programs send one): the HTML is the message
         plain = html_to_text(html)
-    return (plain or ""), attached
+    return (plain or ""), attached, attached_name
+
+
+def printable_name(filename: str) -> str:
+    """An attachment's file name as a reply may quote it: control characters as spaces, at
+    most 80 characters."""
+    return "".join(c if c.isprintable() else " " for c in filename)[:80]
 
 
 def html_to_text(html: str) -> str:

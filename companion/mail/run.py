@@ -20,7 +20,7 @@ import os
 import re
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from companion.engine.orders import MAX_ORDER_CHARS
@@ -28,7 +28,7 @@ from companion.engine.words import counted, numbered, word_for
 from companion.errors import CompanionError, StoreError
 from companion.mail import deadlines, outbox, seats
 from companion.mail.identity import Sender, identify, mail_code, masked
-from companion.mail.parse import Parsed, parse_message, without_courtesies
+from companion.mail.parse import Parsed, clean_orders, parse_message, without_courtesies
 
 
 @dataclass
@@ -474,14 +474,18 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
     if kind.is_over(latest.state):
         reply("the game is over", f"{head}\nGame {game.id} is over; no orders are taken.\n")
         return "done", game.id, player.name, "no orders taken: the game is over"
+    check = reads_as_order(kind, latest.state, player.name)
+    parsed, passed_over = orders_in_body(parsed, check)
     name = "attachment" if parsed.from_attachment is not None else "message"
     head += used_note(store, game, player.name, latest.number)
     # a greeting and a sign-off from the fixed lists become comments, named in the reply;
     # the text stored (and replayed) is this one, which every game reads as it always has
-    text, ignored = without_courtesies(orders_text(parsed),
-                                       reads_as_order(kind, latest.state, player.name))
+    text, ignored = without_courtesies(orders_text(parsed), check)
     aside = "".join(f"  {c.said(f' of your {name}')}\n" for c in ignored)
     aside = f"\nNot read as orders (a greeting or a sign-off):\n{aside}" if aside else ""
+    if passed_over:
+        aside += (f"\nNot read: the attached file {passed_over!r}, which holds no order; "
+                  "your orders were read from the text of your message.\n")
     noted = f"; ignored {counted(len(ignored), 'greeting/sign-off line')}" if ignored else ""
     size = unquoted_length(text)
     if size > MAX_ORDER_CHARS:      # as on the web page: not parsed, not stored
@@ -525,6 +529,27 @@ def player_message(store, db, config, output, parsed: Parsed, who: Sender):
             "withdraws them.\n\n" + deadline_line)
     return "done", game.id, player.name, f"orders of {player.name} {verb} (submission " \
                                           f"{number}){noted}"
+
+
+def holds_order(text: str, check) -> bool:
+    """Whether some line of an order text reads as an order (``check`` is
+    :func:`reads_as_order`'s; each line is tried alone, as a first line, so that a long text
+    costs in proportion to its length)."""
+    return any(line.strip() and check(1, line) for line in text.split("\n"))
+
+
+def orders_in_body(parsed: Parsed, check) -> tuple[Parsed, str]:
+    """The message as its orders are read, and the name of a text attachment passed over
+    ('' if none). A text attachment holds the orders, but one with no line that reads as an
+    order (notes, a list, a file attached by mistake) gives way to a body that has such a
+    line: the player wrote the orders into the mail and attached something else."""
+    if parsed.from_attachment is None or holds_order(orders_text(parsed), check):
+        return parsed, ""
+    body = replace(parsed, body=clean_orders(parsed.text), from_attachment=None,
+                   attachment_name="")
+    if not holds_order(orders_text(body), check):
+        return parsed, ""
+    return body, parsed.attachment_name or "(without a name)"
 
 
 def unread_note(parsed: Parsed) -> str:

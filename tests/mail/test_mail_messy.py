@@ -228,6 +228,37 @@ def test_orders_attached_inline_as_apple_mail_sends_them_are_read(world):
     assert parsed.body == ORDERS + "\n"
 
 
+def test_orders_in_the_body_beside_an_unrelated_text_attachment_are_read(world):
+    """A text attachment holds the orders, but one with no line that reads as an order (a
+    file attached by mistake) no longer wins over orders written into the mail: they were
+    refused as "unknown order" lines of the attachment. The reply names the file passed
+    over; an attachment that does hold orders still wins, and a body without orders beside
+    an attachment without orders is refused with the attachment's lines, as before."""
+    notes = "Shopping list\nmilk\nbread\n"
+    head = anna_mails(world, "mixed", "first")
+
+    def mail(text: str, attached: str, message_id: str):
+        msg = MIMEMultipart("mixed")
+        for name in ("From", "To", "Subject"):
+            msg[name] = head[name]
+        msg["Message-ID"] = f"<{message_id}@players.example.org>"
+        msg.attach(MIMEText(text, "plain", "utf-8"))
+        part = MIMEText(attached, "plain", "utf-8")
+        part.add_header("Content-Disposition", "attachment", filename="notes.txt")
+        msg.attach(part)
+        world.deliver(msg.as_bytes())
+        world.run()
+        return body(world.to(msg["From"])[-1]), world.to(msg["From"])[-1]["Subject"]
+
+    text, subject = mail(ORDERS + "\n", notes, "body")
+    assert "orders accepted" in subject, text
+    assert "'notes.txt', which holds no order" in text
+    text, subject = mail("Hi, my orders are attached.\n", ORDERS + "\n", "attached")
+    assert "orders accepted" in subject and "notes.txt" not in text, text
+    text, subject = mail("Hello there\n", notes, "neither")
+    assert "NOT accepted" in subject and "your attachment" in text, text
+
+
 def test_auto_replies_in_other_languages_get_no_reply(world):
     """Out-of-office replies that carry no header saying so, in a player's own language
     ('Automatische Antwort:', 'Réponse automatique :'), each got a refusal: mail to the
