@@ -73,7 +73,7 @@ def _knaves(value: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 class KocKind(GameKind):
-    edition = 6     # 1: prayers need something to cure; a victor's CP from the loser's WL in
+    edition = 7     # 1: prayers need something to cure; a victor's CP from the loser's WL in
     # the fight; landing from a ship off a coast; the report's words for moves not made.
     # 2: witnesses of an award no longer see the knight's new totals (his journal's, private)
     # 2: proper plurals in event texts ("1 guard", "2 guards"; engine/words.py)
@@ -121,6 +121,14 @@ class KocKind(GameKind):
     # no marker another knight's running adventure bears (resolutions.MARKERS_BY_SEAT)
     # 6: a lone knight with a rotating or random first player is not told after every game
     # turn that he plays first next, and no lot is drawn for it (turn.LONE_KNIGHT_FIRST)
+    # 7: an escort home asked as aid by a King or Lady of a knight without a horse cannot be
+    # given (no penalty) (resolutions.ESCORT_NEEDS_HORSE); an outlawing castle is neutral, not
+    # barred: a friendly reaction there lifts the outlawry, and a visit the rules make friendly
+    # (a dying kinsman's castle) is friendly (encounters.OUTLAWRY_LAPSES); a knight in animal
+    # form gives his foes no +2 for want of a shield, and beaten in a fight is slain (never
+    # yields) (combat.ANIMAL_FORM_FIGHTS); the oath to travel alone stands against Aid 2's
+    # rescued comrade as against an escort (resolutions.ALONE_NO_RESCUED_COMPANY), and Merlin
+    # gives a knight so sworn no Dwarf (encounters.MERLIN_HEEDS_ALONE)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -196,6 +196,13 @@ seat order) who did not flee, and he stands for the party in its outcome (the fo
 words "beaten by his followers"): the followers who fought on were those of the knights who
 fell, as a knight who flees loses his Dwarf, Men-at-Arms and comrades (COMBAT: Party Combat,
 Fleeing). Before, such a foe was the leader's even when he had fled."""
+ANIMAL_FORM_FIGHTS = 7
+"""The rules edition from which a player knight in animal form fights as the rules' Enchantments
+4 says: his foes have no +2 for his want of a shield (an animal does not suffer from being
+shield-less), and defeated in a fight he is slain, whoever beats him (a Knight, a King,
+Brigands: no Knight's Fate, no robbing), so he is never offered to yield. Before, his foes
+added 2 as against a knight without a shield, and he was beaten as a knight (a Knight's Fate
+from a knightly victor, robbed by Brigands)."""
 LESSON_FROM = ("knight", "king", "pk", "lady", "hermit", "pilgrim")
 
 
@@ -404,7 +411,10 @@ class Combat:
         if method == "lance" and count == 3 and f["kind"] == "pk" and \
                 "brittle_lance" in (kn.knave_rec(f["pk"]) or {}).get("curses", ()):
             broke = 10 <= sum(dice) <= 12      # KNAVES: the Brittle Lance curse
-        if not has_shield(opponent) and (opponent["knightly"] or opponent.get("shieldless_matters")):
+        beast = opponent["kind"] == "pk" and opponent["pk"]["animal"] and \
+            edition(s.game.state) >= ANIMAL_FORM_FIGHTS
+        if not has_shield(opponent) and not beast and \
+                (opponent["knightly"] or opponent.get("shieldless_matters")):
             total += 2
         if f["kind"] == "pk":
             rec = f["pk"]
@@ -859,6 +869,8 @@ class Combat:
     def wants_to_yield(self, opponent: dict) -> bool:
         s, pk = self.s, self.pk
         if "never_yield" in pk["oaths"] or self.is_challenge or opponent.get("to_death"):
+            return False
+        if pk["animal"] and edition(s.game.state) >= ANIMAL_FORM_FIGHTS:
             return False
         q = Question("yield", f"Yield to {opponent['name']} now (WL left {left(self.me)}, his "
                      f"{left(opponent)})? A yielding knight takes a Knight's Fate.",
@@ -1362,6 +1374,9 @@ def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None)
     pk["defeated"] = True
     kind = victor["kind"]
     if victor.get("to_death"):
+        on_defeat = "slay"
+    if pk["animal"] and edition(s.game.state) >= ANIMAL_FORM_FIGHTS:
+        s.note(f"In the shape of a {pk['animal']}, {pk['name']} dies as a beast dies.")
         on_defeat = "slay"
     what = on_defeat or ("fate" if kind in ("knight", "king", "lady", "hermit", "pilgrim", "pk")
                          else "rob" if kind in ("brigand", "highwayman", "pirate", "watchman",

@@ -69,6 +69,17 @@ ONE_KNIGHT_SEEN = 3
 PIRATES_NAMED = 3
 """The rules edition from which pirates are named "pirate 1", as brigands are; before, "pirate 1
 (WL 4)", which the fight's texts doubled ("pirate 1 (WL 4) (WL 4)")."""
+OUTLAWRY_LAPSES = 7
+"""The rules edition from which a castle that outlawed the knight (Messages 4) is neutral, as
+the rules call it, not barred for good: a friendly reaction there puts it back on his list and
+lifts the outlawry, and a visit the rules make friendly for the time being (Messages 3, the
+dying kinsman's castle) is friendly. Before, an outlawing castle was never friendly again,
+though "now friendly" was said."""
+MERLIN_HEEDS_ALONE = 7
+"""The rules edition from which Merlin heeds the oath to travel alone (Oaths 10: no Dwarf):
+renewing a sworn knight's equipment (Merlin 3) he gives no Dwarf, and the gift of a faithful
+Dwarf is one the knight cannot take, so Merlin chooses again, as for a gift he has. Before,
+the Dwarf came with him all the same."""
 MERLIN = {"kind": "merlin", "name": "Merlin", "vl": 0}
 MORGAN = {"kind": "lady", "name": "Morgan Le Fay", "vl": 12, "service_award": 30,
           "seduction": 5, "enchantress": True, "castle": None, "morgan": True}
@@ -2132,7 +2143,11 @@ def friendly_castle(s: Session, castle: str) -> bool:
     if grail.carbonek_friendly(s, castle):
         return True                     # always, to a knight on the Quest of the Grail
     if castle in pk["outlawed"]:
-        return False
+        if edition(s.game.state) < OUTLAWRY_LAPSES:
+            return False
+        # neutral: friendly for a visit the rules make friendly (a friendly reaction there
+        # ends the outlawry: befriend)
+        return castle in pk.get("temp_friendly", [])
     if lady and lady.get("castle") == castle:
         return True
     return castle in pk["friendly"] or castle in pk.get("temp_friendly", [])
@@ -2146,6 +2161,9 @@ def befriend(s: Session, castle: str) -> None:
     if castle not in pk["friendly"]:
         pk["friendly"].append(castle)
         s.note(f"{castle} is now friendly to {pk['name']}.")
+    if castle in pk["outlawed"] and edition(s.game.state) >= OUTLAWRY_LAPSES:
+        pk["outlawed"].remove(castle)
+        s.note(f"{pk['name']} is no longer outlawed at {castle}.")
 
 
 def resupply(s: Session, castle: str) -> None:
@@ -2629,12 +2647,16 @@ def meet_merlin(m: Meeting) -> None:
         for g in kn.GEAR:
             pk["gear"][g] = True
         pk["on_foot"] = False
-        if pk["dwarf"] is None:
-            pk["dwarf"] = {"arthurian": False, "spares": list(kn.GEAR)}
+        if edition(s.game.state) >= MERLIN_HEEDS_ALONE and \
+                stays_alone(s, "the Dwarf Merlin would give him"):
+            s.note(f"Merlin equips {pk['name']} anew from head to foot.")
         else:
-            pk["dwarf"]["spares"] = list(kn.GEAR)
-        s.note(f"Merlin equips {pk['name']} anew from head to foot, and gives him a Dwarf with "
-               "a spare set.")
+            if pk["dwarf"] is None:
+                pk["dwarf"] = {"arthurian": False, "spares": list(kn.GEAR)}
+            else:
+                pk["dwarf"]["spares"] = list(kn.GEAR)
+            s.note(f"Merlin equips {pk['name']} anew from head to foot, and gives him a Dwarf "
+                   "with a spare set.")
     elif key == "sends_to_faerie":
         from companion.koc.engine.faerie import enter_faerie
 
@@ -2668,6 +2690,11 @@ def merlin_gift(m: Meeting) -> str | None:
         key = result.entry.key
         if has_gift(pk, key):
             s.note(f"{pk['name']} already has that gift: Merlin chooses again.")
+            continue
+        if key == "faithful_dwarf" and "always_travel_alone" in pk["oaths"] and \
+                edition(s.game.state) >= MERLIN_HEEDS_ALONE:
+            s.note(f"{pk['name']} has sworn to ride alone and can take no Dwarf: Merlin "
+                   "chooses again.")
             continue
         give_gift(s, key, result.entry)
         return key

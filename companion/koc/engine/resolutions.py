@@ -66,6 +66,16 @@ from companion.koc.engine.words import plural
 LOST_FOR_FREEDOM = 3
 """The rules edition from which a fight for a prisoner's freedom that is lost says so ("Anna
 has lost: he stays in prison."); before, "Anna fails: Anna stays in prison."."""
+ESCORT_NEEDS_HORSE = 7
+"""The rules edition from which a King or Lady asking to be escorted home as aid (Aids 10) of a
+knight without a horse (or in animal form) asks what cannot be given: no penalty, as for the
+escorts they ask in their reactions (SERVICE: a King or Lady is escorted only on horseback).
+Before, he was asked, and refusing cost 6 VP."""
+ALONE_NO_RESCUED_COMPANY = 7
+"""The rules edition from which the oath to travel alone (Oaths 10: no comrades or companions
+join him) stands against Aid 2 (the person rescued from a pursuing monster stays at his side as
+a comrade) as it does against an escort (Aid 10): he keeps the oath and refuses (6 VP), or
+breaks it (12 VP) when he can. Before, the person joined him and the oath was not asked."""
 
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
@@ -476,7 +486,7 @@ def request_aid(s: Session, person: dict, *, aid: str | None = None) -> bool:
         result = s.chart("aids", purpose=f"the aid {who} asks for")
         aid = result.entry.key
     s.note(f"{who} asks {pk['name']} for aid: {aid.replace('_', ' ')}.")
-    reason = aid_impossible(s, aid)
+    reason = aid_impossible(s, aid, person)
     if reason:
         s.note(f"{pk['name']} cannot give this aid ({reason}); there is no penalty.")
         return False
@@ -493,7 +503,9 @@ def request_aid(s: Session, person: dict, *, aid: str | None = None) -> bool:
         must = True
     if person.get("kind") == "lady" and "always_help_ladies" in pk["oaths"]:
         must = True
-    if aid == "escort_home" and "always_travel_alone" in pk["oaths"]:
+    company = aid == "escort_home" or (aid == "rescue_from_pursuit" and
+                                       edition(s.game.state) >= ALONE_NO_RESCUED_COMPANY)
+    if company and "always_travel_alone" in pk["oaths"]:
         if must:
             # two oaths pull apart: the one sworn first holds, the other is broken
             first = next(k for k in pk["oaths"] if k in ("always_travel_alone",
@@ -505,7 +517,8 @@ def request_aid(s: Session, person: dict, *, aid: str | None = None) -> bool:
                 s.gain_vp(-6, "refusing aid")
                 return False
             break_oath(s, "always_travel_alone")
-        elif oath_binds(s, "always_travel_alone", "an escort"):
+        elif oath_binds(s, "always_travel_alone", "an escort" if aid == "escort_home"
+                        else f"{who} at his side"):
             s.gain_vp(-6, "refusing aid")
             return False
     q = Question("aid", f"{who} asks for aid: {aid.replace('_', ' ')}. Grant it (6 VP) or "
@@ -527,7 +540,7 @@ def request_aid(s: Session, person: dict, *, aid: str | None = None) -> bool:
     return perform_aid(s, aid, person)
 
 
-def aid_impossible(s: Session, aid: str) -> str | None:
+def aid_impossible(s: Session, aid: str, person: dict | None = None) -> str | None:
     pk = s.pk
     spares = pk["dwarf"]["spares"] if pk["dwarf"] else []
     item = {"give_shield": "shield", "give_sword": "sword", "give_horse": "horse"}.get(aid)
@@ -535,6 +548,10 @@ def aid_impossible(s: Session, aid: str) -> str | None:
         return f"he has no {item}"
     if aid == "give_dwarf" and not pk["dwarf"]:
         return "he has no Dwarf"
+    if aid == "escort_home" and (person or {}).get("kind") in ("king", "lady") and \
+            (not pk["gear"]["horse"] or pk["animal"]) and \
+            edition(s.game.state) >= ESCORT_NEEDS_HORSE:
+        return f"a {person['kind']} is escorted only on horseback, and he has no horse"
     if pk["prison"]:
         return "he is in prison"
     return None

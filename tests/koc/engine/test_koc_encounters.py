@@ -1550,6 +1550,31 @@ def test_e124_merlin_gifts(table):
     assert {"key": "magic_shield", "absorbs": 2} in s.pk["items"]
 
 
+def test_e124b_merlin_heeds_the_oath_to_ride_alone(table):
+    """Merlin 3 and gift 5 with Oaths 10 (no Dwarf for a knight sworn to travel alone): the
+    renewal is his equipment alone, and the faithful Dwarf is a gift he cannot take, so Merlin
+    chooses again (5, then 12: the Magic Sword) (rules edition 7: encounters.MERLIN_HEEDS_ALONE).
+    A game of edition 6 keeps its reading: the Dwarf came with the renewal and as the gift."""
+    for ed in (7, 6):
+        t, s = merlin(table, who="merlin", dice=D[3], anna='gear = ["sword"]\n'
+                      'oaths = ["always_travel_alone"]')
+        t.state["edition"] = ed
+        E.merlin_encounter(s)
+        assert s.pk["gear"] == {g: True for g in kn.GEAR}
+        assert (s.pk["dwarf"] is None) == (ed >= 7)
+        assert t.saw("has sworn to ride alone: the Dwarf Merlin would give him cannot come "
+                     "with him.") == (ed >= 7)
+        t, s = merlin(table, who="merlin", dice=D[10] + D[5] + D[12],
+                      anna='oaths = ["always_travel_alone"]')
+        t.state["edition"] = ed
+        E.merlin_encounter(s)
+        if ed >= 7:
+            assert s.pk["dwarf"] is None and kn.has_item(s.pk, "magic_sword")
+            assert t.saw("can take no Dwarf: Merlin chooses again.") and not t.unused_dice
+        else:
+            assert s.pk["dwarf"]["arthurian"] and not kn.has_item(s.pk, "magic_sword")
+
+
 def test_e125_merlin_cures_madness_and_animal_shape(table):
     """Merlin cures madness and gives back human shape before his reaction."""
     t, s = merlin(table, who="merlin", dice=D[7], anna='animal = "Hart"')

@@ -162,6 +162,51 @@ def test_r15_oath_always_grant_requests(table):
     assert not t.knight()["gear"]["shield"]
 
 
+def test_r16_escort_home_of_a_king_or_lady_needs_a_horse(table):
+    """Aids 10 with SERVICE (a King or Lady is escorted only by a knight with a horse): asked by
+    a King to escort him home, a knight without a horse cannot give the aid, so refusing costs
+    nothing (rules edition 7: resolutions.ESCORT_NEEDS_HORSE, as for the escorts Kings and
+    Ladies ask in their reactions). A knight may walk a Knight home: that aid stands. A game of
+    edition 6 keeps its reading: he was asked, and refusing cost 6 VP."""
+    for ed in (7, 6):
+        t = table(pos(anna='gear = ["sword", "shield", "lance"]'), dice=D[10],
+                  orders={"Anna": "on aid: refuse"})
+        t.state["edition"] = ed
+        assert not rs.request_aid(t.session(), card("King Mark", "king"))
+        rec = t.knight()
+        assert rec["tasks"] == [] and rec["party_extra"] == []
+        if ed >= 7:
+            assert rec["vp"] == 20 and t.saw("cannot give this aid (a king is escorted only "
+                                             "on horseback, and he has no horse)")
+        else:
+            assert rec["vp"] == 14 and t.saw("Anna refuses.")
+    t = table(pos(anna='gear = ["sword", "shield", "lance"]'), dice=D[10] + D[9])
+    assert rs.request_aid(t.session(), card("Sir Belleus"))
+    assert t.knight()["tasks"][0]["kind"] == "escort"
+
+
+def test_r17_oath_to_ride_alone_against_a_rescued_comrade(table):
+    """Aids 2 with Oaths 10: the person saved from a pursuing monster would stay at the
+    knight's side as a comrade, which his oath to travel alone forbids; without the VP to break
+    it he keeps it and refuses (6 VP), as for an escort (rules edition 7:
+    resolutions.ALONE_NO_RESCUED_COMPANY). A game of edition 6 keeps its reading: Sir Belleus
+    joined him and the monster was drawn, the oath unasked."""
+    for ed in (7, 6):
+        t = table(pos(vp=10, anna='oaths = ["always_travel_alone"]',
+                      extra='[draws]\nmonster = ["Lion 5"]\n'), dice=D[2])
+        t.state["edition"] = ed
+        done = rs.request_aid(t.session(), card("Sir Belleus"))
+        rec = t.knight()
+        assert rec["oaths"] == ["always_travel_alone"]
+        if ed >= 7:
+            assert not done and rec["vp"] == 4 and rec["comrades"] == []
+            assert t.saw("holds: Sir Belleus at his side is not possible")
+            assert not rec["immobile"]
+        else:
+            assert done and rec["vp"] == 16 and rec["comrades"][0]["name"] == "Sir Belleus"
+            assert rec["immobile"][0]["then"] == "pursuit"
+
+
 # ============================================================================== enchantments
 def test_e01_enchantment_resisted(table):
     """Enchantments: a VL check of VL + the seduction adjustment resists (VL 5 + 4: 9 or
@@ -222,6 +267,35 @@ def test_e06_change_into_animal(table):
     assert rec["party_extra"] == [] and kn.movement_allowance(rec) == 2
     rs.lift_enchantment(s, rec["enchantments"][0])
     assert rec["animal"] is None and rec["reunite"]["mascot"]["name"] == "Brachet"
+
+
+def test_e06b_a_knight_in_animal_form_fights_as_an_animal(table):
+    """Enchantments 4: in animal form the knight does not suffer from being shield-less (his
+    foe has no +2), and defeated in any fight he is slain, even by a Knight: no Knight's Fate,
+    no offer to yield (rules edition 7: combat.ANIMAL_FORM_FIGHTS). Here the Wolf (2 dice: 2)
+    meets Sir Belleus's lance (18): 16 wounds, and he is down. A game of edition 6 keeps its
+    reading: Sir Belleus rolled 20, and the beaten Wolf had a Knight's Fate (1 + VL 7: 8,
+    Sir Belleus rides with him)."""
+    from companion.koc.engine.combat import Combat, fight, npk
+
+    for ed in (7, 6):
+        t = table(pos(cp=20, anna='animal = "Wolf"\ngear = []\nenchantments = [{key = '
+                      '"change_into_animal", by = "Queen of North Wales", animal = "Wolf"}]'),
+                  dice=[1, 1] + [1, 1] + [6, 6, 6] + [1], orders={"Anna": "on yield: yes"})
+        t.state["edition"] = ed
+        s = t.session()
+        c = Combat(s, [npk(card("Sir Belleus"))], attacker="foe")
+        assert c.wants_to_yield(c.foes[0]) == (ed < 7)
+        t.chance._dice_used = 0
+        fight(s, [npk(card("Sir Belleus"))], attacker="foe")
+        assert not t.unused_dice
+        if ed >= 7:
+            assert t.saw("Pass: Anna 2, Sir Belleus 18;") and t.saw("Sir Belleus slays Anna.")
+            assert t.saw("In the shape of a Wolf, Anna dies as a beast dies.")
+            assert not t.saw("Knight's Fate")
+        else:
+            assert t.saw("Pass: Anna 2, Sir Belleus 20;") and not t.saw("slays")
+            assert t.saw("Knight's Fate for Anna from Sir Belleus: He rides with you.")
 
 
 def test_e07_imprison(table):
@@ -596,6 +670,51 @@ def test_m04_outlawed(table):
     rs.message(t.session())
     rec = t.knight()
     assert rec["friendly"] == ["Tintagel", "Caerleon"] and rec["outlawed"] == ["Jagent"]
+
+
+def test_m04b_an_outlawing_castle_is_neutral(table):
+    """Messages 4: the castle that outlaws him is neutral, not barred for good: a later friendly
+    reaction there (Castle 10) puts it back on his list and lifts the outlawry, so next time he
+    is admitted at once (rules edition 7: encounters.OUTLAWRY_LAPSES). A game of edition 6 keeps
+    its reading: "Jagent is now friendly", yet the castle stayed unfriendly to him."""
+    from companion.koc.engine import encounters as E
+
+    for ed in (7, 6):
+        t = table(pos(lord="King Mark", at="Jagent", anna='friendly = ["Jagent"]'),
+                  dice=D[4] + D[10])
+        t.state["edition"] = ed
+        s = t.session()
+        rs.message(s)
+        rec = t.knight()
+        assert rec["friendly"] == [] and rec["outlawed"] == ["Jagent"]
+        assert not E.friendly_castle(s, "Jagent")
+        rec["at"] = {"area": "Jagent", "where": "area"}
+        assert E.castle_encounter(s, "Jagent")
+        assert t.saw("Jagent is now friendly to Anna.") and rec["friendly"] == ["Jagent"]
+        if ed >= 7:
+            assert rec["outlawed"] == [] and E.friendly_castle(s, "Jagent")
+            assert t.saw("Anna is no longer outlawed at Jagent.")
+        else:
+            assert rec["outlawed"] == ["Jagent"] and not E.friendly_castle(s, "Jagent")
+
+
+def test_m04c_a_dying_kinsman_castle_admits_an_outlaw(table):
+    """Messages 3 and 4: the original home castle of a dying kinsman is friendly at least for
+    the visit, even if it once outlawed the knight (rules edition 7: a temporary friendship is
+    no outlawry's exception; encounters.OUTLAWRY_LAPSES); it is not put back on his list. A game
+    of edition 6 keeps its reading: the castle rolled its reaction."""
+    from companion.koc.engine import encounters as E
+
+    for ed in (7, 6):
+        t = table(pos(lord="King Mark", anna='original_home = {castle = "Jagent"}\n'
+                                              'outlawed = ["Jagent"]'), dice=D[3])
+        t.state["edition"] = ed
+        s = t.session()
+        rs.message(s)
+        rec = t.knight()
+        assert rec["tasks"][0]["dest"] == "Jagent" and rec["temp_friendly"] == ["Jagent"]
+        assert E.friendly_castle(s, "Jagent") == (ed >= 7)
+        assert rec["outlawed"] == ["Jagent"] and rec["friendly"] == []
 
 
 def test_m05_outlawed_none_eligible(table):
