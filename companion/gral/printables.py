@@ -286,8 +286,9 @@ def kit():
         parts=[
             Board(title="Board", width_mm=BOARD_MM, height_mm=BOARD_MM + 36,
                   draw=draw_board_part),
+            # each player's own, kept hidden: in duplex none is printed behind another
             FreePages(title="Influence sheets", draw=draw_blank_sheet, count=8,
-                      part_kind="sheets", name="sheets", same_pages=True),
+                      part_kind="sheets", name="sheets", same_pages=True, sheets="each"),
             # the tall and the small figures share a sheet, each size in a row of its own
             Standees(title="Initiates and the grail", figure_mm=42, width_mm=26,
                      figures=[Standee(i.name, draw=standee_panel(i)) for i in tall]

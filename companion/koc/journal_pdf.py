@@ -471,10 +471,12 @@ def journal_parts() -> list:
     from companion.koc.scenarios import builtin
     from companion.render.printkit import FreePages
 
+    # in duplex each journal is one sheet: the record, and its log of turns on the back
     return [FreePages(title="Adventure Journal", name="journal", part_kind="journals",
-                      count=2, draw=blank_drawer(builtin("basic"))),
+                      count=2, draw=blank_drawer(builtin("basic")), sheets="own"),
             FreePages(title="Adventure Journal (Quest of the Holy Grail)", name="journal-grail",
-                      part_kind="journals", count=2, draw=blank_drawer(builtin("grail")))]
+                      part_kind="journals", count=2, draw=blank_drawer(builtin("grail")),
+                      sheets="own")]
 
 
 # ------------------------------------------------------------------------------ filled

@@ -199,9 +199,11 @@ def _name_lines(name: str, width_mm: float) -> tuple[list[str], str, float]:
 
 
 def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: int,
-                 corner: str = "", big: str = "", ink: str = "#1d1d1f") -> Callable:
+                 corner: str = "", big: str = "", ink: str = "#1d1d1f",
+                 disc: bool = False) -> Callable:
     """A chit face: group label on top, the name, an icon, and WL in a circle with the attack
-    dice as pips (or a value such as the crew) along the bottom."""
+    dice as pips (or a value such as the crew) along the bottom.  ``disc``: the icon sits on a
+    white disc (a player's counters, whose seat colour may be as yellow as the gold crown)."""
     from companion.render import fonts
 
     lines, name_font, size = (_name_lines(name, CHIT_MM - 2.0) if name
@@ -234,7 +236,14 @@ def _chit_drawer(group: str, name: str, icon: str | None, wl: int | None, dice: 
                 pen.text(w / 2, bottom + (room - s) / 2 + 0.9, "\u2693", size_pt=s * 72 / 25.4 * 1.05,
                          colour="#1e2f5c", align="centre", font=fonts.SANS_BOLD)
             else:
-                pen.icon(icon, w / 2 - s / 2, bottom + (room - s) / 2 + 0.3, s, line_pt=0.5)
+                if disc:
+                    # the disc (0.6 of the icon's size from its centre) keeps clear of the name
+                    s = min(s, room * 0.78)
+                iy = bottom + (room - s) / 2 + 0.3
+                if disc:
+                    pen.circle(w / 2, iy + s / 2, s * 0.6, fill="#ffffff", stroke=ink,
+                               line_pt=0.4)
+                pen.icon(icon, w / 2 - s / 2, iy, s, line_pt=0.5)
         if wl is not None:
             pen.circle(3.1, 2.5, 1.95, fill="#ffffff", stroke=ink, line_pt=0.6)
             pen.text(3.1, 1.85, str(wl), size_pt=5.6 if wl < 10 else MIN_PT,
@@ -291,7 +300,8 @@ def _chit(world: World, chit, same_name: bool = False) -> Any:
     if chit.kind in ("player_knight", "arthurian_player_knight"):
         letter = next((pc.letter for pc in world.player_colours if pc.colour == chit.colour), "")
         front = ChitFace(label=f"{kind.label} {letter}", colour=colour,
-                         draw=_chit_drawer(group, f"Player {letter}", icon, None, 0, ink=ink))
+                         draw=_chit_drawer(group, f"Player {letter}", icon, None, 0, ink=ink,
+                                           disc=True))
         return Chit(front, count=chit.count)
     sides = [part.strip() for part in chit.name.split("/")] if "/" in chit.name else [chit.name]
     if chit.kind == "special":
@@ -568,9 +578,14 @@ def map_board(world: World):
 
 
 # each cover note with the parts it explains (a PDF of some parts only leaves the others out)
+CARDS_NOTE = ("Cards: {knights} Knights, {kings} Kings and {ladies} Ladies, each deck with its own "
+              "back. VL, CP and WL (or a lady's service award and seduction) are the icons' "
+              "numbers.")
+"""The first cover note, with the numbers of the world printed (an edited data folder may have
+more or fewer cards)."""
+
 NOTES = (
-    ("Cards: 75 Knights, 15 Kings and 30 Ladies, each deck with its own back. VL, CP and WL (or "
-     "a lady's service award and seduction) are the icons' numbers.", ("cards",)),
+    (CARDS_NOTE, ("cards",)),
     (VL_WL_NOTE, ("knight-cards", "king-cards")),
     ("Chits: the number in the circle is the Wound Level (for a ship, its crew), the small dice "
      "are its attack dice. Animals, monsters, brigands and ships have a plain back so they can "
@@ -581,8 +596,9 @@ NOTES = (
      "they are in.", ("board",)),
     ("Reference charts: every table of the rules, with the project's own short labels.",
      ("charts",)),
-    ("Adventure Journals: a record sheet and a log of turns for each player (copy the log as "
-     "often as needed); the Quest of the Holy Grail has its own.", ("journals",)),
+    ("Adventure Journals: one record sheet and one log of turns, blank, to copy for each "
+     "player (the log as often as needed); the Quest of the Holy Grail has its own.",
+     ("journals",)),
 )
 
 
@@ -604,5 +620,7 @@ def kit(world: World | None = None):
                subject=f"{len(world.knights)} Knight, {len(world.kings)} King and "
                        f"{len(world.ladies)} Lady cards, counters, map poster, reference "
                        "charts, Adventure Journals",
-               notes=[Note(text, parts) for text, parts in NOTES])
+               notes=[Note(text.format(knights=len(world.knights), kings=len(world.kings),
+                                       ladies=len(world.ladies)) if text == CARDS_NOTE
+                           else text, parts) for text, parts in NOTES])
 

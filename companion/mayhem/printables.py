@@ -365,6 +365,7 @@ def kit(cat):
                     "them.", ["characters"]),
                Note("Card designs are the project's own (see docs/mayhem.md).", ["cards"])],
         parts=[draw_deck, characters,
+               # cut in halves: in duplex its pages go back to back on a sheet of their own
                FreePages(title="Scoring pad", draw=draw_pad, count=2, part_kind="pad",
-                         name="pad"),
+                         name="pad", sheets="own"),
                ReferenceSheet(title="Player aid", blocks=aid_blocks(cat), name="aid")])

@@ -133,27 +133,40 @@ def _draw_tile(c, part: Board, bp: BoardPlan, tile: Tile, forms=None,
         text = f"{tile.name} \u2192 glue under {neighbour}"
         size = min(8.0, (strip.w if vertical else strip.h) * 0.45)
         c.setFont(fonts.SANS_BOLD, size)
-        if vertical:
-            step = mm(60)
-            n = max(1, int(strip.h // step))
-            for k in range(n):
-                yc = strip.y + strip.h * (k + 0.5) / n
-                c.saveState()
-                c.translate(strip.cx + size * 0.35, yc)
+        step = mm(60)
+        n = max(1, int((strip.h if vertical else strip.w) // step))
+        for k in range(n):
+            c.saveState()
+            if vertical:
+                c.translate(strip.cx, strip.y + strip.h * (k + 0.5) / n)
                 c.rotate(90)
-                c.drawCentredString(0, 0, text)
-                c.restoreState()
-        else:
-            step = mm(60)
-            n = max(1, int(strip.w // step))
-            for k in range(n):
-                xc = strip.x + strip.w * (k + 0.5) / n
-                c.drawCentredString(xc, strip.cy - size * 0.35, text)
+            else:
+                c.translate(strip.cx - strip.w / 2 + strip.w * (k + 0.5) / n, strip.cy)
+            _glue_label(c, text, size)
+            c.restoreState()
         c.restoreState()
     # the cut frame
     c.setStrokeColorRGB(0.45, 0.45, 0.45)
     c.setLineWidth(0.3)
     c.rect(tile.place.x, tile.place.y, tile.place.w, tile.place.h, stroke=1, fill=0)
+
+
+GLUE_LABEL_BACK = (0.85, 0.85, 0.85)
+"""The glue strip's shade over white paper, opaque: the ground of its labels, so that the art
+under the strip (a town's name, a sea) does not run through them."""
+
+
+def _glue_label(c, text: str, size: float) -> None:
+    """``text`` centred on the origin (its baseline ``size * 0.35`` below) on a ground of its
+    own; the font is set."""
+    from companion.render import fonts
+    from companion.render.printkit.fit import text_width
+
+    half = text_width(text, fonts.SANS_BOLD, size) / 2 + size * 0.4
+    c.setFillColorRGB(*GLUE_LABEL_BACK)
+    c.roundRect(-half, -size * 0.68, 2 * half, size * 1.3, size * 0.25, stroke=0, fill=1)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.drawCentredString(0, -size * 0.35, text)
 
 
 def _name(col: int, row: int) -> str:

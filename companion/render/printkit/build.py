@@ -39,6 +39,13 @@ class PlannedPage:
     alone: bool = False
     """A sheet that is cut up or assembled (one-sided chits, standees, a board's tiles): in the
     duplex modes nothing is printed on its reverse."""
+    private: bool = False
+    """A sheet one player keeps hidden (``FreePages(sheets='each')``): in the duplex modes it
+    has a sheet of its own, as ``alone``."""
+    starts_sheet: bool = False
+    """In the duplex modes: printed on the front of a new sheet (``FreePages(sheets='own')``)."""
+    ends_sheet: bool = False
+    """In the duplex modes: the next part starts a new sheet (nothing of it on this one's back)."""
 
 
 @dataclass
@@ -582,7 +589,7 @@ def _plan_free(part: FreePages, options: PrintOptions, forms: _Forms, pi: int) -
                 draw_notice(c, notice, label)
             pages.append(PlannedPage(label, draw, "single", part))
         pages[0].bookmarks.append((part.title, 0))
-        return PartPlan(part, pages)
+        return PartPlan(part, _sheets_of(part, pages))
     for k in range(int(part.count)):
         label = f"{part.title}, page {k + 1} of {part.count}"
 
@@ -600,7 +607,23 @@ def _plan_free(part: FreePages, options: PrintOptions, forms: _Forms, pi: int) -
         pages.append(PlannedPage(label, draw, "single", part))
     if pages:
         pages[0].bookmarks.append((part.title, 0))
-    return PartPlan(part, pages)
+    return PartPlan(part, _sheets_of(part, pages))
+
+
+FREE_SHEETS = ("follow", "own", "each")
+
+
+def _sheets_of(part: FreePages, pages: list[PlannedPage]) -> list[PlannedPage]:
+    """Mark ``pages`` for the duplex sequence as ``part.sheets`` says."""
+    if part.sheets not in FREE_SHEETS:
+        raise UsageError(f"pages '{part.title}': sheets='{part.sheets}' is not known",
+                         hint="one of " + ", ".join(FREE_SHEETS))
+    if pages and part.sheets == "own":
+        pages[0].starts_sheet = True
+        pages[-1].ends_sheet = True
+    for page in pages:
+        page.private = part.sheets == "each"
+    return pages
 
 
 def _blank_page(options: PrintOptions, why: str = "") -> PlannedPage:
@@ -669,14 +692,20 @@ def plan_kit(kit: Kit, options: PrintOptions) -> KitPlan:
         out = list(cover_pages)
         for pp in plans:
             for page in pp.pages:
-                if duplex and (page.role == "front" or page.alone) and len(out) % 2 == 1:
-                    out.append(_blank_page(options, "" if page.role == "front" else
-                                           "so that the next page, cut up or assembled, has a "
-                                           "sheet of its own"))
+                what = "kept by one player" if page.private else "cut up or assembled"
+                if (duplex and (page.role == "front" or page.alone or page.private
+                                or page.starts_sheet) and len(out) % 2 == 1):
+                    out.append(_blank_page(
+                        options, "" if page.role == "front" else
+                        f"so that '{pp.part.title}' starts a sheet of its own"
+                        if page.starts_sheet else
+                        f"so that the next page, {what}, has a sheet of its own"))
                 out.append(page)
-                if duplex and page.alone:
-                    out.append(_blank_page(options, "behind a sheet that is cut up or "
-                                                    "assembled"))
+                if duplex and (page.alone or page.private):
+                    out.append(_blank_page(options, f"behind a sheet {what}"))
+                elif duplex and page.ends_sheet and len(out) % 2 == 1:
+                    out.append(_blank_page(options, f"behind the last page of "
+                                                    f"'{pp.part.title}'"))
         while duplex and out[-1].role == "blank":
             out.pop()
         return out
@@ -733,10 +762,14 @@ def _cover_page(kit: Kit, options: PrintOptions, plans: list[PartPlan], starts: 
     if duplex:
         edge = "long" if options.backs == "duplex-long" else "short"
         alone = any(page.alone for pp in plans for page in pp.pages)
+        private = [pp.part.title for pp in plans if any(page.private for page in pp.pages)]
+        empty = (["every sheet to cut up or assemble (chits, standees, board tiles)"]
+                 if alone else []) + ([f"every sheet a player keeps ({_and(private)})"]
+                                      if private else [])
         tips.append(f"Print **double-sided, flipping on the {edge} edge**. Each sheet of fronts is "
                     "followed by its backs; blank pages keep them paired"
-                    + (", and leave the back of every sheet to cut up or assemble (chits, "
-                       "standees, board tiles) empty" if alone else "")
+                    + (", and leave the back of " + " and of ".join(empty) + " empty"
+                       if empty else "")
                     + ". If the backs land shifted, print 'companion print calibrate' and use "
                     "the --back-offset it gives.")
     elif options.backs == "fold":

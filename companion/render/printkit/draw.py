@@ -91,17 +91,56 @@ def deck_colours(deck: Deck) -> dict[str, RGB]:
 
 def fit_name(name: str, width: float, header_h: float, what: str) -> Fitted:
     """A card name on one line if it fits at 70% of the band's natural size or more, else on
-    two or more lines, as large as the band allows."""
+    two or more lines, as large as the band allows and as even as that size allows (no lone
+    'I' under 'The Scavenger, version')."""
     top = min(header_h / MM * 1.55, 13.0)
     box_h = header_h * 0.86
     try:
         fit_line(name, width, max_size=top, min_size=max(5.5, top * 0.7), what=what,
                  condense=False)
-        return fit_text(name, width, box_h, max_size=top, min_size=max(5.5, top * 0.7),
-                        style="b", leading=1.0, what=what, condense=False)
+        fitted = fit_text(name, width, box_h, max_size=top, min_size=max(5.5, top * 0.7),
+                          style="b", leading=1.0, what=what, condense=False)
+        return balanced(fitted, name, width, box_h, style="b", leading=1.0, what=what)
     except TextFitError:
-        return fit_text(name, width, box_h, max_size=max(top, MIN_PT), min_size=MIN_PT,
-                        style="b", leading=1.0, what=what)
+        fitted = fit_text(name, width, box_h, max_size=max(top, MIN_PT), min_size=MIN_PT,
+                          style="b", leading=1.0, what=what)
+        return balanced(fitted, name, width, box_h, style="b", leading=1.0, what=what)
+
+
+def balanced(fitted: Fitted, text: str, width: float, height: float, **options) -> Fitted:
+    """``fitted`` (``text`` wrapped to ``width``) broken into lines of more even length: the
+    narrowest width that still gives as many lines at the same size and face, with no word
+    broken. The widths tried are those a line can have (a run of the words), fewest first, in
+    a binary search: a few trial wraps a name."""
+    if len(fitted.lines) < 2:
+        return fitted
+    font = fitted.lines[0].pieces[0].font
+    if any(piece.font != font for line in fitted.lines for piece in line.pieces):
+        return fitted                   # markup in a name: left as wrapped
+
+    def words(f: Fitted) -> list[str]:
+        return " ".join("".join(piece.text for piece in line.pieces)
+                        for line in f.lines).split()
+
+    whole = words(fitted)
+    widest = max(line.width for line in fitted.lines)
+    runs = sorted({w for i in range(len(whole)) for j in range(i + 1, len(whole) + 1)
+                   if (w := text_width(" ".join(whole[i:j]), font, fitted.size)) < widest})
+    best, lo, hi = fitted, 0, len(runs) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        try:
+            trial = fit_text(text, runs[mid] + 0.01, height, max_size=fitted.size,
+                             min_size=fitted.size, condense=fitted.condensed, **options)
+        except TextFitError:
+            lo = mid + 1
+            continue
+        if (len(trial.lines) == len(fitted.lines) and trial.condensed == fitted.condensed
+                and words(trial) == whole):
+            best, hi = trial, mid - 1
+        else:
+            lo = mid + 1
+    return best
 
 
 def _face_text(face: CardFace) -> list[tuple[str, str]]:

@@ -308,6 +308,12 @@ class FreePages(Part):
     same_pages: bool = False
     """Every page is the same drawing (``draw`` ignores ``page_index``): it is drawn once, as
     a PDF form placed on each page (the same print, a smaller and faster file)."""
+    sheets: str = "follow"
+    """Where its pages go in the duplex modes: 'follow', after the pages before them, front or
+    back as they come; 'own', on sheets of their own, back to back (a journal's record with its
+    log on the back; a pad to cut in halves): the part starts a sheet and the next part starts
+    another; 'each', every page on a sheet of its own with nothing on its back (a sheet one
+    player keeps hidden, as Gral's influence sheets)."""
 
 
 @dataclass
