@@ -260,3 +260,35 @@ def test_board_turns_when_that_needs_fewer_pages():
     assert bp.rotated and len(bp.tiles) == 4
     assert len(tile_board(420, 300, A4, rotate=False).tiles) == 6
     assert len(tile_board(150, 100, A4).tiles) == 1
+
+
+def test_the_last_page_of_a_long_flow_fills_its_columns_evenly():
+    """A reference sheet over several pages: its last page's columns share what is left (one
+    column half full beside an empty one looked unfinished), as a sheet of one page always
+    did; the pages before it and the page count stay as they were."""
+    from companion.render.fonts import register_fonts
+    from companion.render.printkit import Heading, Table
+    from companion.render.printkit.flow import flow
+    from companion.render.printkit.units import Rect
+
+    register_fonts()
+
+    rows = [[str(n), f"result number {n} of the chart"] for n in range(1, 131)]
+    blocks = [Heading("A long chart"), Table(["Roll", "Result"], rows)]
+    area = Rect(40, 40, 515, 760)
+
+    def bottoms(balance: bool):
+        pages, ncols = flow(blocks, area, size=9, columns=2, first_top=0, later_top=0,
+                            what="test", balance=balance, shrink=False)
+        assert ncols == 2
+        last: dict[float, float] = {}
+        for op in pages[-1].ops:    # each op: (item or header, x, top, width)
+            item, x, top, _ = op.__defaults__
+            last[x] = min(last.get(x, top), top - item.height)
+        return len(pages), last, [len(p.ops) for p in pages[:-1]]
+
+    count, even, before = bottoms(True)
+    assert (count, before) == bottoms(False)[::2]
+    assert len(even) == 2 and abs(max(even.values()) - min(even.values())) < 20, even
+    _, uneven, _ = bottoms(False)
+    assert len(uneven) == 1 or max(uneven.values()) - min(uneven.values()) > 20

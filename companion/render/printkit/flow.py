@@ -46,6 +46,8 @@ class Item:
 class FlowPage:
     ops: list[Op] = field(default_factory=list)
     continued: bool = False
+    first: int = 0
+    """The index of the first item placed on the page."""
 
 
 def _lines_height(n: int, size: float, leading: float) -> float:
@@ -453,19 +455,31 @@ def _flow(blocks, area: Rect, *, size: float, columns, first_top: float, later_t
     for block in blocks:
         items += block_items(block, width, size, what)
     pages = _place(items, first_frames, later_frames, what)
-    if balance and ncols > 1 and len(pages) == 1 and items:
-        lo, hi = 0.0, first_frames[0].h  # raise the frames' bottom by as much as still fits
-        needs = _Needs(items)
-        for _ in range(24):
-            mid = (lo + hi) / 2
-            trial = [Rect(f.x, f.y + mid, f.w, f.h - mid) for f in first_frames]
-            if needs.fit_one_page(trial):
-                lo = mid
-            else:
-                hi = mid
-        best = [Rect(f.x, f.y + lo, f.w, f.h - lo) for f in first_frames]
-        pages = _place(items, best, later_frames, what)
+    if balance and ncols > 1 and items:
+        # the last page's columns evenly filled (the only page's, or the last of several:
+        # not one full column beside an empty one)
+        first = pages[-1].first
+        frames_of = first_frames if len(pages) == 1 else later_frames
+        best = _balanced(items[first:], frames_of)
+        last = _place(items[first:], best, later_frames, what)
+        if len(last) == 1:
+            pages[-1] = FlowPage(last[0].ops, pages[-1].continued, first)
     return pages, ncols
+
+
+def _balanced(items: list[Item], page_frames: list[Rect]) -> list[Rect]:
+    """``page_frames`` with their bottoms raised by as much as still holds ``items`` on the
+    one page."""
+    lo, hi = 0.0, page_frames[0].h
+    needs = _Needs(items)
+    for _ in range(24):
+        mid = (lo + hi) / 2
+        trial = [Rect(f.x, f.y + mid, f.w, f.h - mid) for f in page_frames]
+        if needs.fit_one_page(trial):
+            lo = mid
+        else:
+            hi = mid
+    return [Rect(f.x, f.y + lo, f.w, f.h - lo) for f in page_frames]
 
 
 def _place(items: list[Item], first_frames: list[Rect], later_frames: list[Rect], what: str,
@@ -481,7 +495,7 @@ def _place(items: list[Item], first_frames: list[Rect], later_frames: list[Rect]
         nonlocal fi, y, at_top, page_frames
         fi += 1
         if fi >= len(page_frames):
-            pages.append(FlowPage(continued=True))
+            pages.append(FlowPage(continued=True, first=i))
             page_frames = later_frames
             fi = 0
         y = page_frames[fi].y1
