@@ -319,7 +319,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
     elif v["paused_for"]:
         stage = f"{v['active']}'s turn {v['turn']}, paused: waiting for {v['paused_for']}"
     else:
-        stage = f"{v['active']}'s turn {v['turn']} (turns go {v['direction']})"
+        # "; turns go ...": the direction may carry brackets of its own (Ministry of Silly Walks)
+        stage = f"{v['active']}'s turn {v['turn']}; turns go {v['direction']}"
     header.append(["Stage", stage])
 
     sections = []

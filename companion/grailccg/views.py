@@ -769,9 +769,15 @@ def draw_cell(c, x: float, y: float, w: float, h: float, name: str, cell: dict |
     c.setFont(fonts.SANS_BOLD, 5.5)
     c.drawString(x + 2.5, y + h - 7, name)
     if cell:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
         label, size = _fit(c, cell["label"], fonts.SANS, 6.5, w - 5)
         c.setFont(fonts.SANS, size)
-        c.drawCentredString(x + w / 2, y + h / 2 - 1, label)
+        baseline = y + h / 2 - 1
+        if (x + (w - stringWidth(label, fonts.SANS, size)) / 2
+                < x + 4 + stringWidth(name, fonts.SANS_BOLD, 5.5) and h < 2 * (size + 5.5)):
+            baseline = y + 4        # a low cell (the home area): under the name, not on it
+        c.drawCentredString(x + w / 2, baseline, label)
         if cell["foes"]:
             text, size = _fit(c, "! " + ", ".join(cell["foes"]), fonts.SANS_BOLD, 5.5, w - 5)
             c.setFillColorRGB(*RED)
@@ -795,7 +801,8 @@ def draw_layout(c, data: dict[str, Any], x0: float, y0: float, width: float, fon
     y0, the top edge)."""
     boards = data["boards"]
     gap = 14
-    bw = (width - gap * (len(boards) - 1)) / max(1, len(boards))
+    per_row = board_columns(len(boards))
+    bw = (width - gap * (per_row - 1)) / per_row
     cw = bw / 4.3
     ch = 28
     top = y0
@@ -810,8 +817,12 @@ def draw_layout(c, data: dict[str, Any], x0: float, y0: float, width: float, fon
     for i, n in enumerate(names):
         draw_cell(c, ax + i * aw + 1, top - 12 - ch, aw - 2, ch, n, data["avalon"][n], fonts)
     top -= 12 + ch + 12
+    avalon = y0 - top
     for b, board in enumerate(boards):
-        bx = x0 + b * (bw + gap)
+        band, column = divmod(b, per_row)
+        in_band = min(per_row, len(boards) - band * per_row)    # a shorter last band: centred
+        bx = x0 + (width - in_band * bw - (in_band - 1) * gap) / 2 + column * (bw + gap)
+        top = y0 - avalon - band * (BOARD_HEIGHT + BOARD_GAP)
         c.setFillColorRGB(*INK)
         c.setFont(fonts.SANS_BOLD, 7)
         title, size = _fit(c, f"{board['player']}'s England (from {board['builder']}'s cards)",
@@ -828,18 +839,37 @@ def draw_layout(c, data: dict[str, Any], x0: float, y0: float, width: float, fon
         home = {"label": "Round Table area", "state": "open", "foes": [],
                 "here": [board["player"]] if board["home"] else [], "searched": False}
         draw_cell(c, bx + (bw - cw * 2) / 2 + 1, y, cw * 2 - 2, 18, "home", home, fonts)
-        height = top - y
-    return (y0 - top) + height
+    return y0 - y
+
+
+BOARD_HEIGHT = 10 + 4 * (28 + 2) + 18 + 2
+"""One England in the PDF: its title, four rows of areas and the Round Table area."""
+BOARD_GAP = 12
+"""Between two rows of Englands."""
+BOARDS_PER_ROW = 3
+"""At most this many Englands side by side on the page: four to six players' Englands take two
+rows (2 + 2, 3 + 2, 3 + 3), each wide enough for its areas' names to be read."""
+
+
+def board_columns(count: int) -> int:
+    """How many Englands stand side by side: the fewest rows of at most BOARDS_PER_ROW, as
+    evenly filled as they can be."""
+    count = max(1, count)
+    rows = -(-count // BOARDS_PER_ROW)
+    return -(-count // rows)
 
 
 def england_flowable(data: dict[str, Any], width: float):
-    """A platypus flowable for the report: both Englands with the shared Avalon above."""
+    """A platypus flowable for the report: the Englands (in rows of up to three) with the
+    shared Avalon above."""
     from reportlab.platypus import Flowable
 
     from companion.render import fonts
 
     fonts.register_fonts()
-    rows_height = 12 + 28 + 12 + 10 + 4 * 30 + 20 + 6
+    count = max(1, len(data.get("boards") or []))
+    rows = -(-count // board_columns(count))
+    rows_height = 12 + 28 + 12 + rows * BOARD_HEIGHT + (rows - 1) * BOARD_GAP + 6
 
     class Layout(Flowable):
         def wrap(self, avail_width, avail_height):

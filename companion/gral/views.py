@@ -278,9 +278,11 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                                      "decides; the influence is shown for interest only."))
         sections.append(d.section("Result", *blocks))
 
-    pieces_rows = [[p["code"], p["initiate"], p["order"], p["size"],
+    # where each initiate stands next to his name: on a phone the later columns scroll
+    pieces_rows = [[p["code"], p["initiate"],
                     (p["field"] or "uncovered") + (" (carries the grail)"
-                                                   if v["board"]["grail"]["holder"] == p["initiate"] else "")]
+                                                   if v["board"]["grail"]["holder"] == p["initiate"] else ""),
+                    p["order"], p["size"]]
                    for p in v["board"]["pieces"]]
     grail = v["board"]["grail"]
     grail_text = (f"The grail is carried by {grail['holder']} on {grail['field']}."
@@ -292,7 +294,7 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         "The board",
         d.figure("companion.gral.render:board_flowable", v["board"], board_text(v)),
         d.para(grail_text + " " + adjacency),
-        d.table(["", "Initiate", "Order", "Figure", "Field"], pieces_rows, [0.6, 3, 2, 1, 3.4]),
+        d.table(["", "Initiate", "Field", "Order", "Figure"], pieces_rows, [0.6, 3, 3.4, 2, 1]),
     ))
 
     if is_player:
@@ -350,9 +352,10 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
         if asks["groups"]:
             blocks.append(d.options([(g["title"], g["lines"]) for g in asks["groups"]]))
         standing = v["standing"]
-        blocks.append(d.para("Your standing orders (objections; the first matching line decides): "
-                             + ("; ".join(standing) if standing else
-                                "none, so you object to nothing.")))
+        if asks["expects"] != "nothing":        # a finished game: nothing stands any more
+            blocks.append(d.para("Your standing orders (objections; the first matching line "
+                                 "decides): " + ("; ".join(standing) if standing else
+                                                 "none, so you object to nothing.")))
         sections.append(d.section("What is asked of you", *blocks))
         if asks["expects"] != "nothing":
             sections.append(d.section(
@@ -377,8 +380,10 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                      "verify' does it, and so can any SHA-256 tool)."),
               d.table(["Player", "Sheet commitment"], commit_rows, [1, 4])]
     if v.get("salts"):
+        # a player reads this in a mail or on the web page, not in the moderator's folder
         blocks.append(d.para("The game is over: every salt is in the public disclosure file "
-                             "(disclosure.json next to this report)."))
+                             "disclosure.json, attached to the mail of this report (the "
+                             "moderator keeps it with the last turn's reports)."))
     sections.append(d.section("Sealed sheets", *blocks))
 
     footer = (f"Die Jagd nach dem Gral - game {env['game_id']} - turn {env['turn']} - "

@@ -13,6 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+
+def game_turn_text(view: dict[str, Any]) -> str:
+    """The game turn as the report's header and the journal give it: '4 (next)', '4 (under
+    way)' while it waits for answers, '8 (the last)' once the game is over."""
+    state = ("the last" if view.get("over") else
+             "under way" if view.get("waiting") else "next")
+    return f"{view.get('turn')} ({state})"
+
+
 ENDED = {"done": "completed", "failed": "failed", "abandoned": "given up",
          "cancelled": "cancelled", "impossible": "impossible"}
 
@@ -188,7 +197,7 @@ def journal_data(view: dict, terms: dict | None = None) -> dict[str, Any]:
         log.setdefault(int(turn), []).append(str(text))
     return {
         "game": env.get("game_id", ""), "turn": view.get("turn"), "date": env.get("date", ""),
-        "turn_text": f"{view.get('turn')} ({'under way' if view.get('waiting') else 'next'})",
+        "turn_text": game_turn_text(view),
         "link": env.get("link", ""), "commitment": env.get("commitment", ""),
         "fields": fields, "gear_kept": list(j.get("gear", [])),
         "adventures": list(s.get("adventures", [])),

@@ -12,7 +12,7 @@ from typing import Any
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.koc.engine import knight as kn
 from companion.koc.engine.words import plural
-from companion.koc.journal import arthur_task_text, sheet_record
+from companion.koc.journal import arthur_task_text, game_turn_text, sheet_record
 from companion.render import document as d
 
 PLACES = {"inside": "inside", "gate": "outside the gate of", "ship": "aboard a ship at",
@@ -253,13 +253,20 @@ ORDER_HELP = [
 RESULT_HEAD = ["#", "Knight", "Standing", "CP", "VP", "VL", "KVP"]
 
 
+def knight_and_player(knight: str, player: str) -> str:
+    """A knight with his player in brackets, or the name once when the knight bears his
+    player's name (as he does unless named otherwise): "Cora", not "Cora (Cora)"."""
+    return knight if knight.casefold() == player.casefold() else f"{knight} ({player})"
+
+
 def _winner_lines(r: dict) -> list[str]:
-    return [f"{w['knight']} ({w['player']}) wins{' as a Knave' if w['side'] == 'knave' else ''}"
-            f": {w['why']}." for w in r["winners"]] or ["Nobody won."]
+    return [f"{knight_and_player(w['knight'], w['player'])} wins"
+            f"{' as a Knave' if w['side'] == 'knave' else ''}: {w['why']}."
+            for w in r["winners"]] or ["Nobody won."]
 
 
 def _standing_rows(r: dict) -> list[list[str]]:
-    return [[str(i), f"{row['name']} ({row['player']})",
+    return [[str(i), knight_and_player(row["name"], row["player"]),
              ", ".join(("winner as a Knave" if side == "knave" else "winner")
                        for side in row["won"])
              or ("slain" if row["slain"] else "Knave" if row["knave"] else
@@ -297,7 +304,7 @@ def report(kind, v: dict) -> dict:
     viewer = v["viewer"]
     mine = "journal" in v
     header = [["Game", env["game_id"]],
-              ["Game turn", str(v["turn"]) + (" (under way)" if v["waiting"] else " (next)")],
+              ["Game turn", game_turn_text(v)],
               ["Report for", viewer if mine else "everybody (public report)"],
               ["Processed", env["date"]], ["Scenario", v["scenario"]],
               ["Seat order", ", ".join(v["players"])
@@ -337,7 +344,7 @@ def report(kind, v: dict) -> dict:
                 ["Where", j["place"]],
                 ["Equipment", ", ".join(j["gear"]) or "none"],
                 ["Magic", ", ".join(j["items"]) or "-"],
-                ["Lord", j["lord"] or "none" + (
+                ["Lord", (j["lord"] or "none") + (
                     f" (summoned {j['summonses']['lord']}x)" if j["summonses"]["lord"] else "")],
                 ["Lady", (j["lady"] or "none") + (" (her Token)" if j["token"] else "") + (
                     f" (summoned {j['summonses']['lady']}x)" if j["summonses"]["lady"] else "")],
@@ -353,8 +360,10 @@ def report(kind, v: dict) -> dict:
                 ["Exiled from", ", ".join(j["exiles"]) or "-"],
                 ["Enemies", ", ".join(j["enemies"]) or "-"],
                 ["Oaths", ", ".join(j["oaths"]) or "-"],
-                ["Enchantments", ", ".join(j["enchantments"])
-                 + (f"; in the service of {j['enchantress']}" if j["enchantress"] else "") or "-"],
+                ["Enchantments", "; ".join(filter(None, [
+                    ", ".join(j["enchantments"]),
+                    f"in the service of {j['enchantress']}" if j["enchantress"] else ""]))
+                 or "-"],
                 ["State", ", ".join(filter(None, [
                     "mad" if j["mad"] else "", f"in the form of a {j['animal']}" if j["animal"]
                     else "", "lost in the forest" if j["lost"] else "",
@@ -420,15 +429,16 @@ def report(kind, v: dict) -> dict:
         if blocks:
             sections.append(d.section("What you can order now", *blocks))
         standing = v["journal"]["standing"]
-        sections.append(d.section(
-            "Order form", d.code(ORDER_HELP),
-            d.para("Your standing answers: " + ("; ".join(standing) if standing else
-                                                "none, so the defaults apply.")),
-            d.para("The questions the game may ask, their answers and defaults:"),
-            d.code(question_help()),
-            d.form(8, "Write one order per line and send it to the moderator. Area names may "
-                      "be shortened to any unambiguous beginning; case and accents do not "
-                      "matter. '#' starts a comment.")))
+        if not v.get("over"):       # a finished game takes no orders (its result says so)
+            sections.append(d.section(
+                "Order form", d.code(ORDER_HELP),
+                d.para("Your standing answers: " + ("; ".join(standing) if standing else
+                                                    "none, so the defaults apply.")),
+                d.para("The questions the game may ask, their answers and defaults:"),
+                d.code(question_help()),
+                d.form(8, "Write one order per line and send it to the moderator. Area names "
+                          "may be shortened to any unambiguous beginning; case and accents do "
+                          "not matter. '#' starts a comment.")))
     elif v["waiting"]:
         sections.append(d.section("Waiting", d.para(
             "The game waits for answers from: " + ", ".join(v["waiting"]) + ".")))

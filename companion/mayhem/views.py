@@ -288,14 +288,15 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
                                                              ["Nothing has happened yet."])))
     if v["result"]:
         r = v["result"]
-        rows = [[p, str(s["play"]), str(s["set"]), str(s["hand"]), str(s["bonus"]),
-                 str(s["total"]), str(s["sets"]), str(s["in_play"]), str(s["in_hand"])]
+        # the total next to the name: on a phone the columns after the first few scroll
+        rows = [[p, str(s["total"]), str(s["play"]), str(s["set"]), str(s["hand"]),
+                 str(s["bonus"]), str(s["sets"]), str(s["in_play"]), str(s["in_hand"])]
                 for p, s in r["scores"].items()]
         blocks = [d.para(f"{'Winner' if len(r['winners']) == 1 else 'Winners'}: "
                          f"{listed(r['winners'])} ({r['reason']})."),
-                  d.table(["Player", "Points in play", "Points in sets", "Points in hand",
-                           "Bonus", "Total", "Sets", "Cards in play", "Cards in hand"], rows,
-                          [1.4, 0.7, 0.7, 0.7, 0.7, 0.8, 0.9, 0.9, 0.9])]
+                  d.table(["Player", "Total", "Points in play", "Points in sets",
+                           "Points in hand", "Bonus", "Sets", "Cards in play", "Cards in hand"],
+                          rows, [1.4, 0.8, 0.7, 0.7, 0.7, 0.7, 0.9, 0.9, 0.9])]
         if r.get("charm"):
             blocks.append(d.para("Three's a Charm decided the game; the scores are shown for "
                                  "interest only."))
@@ -399,7 +400,8 @@ def report(kind, v: dict[str, Any]) -> dict[str, Any]:
             standing = ("none (the defaults apply: you defend when a card would take or "
                         "destroy a card of yours, and you give up the cards worth least in your "
                         "hand)")
-        blocks.append(d.para(f"Your standing orders: {standing}."))
+        if v["phase"] != "over":            # a finished game: nothing stands any more
+            blocks.append(d.para(f"Your standing orders: {standing}."))
         sections.append(d.section("What is asked of you", *blocks))
         if v["phase"] != "over":
             sections.append(d.section(

@@ -30,7 +30,13 @@ def environment():
     env.globals["figure_fit"] = figure_fit
     env.globals["header_class"] = header_class
     env.filters["anchor"] = anchor
+    env.globals["turns_shown"] = TURNS_SHOWN
     return env
+
+
+TURNS_SHOWN = 12
+"""A report page lists at most this many turns unfolded; a longer game lists the first, the
+five around the page's own and the latest, and every turn in a fold (report.html.j2)."""
 
 
 def anchor(title: str) -> str:

@@ -22,6 +22,10 @@ is named by its ``module:function`` in the figure block, so this module names no
 # the fonts of the report's own text (a figure registers those it draws with)
 REPORT_FONTS = (SANS, SANS_BOLD, MONO)
 
+KEEP_LINES = 80
+"""A group of order lines up to this long (at most a page of two columns) starts on the page
+of its title, after a page break if need be; a longer one follows its title wherever it is."""
+
 INK = (0.12, 0.12, 0.14)
 ACCENT = (0.45, 0.12, 0.12)
 
@@ -272,19 +276,27 @@ def _block(block, st, width, grid, shade, Paragraph, Table, TableStyle, Spacer, 
     if kind == "figure":
         return [figure_flowable(block["figure"], block["data"], width), Spacer(1, 4)]
     if kind == "options":
+        from reportlab.platypus import KeepTogether
+
         out = []
         for group in block["groups"]:
-            out.append(Paragraph(text(group["title"]), st["h3"]))
+            title = Paragraph(text(group["title"]), st["h3"])
             items = [Paragraph(text(line), st["option"]) for line in group["lines"]]
             if not items:
+                out.append(title)
                 continue
             longest = max(len(line) for line in group["lines"])
             columns = 1 if longest > 62 or group["lines"][0].startswith("assign <") else 2
             if columns > 1 and len(items) > 3:
-                out.append(BalancedColumns(items, nCols=columns, spaceBefore=0, spaceAfter=4,
-                                           innerPadding=6))
-            else:
-                out.extend(items)
+                items = [BalancedColumns(items, nCols=columns, spaceBefore=0, spaceAfter=4,
+                                         innerPadding=6)]
+            if len(group["lines"]) <= KEEP_LINES:
+                # a group's title never ends a page without its lines (the columns, or the
+                # first line) below it; a section's heading is kept with it (render_pdf)
+                out.append(KeepTogether([title, items[0]]))
+            else:       # a list of pages: the title goes first, the columns split as they may
+                out += [title, items[0]]
+            out.extend(items[1:])
         return out
     if kind == "form":
         out = [Paragraph(text(block["text"]), st["small"])]

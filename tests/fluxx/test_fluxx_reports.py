@@ -162,3 +162,18 @@ def test_a_player_asked_in_another_players_turn_is_told_only_the_answer_is_his(t
     assert "The game is paused for your answer" in bert
     assert "it is Anna's turn, so the answer is all that is asked of you now" in bert
     assert "further plays for the rest of your turn" not in bert
+
+
+def test_the_stage_names_a_reversed_direction_without_brackets_in_brackets(tmp_path,
+                                                                          fixed_date):
+    """With Ministry of Silly Walks in play the header's stage reads "...'s turn 1; turns go
+    reversed (Ministry of Silly Walks)", not "(turns go reversed (Ministry of Silly Walks))"."""
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    setup = tmp_path / "setup.txt"
+    setup.write_text(SETUP.replace("rules: Play 2", "rules: Play 2; Ministry of Silly Walks"),
+                     encoding="utf-8")
+    service.new_game(store, "fluxx", "g", [], seed="5", setup=str(setup))
+    for doc in service.report_documents(store.game("g"), store.turn("g")).values():
+        stage = dict(doc["header"])["Stage"]
+        assert stage.endswith("; turns go reversed (Ministry of Silly Walks)"), stage
+        assert "))" not in stage

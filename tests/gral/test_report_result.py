@@ -95,3 +95,30 @@ def test_the_original_dropped_grail_shows_no_influence_on_a_bearer(tmp_path, fix
     for text in texts.values():
         assert "Winner: Bert. The grail reached Masyaf, the headquarters assigned to Bert." in text
         assert "Influence on the bearer" not in text and "for interest only" not in text
+
+
+def test_the_field_of_each_initiate_comes_next_to_his_name(tmp_path, fixed_date):
+    """The board's table of initiates: where each stands is the column after his name, so a
+    phone shows it without scrolling the table sideways (order and figure come after)."""
+    store = Store(tmp_path / "s.sqlite3", create=True)
+    setup = tmp_path / "pos.txt"
+    setup.write_text(SHARED, encoding="utf-8")
+    service.new_game(store, "gral", "g", [], seed="1", setup=str(setup))
+    doc = service.report_documents(store.game("g"), store.turn("g"))["Anna"]
+    board = next(s for s in doc["sections"] if s["title"] == "The board")
+    table = next(b for b in board["blocks"] if b["type"] == "table")
+    assert table["columns"] == ["", "Initiate", "Field", "Order", "Figure"]
+    assert table["rows"][2] == ["AC", "Alberto Castellano", "Masyaf (carries the grail)",
+                                "Templars", "tall"]
+
+
+def test_a_finished_game_lists_no_standing_orders(tmp_path, fixed_date):
+    """'Nothing: the game is over.' is all the final report asks; the objections a player
+    had standing are not listed after it as if they still applied."""
+    position = SHARED + "standing: Bert: object Kaspar up to 3\n"
+    texts = finished(tmp_path, position, {"Anna": "blow Alberto by Mansur taking grail"})
+    for name in ("Anna", "Bert", "Cora"):
+        assert "Nothing: the game is over." in texts[name]
+        assert "Your standing orders" not in texts[name], texts[name]
+        # where a player finds the salts: not "next to this report", a folder he never sees
+        assert "disclosure.json, attached to the mail of this report" in texts[name]

@@ -277,3 +277,38 @@ deck:
     text = " ".join(render_text(service.report_documents(store.game("g"), turn)["Anna"]).split())
     assert "Winners: Anna, Bert and Cora (tied on 2 and on every tie-breaker" in text, text
     assert "The game is over. Winners: Anna and Bert and Cora" in text
+
+
+def test_the_result_shows_each_total_next_to_the_name(tmp_path, fixed_date):
+    """The final scores: the total is the column after the player, so a phone shows who has
+    how many points without scrolling the table sideways (its parts come after); and what
+    is asked is nothing, without the standing orders that no longer apply."""
+    from .helpers import setup_game
+
+    position = """players: Anna, Bert
+first: Anna
+turn: Bert
+end: deck (Anna)
+character: Anna = The Thief III
+character: Bert = The Warlord III
+hand: Anna = Ember Drake, Red Squire
+hand: Bert = Cinder Whelp
+barracks:
+rest: discard
+deck:
+"""
+    store = new_store(tmp_path)
+    setup_game(store, "g", position)
+    service.submit_orders(store, "g", "Bert", "discard none\ndiscard none\n", "b.txt")
+    service.run_turn(store, "g")
+    turn = store.turn("g")
+    doc = service.report_documents(store.game("g"), turn)["Anna"]
+    result = next(s for s in doc["sections"] if s["title"] == "Result")
+    table = next(b for b in result["blocks"] if b["type"] == "table")
+    assert table["columns"][:3] == ["Player", "Total", "Points in play"]
+    asked = next(s for s in doc["sections"] if s["title"] == "What is asked of you")
+    said = [b["text"] for b in asked["blocks"]]     # the game is over: no standing orders
+    assert said == ["Nothing: the game is over."], said
+    for row in table["rows"]:
+        parts = [int(x) for x in row[2:6]]
+        assert int(row[1]) == sum(parts), row

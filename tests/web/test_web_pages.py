@@ -720,3 +720,80 @@ def test_a_phone_keyboard_leaves_orders_addresses_and_deadlines_as_typed(gral_st
                           'autocomplete="off"'):
             assert attribute in tag, (name, attribute, tag)
     assert 'inputmode="email"' in fields["address"] and 'type="text"' in fields["address"]
+
+
+def test_the_moderators_page_of_a_finished_game_names_no_next_turn(gral_store, make_client,
+                                                                    monkeypatch):
+    """A finished game has no next turn: its players' table asks for no 'Orders for turn 1',
+    and nothing offers to run one."""
+    from companion.registry import get_kind
+
+    client = make_client(gral_store.path)
+    login(client)
+    assert "Orders for turn 1" in client.get("/moderator/game/g").text
+    monkeypatch.setattr(get_kind("gral"), "is_over", lambda state: True)
+    page = client.get("/moderator/game/g").text
+    for never in ("for turn 1", "turn 1", "Adjudicate"):
+        assert never not in page, never
+    assert "<th>Orders</th>" in page
+
+
+def test_a_long_game_lists_the_turns_near_the_page_and_folds_the_rest():
+    """Turn 20 of a 40-turn game: the list under the report holds turn 0, turns 18 to 22 and
+    the latest (a phone does not scroll past 41 lines of links), every turn in a fold; a game
+    of 12 turns or fewer lists them all as before."""
+    import re
+
+    from companion.render.report_html import TURNS_SHOWN, render_html
+
+    def page(count: int, current: int) -> str:
+        turns = [{"number": n, "date": "2027-01-01 00:00 UTC", "current": n == current,
+                  "url": f"/g/{n}/public?h=x"} for n in range(count)]
+        doc = {"title": "T", "header": [], "sections": [], "footer": "f"}
+        return render_html(doc, {"turns": turns})
+
+    html = page(41, 20)
+    shown, fold = html.split('<details class="turns">')
+    listed = [int(n) for n in re.findall(r"turn (\d+)</", shown.split('id="turns"')[1])]
+    assert listed == [0, 18, 19, 20, 21, 22, 40], listed
+    assert "<summary>Every turn (41)</summary>" in fold
+    assert len(re.findall(r"<li>", fold)) == 41 and "<strong>turn 20</strong>" in fold
+    short = page(TURNS_SHOWN, 3)
+    assert "<details" not in short and len(re.findall(r"<li>", short)) == TURNS_SHOWN
+
+
+def test_the_moderators_list_shows_each_games_state_beside_its_turn(gral_store, make_client):
+    """Whether a game runs, is held or is over is in the fourth column, seen on a phone
+    without scrolling the table sideways (orders, awaited and deadline come after)."""
+    import re
+
+    client = make_client(gral_store.path)
+    login(client)
+    page = client.get("/moderator").text
+    heads = re.findall(r"<th>([^<]*)</th>", page)
+    assert heads[:4] == ["Game", "Kind", "Turn", "State"], heads
+    row = re.search(r"<tr><td><a [^>]*>g</a></td>(.*?)</tr>", page).group(1)
+    assert re.findall(r"<td>([^<]*)</td>", row)[:3] == ["gral", "0", "running"], row
+
+
+def test_a_long_order_form_line_wraps_under_its_own_start_on_a_phone():
+    """Each line of an order form is a block of its own whose wrapped part is indented
+    deeper than any line begins (app.css, pre.code .line), so on a phone a question's
+    explanation does not run on at the left margin as if it were the next line."""
+    import re
+
+    from companion.render.report_html import render_html
+
+    doc = {"title": "T", "header": [], "footer": "f", "sections": [
+        {"title": "Order form", "blocks": [{"type": "code", "lines": [
+            "play <card> [choices]     a card from your hand (in the order to play)",
+            "    taking <keeper>", "keep none"]}]}]}
+    html = render_html(doc, {})
+    code = re.search(r'<pre class="code">(.*?)</pre>', html, re.S).group(1)
+    spans = re.findall(r'<span class="([^"]+)">([^<]*)</span>', code)
+    assert [cls for cls, _ in spans] == ["line", "line sub", "line"], spans
+    assert [text for _, text in spans] == [
+        "play &lt;card&gt; [choices]     a card from your hand (in the order to play)\n",
+        "    taking &lt;keeper&gt;\n", "keep none\n"]
+    css = (ROOT / "templates" / "web" / "static" / "app.css").read_text()
+    assert "pre.code .line { display: block;" in css and "pre.code .line.sub" in css
