@@ -175,6 +175,10 @@ def draw_board(c, data: dict[str, Any], x0: float, y0: float, side: float, *,
             x = x0 + (f["column"] - 1) * cell
             y = y0 + (rows - f["row"]) * cell
             draw_grail(c, x + cell * 0.14, y + cell * 0.15, cell * 0.2)
+    else:       # a printed board: the grail's starting field bears its sign, as the key says
+        f = next(f for f in data["fields"] if f["name"] == data["grail"]["field"])
+        draw_grail(c, x0 + (f["column"] - 1) * cell + cell * 0.14,
+                   y0 + (rows - f["row"]) * cell + cell * 0.15, cell * 0.2)
     c.restoreState()
 
 

@@ -50,3 +50,24 @@ def test_filled_sheet_shows_the_players_units(tmp_path):
     data = filled_sheet_pdf(store.game("g"), store.turn("g"), "Anna")
     text = pdfium.PdfDocument(data)[0].get_textpage().get_text_range()
     assert "Anna" in text and "7 + 10" in text and "17" in text
+
+
+def test_the_printed_board_marks_where_the_grail_starts(monkeypatch):
+    """The board of the kit (no pieces on it) bears the grail's sign on its starting field, as
+    a report's board does while the grail lies there: the key's "The grail starts on ..." can
+    be checked on the board itself."""
+    from reportlab.pdfgen import canvas
+
+    from companion.gral import render
+    from companion.gral.printables import board_data
+
+    data = board_data()
+    drawn = []
+    monkeypatch.setattr(render, "draw_grail", lambda c, x, y, size: drawn.append((x, y)))
+    side = 500.0
+    render.draw_board(canvas.Canvas(io.BytesIO()), data, 0, 0, side, show_pieces=False)
+    [(x, y)] = drawn
+    cell = side / max(data["rows"], data["columns"])
+    start = next(f for f in data["fields"] if f["name"] == data["grail"]["field"])
+    assert int(x // cell) + 1 == start["column"]
+    assert data["rows"] - int(y // cell) == start["row"]
