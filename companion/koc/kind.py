@@ -129,6 +129,37 @@ class KocKind(GameKind):
     # yields) (combat.ANIMAL_FORM_FIGHTS); the oath to travel alone stands against Aid 2's
     # rescued comrade as against an escort (resolutions.ALONE_NO_RESCUED_COMPANY), and Merlin
     # gives a knight so sworn no Dwarf (encounters.MERLIN_HEEDS_ALONE)
+    # 7: a King or Lady is escorted on request only by a knight with a horse, Lord or no
+    # (requests.ESCORT_ON_HORSEBACK); every castle owner grants an Appeal to Jailor without a
+    # Luck Test (requests.JAILOR_HEARS_APPEALS); King Arthur in his castle is not asked for an
+    # escort (requests.ARTHUR_AT_HOME); no retention test inside any friendly castle
+    # (turn.RETAINED_IN_ANY_FRIENDLY_CASTLE); an adventure attempted to its end sends the
+    # Men-at-Arms away and the comrades unless persuaded (turn.COMPANY_ENDS_WITH_ADVENTURE);
+    # only the oaths bearing on the person asking pull against travelling alone
+    # (resolutions.ONLY_OATHS_AT_ISSUE); no company from a Knight's Fate for a knight sworn to
+    # travel alone (fate.FATE_HEEDS_ALONE); a declared enemy spared for the oath to spare
+    # knights (combat.ENEMY_SPARED_BY_OATH); an enchanted sleep sends the escorted persons
+    # away (resolutions.SLEEPER_LEFT_ALONE); "no longer travels" (encounters.ONE_NO_LONGER_TRAVELS)
+    # 7: an announcement names a knight who bears his player's name once, "Anna becomes a
+    # Knave", not "Anna (Anna) ..." (words.NAME_ONCE)
+    # 7: a full turn spent at a shrine earns 1 VP (encounters.SHRINE_TURN_VP); "watchman 1",
+    # not "watchman 1 (WL 4)" (encounters.WATCHMEN_NAMED); another knight's castle, its lord
+    # away, may be stormed to free the player knights held there (encounters.PK_CASTLE_STORMED);
+    # Camelot friendly to a knight re-equips no fellow it is not friendly to
+    # (encounters.CAMELOT_NOT_SHARED); guard duty in a wasteland rolls less 1
+    # (service.GUARD_WASTELAND_MODIFIED); the Good Winds' extra move meets no sea
+    # (movement.GOOD_WINDS_QUIET)
+    # 7: a fight stopped on Combat Event 7 pays as a challenge, the other knights stop only on
+    # a VL check each (else fight on), and nobody gives a Knight's Fate in it
+    # (combat.FIGHT_STOPPED_AS_CHALLENGE); an even challenge goes on with its weapons (swords
+    # once a lance broke), and felling a foe while behind on the count pays the loser's 6 CP
+    # too (combat.CHALLENGE_COUNTED); a weapon broken (events 4, 10) breaks nothing of a knight
+    # fighting unarmed (combat.UNARMED_NOTHING_BREAKS); before his next foe, or while his
+    # Mascot fights, a knight takes his Dwarf's spares and remounts (combat.REFIT_BETWEEN_FOES);
+    # a foe's shield broken (event 11), keeping one's own is an advantage: laid aside, or
+    # unchivalrous (combat.SHIELD_ASIDE); a knight who flees a fight keeps his Arthurian Dwarf
+    # (combat.FLEEING_DWARF_FOLLOWS); a friendly castle replaces what a challenge fought in it
+    # broke (combat.CHALLENGE_MENDED)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

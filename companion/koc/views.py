@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.engine.game import MODERATOR, PUBLIC, visible
 from companion.koc.engine import knight as kn
-from companion.koc.engine.words import plural
+from companion.koc.engine.words import knight_and_player, plural
 from companion.koc.journal import arthur_task_text, game_turn_text, sheet_record
 from companion.render import document as d
 
@@ -253,20 +253,14 @@ ORDER_HELP = [
 RESULT_HEAD = ["#", "Knight", "Standing", "CP", "VP", "VL", "KVP"]
 
 
-def knight_and_player(knight: str, player: str) -> str:
-    """A knight with his player in brackets, or the name once when the knight bears his
-    player's name (as he does unless named otherwise): "Cora", not "Cora (Cora)"."""
-    return knight if knight.casefold() == player.casefold() else f"{knight} ({player})"
-
-
 def _winner_lines(r: dict) -> list[str]:
-    return [f"{knight_and_player(w['knight'], w['player'])} wins"
+    return [f"{knight_and_player(None, w['knight'], w['player'])} wins"
             f"{' as a Knave' if w['side'] == 'knave' else ''}: {w['why']}."
             for w in r["winners"]] or ["Nobody won."]
 
 
 def _standing_rows(r: dict) -> list[list[str]]:
-    return [[str(i), knight_and_player(row["name"], row["player"]),
+    return [[str(i), knight_and_player(None, row["name"], row["player"]),
              ", ".join(("winner as a Knave" if side == "knave" else "winner")
                        for side in row["won"])
              or ("slain" if row["slain"] else "Knave" if row["knave"] else

@@ -52,10 +52,10 @@ def test_a_finished_game_says_so_and_asks_for_no_orders():
 
 
 def test_a_knight_with_a_name_of_his_own_is_shown_with_his_player():
-    from companion.koc.views import knight_and_player
+    from companion.koc.engine.words import knight_and_player
 
-    assert knight_and_player("Sir Kay", "Anna") == "Sir Kay (Anna)"
-    assert knight_and_player("Anna", "Anna") == "Anna"
+    assert knight_and_player(None, "Sir Kay", "Anna") == "Sir Kay (Anna)"
+    assert knight_and_player(None, "Anna", "Anna") == "Anna"
 
 
 def test_the_journal_shows_the_lords_summonses_and_an_enchantress_alone():

@@ -1373,6 +1373,12 @@ def finish(s: Session, task: dict, outcome: str, *, people: list[Session] | None
                 befriend_for(x, person, castle, lord_request, f"adventure {adv['id']}")
         if holder and adv.get("owed_by"):
             _give_owed(s, task)
+    if outcome in ("success", "failure", "impossible", "nothing") and \
+            adv["key"] not in TOURNAMENTS:
+        from companion.koc.engine.turn import after_adventure
+
+        for x in people:        # those who attempted it: the holder and his sharers present
+            after_adventure(x, f"adventure {adv['id']}")
     if task.get("prophecy") and outcome in ("success", "failure", "impossible", "nothing"):
         task["fulfilled"] = True
         s.note(f"The prophecy of adventure {adv['id']} is fulfilled.")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.game import edition
+from companion.engine.words import joined
 from companion.koc.engine import knight as kn
 from companion.koc.engine.session import Question, Session
 from companion.koc.engine.words import plural
@@ -95,7 +96,8 @@ def dismount(f: dict) -> None:
 
 def has_shield(f: dict) -> bool:
     if f["kind"] == "pk":
-        return f["pk"]["gear"]["shield"] and f["pk"]["animal"] is None
+        return f["pk"]["gear"]["shield"] and f["pk"]["animal"] is None and \
+            not f.get("shield_aside")       # laid aside to fight fairly (SHIELD_ASIDE)
     if f["knightly"]:
         return f["gear"].get("shield", False)
     return f.get("shield", True)
@@ -203,7 +205,65 @@ shield-less), and defeated in a fight he is slain, whoever beats him (a Knight, 
 Brigands: no Knight's Fate, no robbing), so he is never offered to yield. Before, his foes
 added 2 as against a knight without a shield, and he was beaten as a knight (a Knight's Fate
 from a knightly victor, robbed by Brigands)."""
+ENEMY_SPARED_BY_OATH = 7
+"""The rules edition from which a knight sworn to spare the lives of knights (Oaths 7: he slays
+none he defeats) who personally beats a declared enemy in their fight to the death (Knight's
+Fate 13) keeps the oath, or breaks it for 12 VP when he can: kept, the enemy rides off beaten,
+still his enemy, with the awards of the victory paid. Before, the enemy died by his hand, the
+oath unasked."""
 LESSON_FROM = ("knight", "king", "pk", "lady", "hermit", "pilgrim")
+FIGHT_STOPPED_AS_CHALLENGE = 7
+"""The rules edition from which a fight (not a challenge) stopped on Combat Event 7 goes as the
+rules' explanation of that event says: the engagement stopped pays as a challenge would, by
+the wounds the two inflicted on each other in it (more: CP for each wound and 6 VP, none to a
+knight without chivalry or in a fight without awards; fewer: the 6 CP lesson; even: nothing);
+every other knight or king still standing against the party stops too only on a VL check of
+his own VL, and those who fail fight on; and nobody gives a Knight's Fate in that fight, before
+or after it stopped (a knight beaten is let go, a beaten player knight has the lesson alone).
+Before, the whole fight ended at once and the stop paid nothing."""
+CHALLENGE_COUNTED = 7
+"""The rules edition from which a challenge even after its passes goes on with the weapons it
+was fought with, and with swords only once a lance has broken (COMBAT, Challenges; before,
+always on foot with swords); and from which a knight who fells his foe but inflicted fewer
+wounds has the winner's awards and the loser's 6 CP both, as one felled while ahead on the
+count always had (a player knight foe has both too, either way round; before, the one who
+felled the other had the winner's awards alone)."""
+UNARMED_NOTHING_BREAKS = 7
+"""The rules edition from which Combat Events 4 and 10 (a weapon broken) do nothing to a knight
+fighting unarmed (in animal form, sworn to use no weapons, without sword and lance): he wields
+no weapon, so none breaks. Before, the sword he carried unused broke."""
+REFIT_BETWEEN_FOES = 7
+"""The rules edition from which a knight who beat one foe takes, before he faces the next (and
+while his Mascot fights for him), the spares of what he lost from his Dwarf without a Luck Test,
+and gets back on his horse if he lost his saddle in this combat (COMBAT, Fights; Mascot
+Combat). Before, he fought every later foe as he had ended the last engagement."""
+SHIELD_ASIDE = 7
+"""The rules edition from which Combat Event 11, breaking a knightly foe's shield, makes the
+knight choose, as the event says, whether to fight chivalrously: he lays his own shield aside
+for that engagement (the foe then adds 2 as well: they fight on even terms), forced to if he
+must fight fairly (attacker, challenger, the oath), the default for a knight of the Round
+Table; or he keeps it, an advantage, and fights unchivalrously (no awards; an Arthurian loses
+6 VP). Before, he kept his shield and his +2 with no question of chivalry."""
+FLEEING_DWARF_FOLLOWS = 7
+"""The rules edition from which a knight who flees a fight keeps his Arthurian Dwarf (the
+glossary: such a Dwarf tags along if his knight flees), losing his other Dwarf, Men-at-Arms and
+comrades as ever, as a knight who flees attacking knights before the fight always did. Before,
+the Arthurian Dwarf left him too."""
+CHALLENGE_MENDED = 7
+"""The rules edition from which a challenge fought inside a castle friendly to a knight ends
+with that castle replacing what he lost in it (COMBAT, Challenges): a broken lance, shield or
+sword, a slain horse. Before, he rode on without them."""
+
+
+def enemy_spared(s: Session, f: dict) -> bool:
+    """Whether the knight who beat his declared enemy ``f`` spares him for his oath to spare
+    knights (ENEMY_SPARED_BY_OATH)."""
+    if "spare_knights" not in s.pk["oaths"] or \
+            edition(s.game.state) < ENEMY_SPARED_BY_OATH:
+        return False
+    from companion.koc.engine.resolutions import oath_binds
+
+    return oath_binds(s, "spare_knights", f"slaying {f['name']}, his sworn enemy")
 
 
 def stamina_bonus(s: Session, f: dict) -> int:
@@ -304,6 +364,11 @@ class Combat:
         return run_battle([self])[0]
 
     done = False
+    stopped: dict | None = None     # Combat Event 7 stopped an engagement (FIGHT_STOPPED_...)
+    no_fate = False                 # ... so nobody gives a Knight's Fate in this fight
+    _base = (0, 0)                  # wounds dealt and taken before this engagement
+    engaged = 0                     # engagements begun (REFIT_BETWEEN_FOES)
+    unhorsed = False                # he lost his saddle or his horse in this combat
 
     def over(self) -> bool:
         r = self.result
@@ -337,7 +402,12 @@ class Combat:
     # -- one engagement ---------------------------------------------------------------------
     def engage(self, opponent: dict) -> None:
         s, pk = self.s, self.pk
-        if self.send_mascot(opponent):
+        self._base = (self.result.wounds_dealt, self.result.wounds_taken)
+        mascot = self.send_mascot(opponent)
+        if (mascot or self.engaged) and edition(s.game.state) >= REFIT_BETWEEN_FOES:
+            self.refit()
+        self.engaged += 1
+        if mascot:
             if left(opponent) <= 0:
                 return
         if opponent["kind"] == "pk" and opponent["knightly"]:
@@ -347,7 +417,7 @@ class Combat:
         passes = 0
         while left(opponent) > 0 and not self.over():
             passes += self.exchange(self.me, opponent)
-            if self.over():
+            if self.over() or opponent.get("gone"):
                 return
             if left(self.me) <= 0:
                 self.defeated_by(opponent)
@@ -443,7 +513,7 @@ class Combat:
             return
         if f["kind"] == "pk":
             shield = next((i for i in f["pk"]["items"] if i["key"] == "magic_shield"), None)
-            if shield and f["pk"]["gear"]["shield"]:
+            if shield and f["pk"]["gear"]["shield"] and not f.get("shield_aside"):
                 absorbed = min(n, shield.get("absorbs", 2))
                 n -= absorbed
         n = min(n, left(f))          # no more wounds than he has left to take
@@ -470,9 +540,7 @@ class Combat:
         s, me = self.s, self.me
         mine = methods_for(me, self.place)
         theirs = methods_for(opponent, self.place)
-        must_be_fair = ((self.attacker == "pk" or self.is_challenge)
-                        and kn.knave_rec(self.pk) is None    # KNAVES: Knave Combat
-                        or "fight_without_advantage" in self.pk["oaths"])
+        must_be_fair = self.must_be_fair()
         chosen = opponent["name"] in self.fair or opponent["kind"] == "pk"
         best_foe = (opponent.get("method") if chosen else None) \
             or theirs[0]     # a fair foe who just lost his method takes his best again
@@ -492,6 +560,33 @@ class Combat:
             self.unchivalrous = True
         elif RANK[method] < RANK[best_foe] and opponent["name"] not in self.fair:
             self.appeal_fair(opponent, method)
+
+    def must_be_fair(self) -> bool:
+        """An attacker or challenger (not a Knave: Knave Combat), or a knight sworn to fight
+        without advantage, is made to fight knightly foes fairly."""
+        return ((self.attacker == "pk" or self.is_challenge)
+                and kn.knave_rec(self.pk) is None    # KNAVES: Knave Combat
+                or "fight_without_advantage" in self.pk["oaths"])
+
+    def shield_aside(self, opponent: dict) -> None:
+        """Combat Event 11 left a knightly foe without a shield (SHIELD_ASIDE): keeping his own
+        is an advantage, so the knight lays it aside for this engagement (question
+        `fight_fair`, default yes for a knight of the Round Table as for his method; forced if
+        he must fight fairly) or keeps it and fights unchivalrously (no awards)."""
+        s, pk = self.s, self.pk
+        if not has_shield(self.me) or edition(s.game.state) < SHIELD_ASIDE:
+            return
+        forced = self.must_be_fair()
+        q = Question("fight_fair", f"{opponent['name']} has lost his shield. Lay yours aside "
+                     "to fight him on even terms? Keeping it is unchivalrous.", ["yes", "no"],
+                     "yes" if pk["arthurian"] else "no")
+        if forced or s.ask(q) == "yes":
+            self.me["shield_aside"] = True
+            s.note(f"{pk['name']} lays his shield aside to fight {opponent['name']} fairly.")
+        elif not self.unchivalrous:
+            s.note(f"{pk['name']} keeps his shield against {opponent['name']}, who has none: "
+                   "he fights unchivalrously, no awards for this combat.")
+            self.unchivalrous = True
 
     def appeal_fair(self, opponent: dict, method: str) -> None:
         s = self.s
@@ -605,6 +700,29 @@ class Combat:
             return True
         return False
 
+    def refit(self) -> None:
+        """Before his next foe, or while his Mascot fights (REFIT_BETWEEN_FOES): the knight
+        takes from his Dwarf, without a Luck Test, the spares of what he lost, and one who lost
+        his saddle in this combat gets back on a horse."""
+        s, pk = self.s, self.pk
+        dwarf = pk["dwarf"]
+        got = [g for g in kn.GEAR if not pk["gear"][g] and dwarf and g in dwarf["spares"]]
+        for g in got:
+            dwarf["spares"].remove(g)
+            pk["gear"][g] = True
+        back = (self.unhorsed or "horse" in got) and pk["gear"]["horse"] and pk["on_foot"]
+        if back:
+            pk["on_foot"] = False
+            self.unhorsed = False
+        if got:
+            s.note(f"{dwarf.get('name', 'The Dwarf')} hands {pk['name']} his spare "
+                   f"{joined(got)}.")
+        if back:
+            s.note(f"{pk['name']} gets back on his horse.")
+        if got or back:
+            self.me["method"] = None
+        self.me.pop("shield_aside", None)   # laid aside for the last foe only (SHIELD_ASIDE)
+
     def dwarfs_steed(self) -> bool:
         """With no spare horse, the knight mounts his Dwarf's own steed (the Dwarf walks until
         a horse is found for him: the party's movement counts one horse fewer)."""
@@ -645,8 +763,39 @@ class Combat:
                     self.result.broke_off = True
                 if mirror.unchivalrous:
                     opponent["unchivalrous"] = True
+                self.fight_stopped(opponent)
                 return
         self.event(opponent)
+        self.fight_stopped(opponent)
+
+    def fight_stopped(self, opponent: dict) -> None:
+        """After Combat Event 7 stopped the engagement with ``opponent`` (a fight, from rules
+        edition 7: FIGHT_STOPPED_AS_CHALLENGE): what it paid is settled with the battle; every
+        other knight or king still standing stops too on a VL check of his VL, else fights
+        on, and then only this engagement is over."""
+        s = self.s
+        if not self.result.broke_off or self.is_challenge or self.tournament or \
+                edition(s.game.state) < FIGHT_STOPPED_AS_CHALLENGE:
+            return
+        self.stopped = {"foe": opponent, "dealt": self.result.wounds_dealt - self._base[0],
+                        "taken": self.result.wounds_taken - self._base[1]}
+        on = []
+        for f in self.foes:
+            if f is opponent or left(f) <= 0 or f.get("gone") or not f["knightly"] or \
+                    f["kind"] == "pk":
+                continue
+            if f.get("to_death"):
+                on.append(f)        # a declared enemy fights on to the death, unasked
+                s.note(f"{f['name']} fights on.")
+            elif s.vl_check(f["vl"], "stops fighting too", who=f["name"]):
+                f["gone"] = True
+                s.note(f"{f['name']} stops fighting too.")
+            else:
+                on.append(f)
+                s.note(f"{f['name']} fights on.")
+        if on:
+            opponent["gone"] = True
+            self.result.broke_off = False
 
     def event(self, opponent: dict) -> None:
         """A combat event with this knight as 'the player knight'."""
@@ -673,6 +822,9 @@ class Combat:
         elif key == "weapon_broken" and self.me.get("method") != "lance" and \
                 magic_breaks(s, pk, "magic_sword", "bonus"):
             pass        # a Magic Sword loses one pip of its bonus
+        elif key == "weapon_broken" and self.me.get("method") == "unarmed" and \
+                edition(s.game.state) >= UNARMED_NOTHING_BREAKS:
+            s.note(f"{pk['name']} fights unarmed: he has no weapon to break.")
         elif key == "weapon_broken":
             weapon = "lance" if self.me.get("method") == "lance" else "sword"
             if pk["gear"][weapon]:
@@ -691,6 +843,7 @@ class Combat:
                 else:
                     pk["gear"]["horse"] = False
                     pk["on_foot"] = True
+                    self.unhorsed = True
                     s.note(f"{pk['name']}'s horse is killed; he fights on foot.")
                     if not self.from_dwarf("horse"):
                         self.dwarfs_steed()
@@ -705,6 +858,7 @@ class Combat:
                     s.note(f"{pk['name']} is unhorsed.")
                     if not self.luck("remount"):
                         pk["on_foot"] = True
+                        self.unhorsed = True
                         self.me["method"] = None
                         if opponent["knightly"]:
                             self.choose_method(opponent)
@@ -725,6 +879,9 @@ class Combat:
                 opponent["method"] = None
                 s.note(f"{opponent['name']}'s horse is killed.")
                 self.choose_method(opponent)
+        elif key == "opponent_weapon_broken" and opponent.get("method") == "unarmed" and \
+                edition(s.game.state) >= UNARMED_NOTHING_BREAKS:
+            s.note(f"{opponent['name']} fights unarmed: he has no weapon to break.")
         elif key == "opponent_weapon_broken":
             weapon = "lance" if opponent.get("method") == "lance" else "sword"
             gear(opponent)[weapon] = False
@@ -735,8 +892,11 @@ class Combat:
             opponent["shield"] = False
             s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
         elif key == "opponent_shield_broken":
+            had = has_shield(opponent)
             gear(opponent)["shield"] = False
             s.note(f"{opponent['name']}'s shield breaks: {pk['name']} adds 2 to his rolls.")
+            if had:
+                self.shield_aside(opponent)
         elif key == "reinforcement":
             card = s.game.draw("knights", "a knight arrives to help")
             card["joined"] = s.game.state["koc"]["turn"]
@@ -823,7 +983,8 @@ class Combat:
         s, pk = self.s, self.pk
         self.result.fled = True
         s.note(f"{pk['name']} flees.")
-        lose_followers(s, why="fleeing", keep_arthurian_dwarf=False)
+        lose_followers(s, why="fleeing",
+                       keep_arthurian_dwarf=edition(s.game.state) >= FLEEING_DWARF_FOLLOWS)
         if pk["arthurian"]:
             s.gain_vp(-6, "an Arthurian knight fleeing")
 
@@ -1082,13 +1243,15 @@ def run_battle(combats: list[Combat]) -> list[Result]:
         for c, opponent in pairs:
             if c.over() or broke():
                 continue
-            if left(opponent) > 0:
+            if left(opponent) > 0 and not opponent.get("gone"):
                 c.engage(opponent)
             if left(opponent) <= 0 or opponent.get("gone"):
                 queue.remove(opponent)
                 if left(opponent) <= 0:
                     opponent.setdefault("struck_down_by", c.s.player)
                     defeated.append(opponent)
+        # foes who stopped fighting (Combat Event 7: FIGHT_STOPPED_AS_CHALLENGE) leave the line
+        queue[:] = [f for f in queue if not f.get("gone")]
     remaining = [f for f in foes if f not in defeated and not f.get("gone")]
     all_fled = all(c.result.fled for c in combats)
     won = False
@@ -1118,12 +1281,18 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
         opponent["pk"]["challenged"].append(pk["name"])
     combat = Combat(s, [opponent], attacker=challenger, tags=(*tags, "challenge"),
                     challenge=True)
+    had = {x.player: [g for g in kn.GEAR if x.pk["gear"][g]]
+           for x in ([s, combat.rival(opponent)] if rival else [s])}
     result = combat.run()
+    later = edition(s.game.state) >= CHALLENGE_COUNTED
     while not (result.pk_defeated or left(opponent) <= 0 or result.broke_off) and \
             result.wounds_dealt == result.wounds_taken:
-        s.note("The challenge is even: it goes on with swords.")
-        combat.me["method"] = "sword" if pk["gear"]["sword"] else "unarmed"
-        opponent["method"] = "sword" if gear(opponent).get("sword") else "unarmed"
+        if later and not combat.lance_broke:
+            s.note("The challenge is even: it goes on.")
+        else:
+            s.note("The challenge is even: it goes on with swords.")
+            combat.me["method"] = "sword" if pk["gear"]["sword"] else "unarmed"
+            opponent["method"] = "sword" if gear(opponent).get("sword") else "unarmed"
         combat.exchange(combat.me, opponent)
         if left(combat.me) <= 0:
             combat.defeated_by(opponent)
@@ -1160,12 +1329,46 @@ def challenge(s: Session, opponent: dict, *, challenger: str = "pk",
             suffer_fate(s, opponent)
     if left(pk_fighter(s)) <= 0 and result.challenge_winner == "pk":
         s.gain_cp(6, "felled in the challenge")
+    if later and result.challenge_winner == "pk" and (left(pk_fighter(s)) <= 0 or (
+            left(opponent) <= 0 and taken > dealt)):
+        # one won on the count of wounds, the other by felling him: each has both awards
+        if left(opponent) <= 0 and taken > dealt:
+            s.note(f"{pk['name']} felled {opponent['name']} but lost on the count of wounds: "
+                   "the awards of the winner and of the loser both.")
+            s.gain_cp(6, "the lesson of a challenge lost on the count of wounds")
+        if rival and not opponent.get("unchivalrous"):
+            other = combat.rival(opponent)
+            other.gain_cp(taken, f"wounds inflicted in the challenge with {pk['name']}")
+            other.gain_vp(6, f"winning the challenge with {pk['name']}")
     if combat.unchivalrous and pk["arthurian"]:
         s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+    if edition(s.game.state) >= CHALLENGE_MENDED:
+        for x in ([s, combat.rival(opponent)] if rival else [s]):
+            mended_at_castle(x, had[x.player])
     from companion.koc.engine import grail
 
     grail.after_challenge(s, combat, opponent, result)
     return result
+
+
+def mended_at_castle(s: Session, had: list[str]) -> None:
+    """A challenge fought inside a castle friendly to the knight (CHALLENGE_MENDED): what he
+    had when it began and lost in it (broken, his horse slain) is replaced once it is over."""
+    pk = s.pk
+    if pk["slain"] or pk["at"]["where"] != "inside":
+        return
+    from companion.koc.engine.encounters import friendly_castle
+    from companion.koc.engine.resolutions import castle_here
+
+    castle = castle_here(s)
+    lost = [g for g in had if not pk["gear"][g]]
+    if not lost or not castle or not friendly_castle(s, castle):
+        return
+    for g in lost:
+        pk["gear"][g] = True
+    if "horse" in lost:
+        pk["on_foot"] = False
+    s.note(f"{castle} replaces what {pk['name']} lost in the challenge: {joined(lost)}.")
 
 
 def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
@@ -1183,6 +1386,11 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
     knaves.after_battle(combats)
     lead = combats[0]
     result = lead.result
+    if any(c.stopped for c in combats):
+        for c in combats:
+            c.no_fate = True        # no Knight's Fate in a fight stopped (Combat Event 7)
+            if c.stopped:
+                stopped_awards(c)
     for f in result.defeated:
         killer = by_player.get(f.get("struck_down_by")) or lead
         takers = [by_player[p] for p in f.get("wounded_by", []) if p in by_player]
@@ -1217,6 +1425,31 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
             if edition(s.game.state) >= LESSON_SIDE_WON and victor["kind"] in LESSON_FROM and \
                     not (victor["kind"] == "pk" and victor["pk"]["mad"]):
                 s.gain_cp(6, "the lesson of defeat")
+
+
+def stopped_awards(c: Combat) -> None:
+    """An engagement stopped on Combat Event 7 pays as a challenge (FIGHT_STOPPED_AS_CHALLENGE):
+    the one who inflicted more wounds in it gains CP for them and 6 VP (not if he fought
+    without chivalry, or in a fight without awards), the other the 6 CP lesson; an even count
+    pays nothing. A player knight foe is paid the same way. A fight without awards (one an
+    adventure pays for) pays nothing here either."""
+    s, stop = c.s, c.stopped
+    foe_, dealt, taken = stop["foe"], stop["dealt"], stop["taken"]
+    if not c.awards:
+        return
+    sides = [(s, dealt, taken, c.awards and not c.unchivalrous, foe_["name"])]
+    if foe_["kind"] == "pk":
+        sides.append((c.rival(foe_), taken, dealt, c.awards and not foe_.get("unchivalrous"),
+                      c.pk["name"]))
+    for x, mine, theirs, give, other in sides:
+        if mine > theirs and give:
+            x.gain_cp(mine, f"wounds inflicted on {other} before the fight stopped")
+            x.gain_vp(6, f"the better of the fight with {other} when it stopped")
+        elif theirs > mine:
+            x.gain_cp(6, f"the lesson of the fight with {other}, stopped")
+    if dealt == taken:
+        s.note(f"The fight stopped even ({dealt} {plural(s, dealt, 'wound')} each): "
+               "it pays nothing.")
 
 
 class Purse:
@@ -1331,11 +1564,19 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
             purse.vp(6, f"defeating {f['name']}")
         else:
             purse.cp(f["wl"], f"defeating {f['name']}")
-        if f.get("to_death"):
+        if f.get("to_death") and personal and enemy_spared(s, f):
+            s.note(f"{pk['name']} spares the life of {f['name']}, as he swore: his enemy rides "
+                   "off beaten.")
+            s.game.discard("knights", f["name"])
+        elif f.get("to_death"):
             s.note(f"{f['name']} dies by {pk['name']}'s hand, as sworn enemies fight.")
             s.game.remove("knights", f["name"])
         elif f.get("defeated_by") == "party":
             s.note(f"{f['name']} flees.")
+            s.game.discard("knights", f["name"])
+        elif kind == "knight" and combat.no_fate:
+            s.note(f"{f['name']} rides off beaten: no Knight's Fate in a fight that was "
+                   "stopped.")
             s.game.discard("knights", f["name"])
         elif kind == "knight":
             from companion.koc.engine.fate import give_fate
@@ -1363,6 +1604,9 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
         villainy.beaten_by_pk(s, f["pk"])      # he surrenders his castles on demand
         if f.get("defeated_by") == "party":
             s.note(f"{f['name']} is beaten by {pk['name']}'s followers and rides off.")
+        elif combat.no_fate:
+            s.note(f"{f['name']} rides off beaten: no Knight's Fate in a fight that was "
+                   "stopped.")
         else:
             from companion.koc.engine.fate import give_fate
 
@@ -1400,6 +1644,10 @@ def pk_defeated(s: Session, combat: Combat, victor: dict, on_defeat: str | None)
         s.note(f"The madman {victor['name']} leaves {pk['name']} lying and runs off.")
         return
     s.gain_cp(6, "the lesson of defeat")
+    if combat.no_fate:
+        s.note(f"The fight was stopped before: {victor['name']} gives {pk['name']} no "
+               "Knight's Fate.")
+        return
     if kind == "pk":
         # beaten by another player knight: he must yield; the victor gains CP for his WL and
         # 6 VP (unless he fought without chivalry) and chooses his fate

@@ -80,6 +80,10 @@ MERLIN_HEEDS_ALONE = 7
 renewing a sworn knight's equipment (Merlin 3) he gives no Dwarf, and the gift of a faithful
 Dwarf is one the knight cannot take, so Merlin chooses again, as for a gift he has. Before,
 the Dwarf came with him all the same."""
+ONE_NO_LONGER_TRAVELS = 7
+"""The rules edition from which one person who leaves the knight's company "no longer travels
+with" him (drop_companions; several "travel"); before, "King Mark no longer travel with
+Anna"."""
 MERLIN = {"kind": "merlin", "name": "Merlin", "vl": 0}
 MORGAN = {"kind": "lady", "name": "Morgan Le Fay", "vl": 12, "service_award": 30,
           "seduction": 5, "enchantress": True, "castle": None, "morgan": True}
@@ -403,22 +407,27 @@ def use_ring(m: Meeting) -> None:
     s.gain_vp(-6, "using the Magic Ring")
 
 
-def drop_companions(s: Session, *, why: str, keep_arthurian_dwarf: bool = False) -> None:
-    """Comrades, Men-at-Arms, the Dwarf and the persons escorted leave (not the Mascot)."""
+def drop_companions(s: Session, *, why: str, keep_arthurian_dwarf: bool = False,
+                    keep: tuple[str, ...] = ()) -> None:
+    """Comrades, Men-at-Arms, the Dwarf and the persons escorted leave (not the Mascot, nor
+    what ``party_extra`` holds of the kinds ``keep``)."""
     pk = s.pk
     lose_followers(s, why=why, keep_arthurian_dwarf=keep_arthurian_dwarf)
-    if pk["party_extra"]:
-        names = [e["name"] for e in pk["party_extra"]]
-        for extra in pk["party_extra"]:
+    going = [e for e in pk["party_extra"] if e.get("kind") not in keep]
+    if going:
+        names = [e["name"] for e in going]
+        for extra in going:
             deck = {"king": "kings", "lady": "ladies", "knight": "knights",
                     "bound_mad_knight": "knights"}.get(extra.get("kind"))
             if deck:
                 s.game.discard(deck, extra["name"])
-        pk["party_extra"] = []
+        pk["party_extra"] = [e for e in pk["party_extra"] if e.get("kind") in keep]
         for task in tasks.active(s):
             if task.get("person") and task["person"].get("name") in names:
                 task["status"] = "failed"
-        s.note(f"{', '.join(names)} no longer travel with {pk['name']} ({why}).")
+        verb = plural(s, len(names), "travels", "travel") \
+            if edition(s.game.state) >= ONE_NO_LONGER_TRAVELS else "travel"
+        s.note(f"{', '.join(names)} no longer {verb} with {pk['name']} ({why}).")
 
 
 def stays_alone(s: Session, what: str) -> bool:
@@ -667,6 +676,11 @@ def _watchmen(m: Meeting, entry) -> None:
     town_watch(m, entry)
 
 
+WATCHMEN_NAMED = 7
+"""The rules edition from which the town watch are named "watchman 1", as pirates are
+(PIRATES_NAMED); before, "watchman 1 (WL 4)", which the fight's texts doubled."""
+
+
 def town_watch(m: Meeting, entry=None) -> None:
     """Six watchmen accuse the PK; a VL test clears him; else he submits (prison) or resists (3
     VP and a fight on foot with swords; beaten, he goes to prison)."""
@@ -690,7 +704,9 @@ def town_watch(m: Meeting, entry=None) -> None:
     men = []
     for i in range(entry.get("count", 6) if entry else 6):
         chit = m.chit("brigand", "a watchman")
-        men.append(foe("watchman", f"watchman {i + 1} (WL {chit['wl']})", chit["wl"], 2))
+        name = f"watchman {i + 1}" if edition(m.s.game.state) >= WATCHMEN_NAMED else \
+            f"watchman {i + 1} (WL {chit['wl']})"      # the fight adds its WL itself
+        men.append(foe("watchman", name, chit["wl"], 2))
     result = m.fight(men, on_defeat="none")
     if m.over():
         return
@@ -752,6 +768,31 @@ def _town_knights(m: Meeting, entry) -> None:
 
 def _shrine_hermit(m: Meeting, entry) -> None:
     meet_hermit(m.s, m=m)
+
+
+SHRINE_TURN_VP = 7
+"""The rules edition from which each full turn spent at a shrine earns 1 VP (Shrine
+Encounters): the knight began his player turn there and his movement phase took him nowhere
+(shrine_turn). Before, nothing."""
+
+
+def shrine_turn(s: Session, start: dict, moved: list[str] | None) -> None:
+    """After the movement phase: 1 VP if the whole turn was spent at a shrine, that is he began
+    it at the shrine (``start``) and is still there without having entered any area (``moved``)
+    on the way. Rome counts while he is at its shrine, not in its town; Carbonek's shrine lies
+    inside its castle. Not in prison."""
+    pk = s.pk
+    if edition(s.game.state) < SHRINE_TURN_VP or pk["slain"] or pk["prison"] or moved:
+        return
+    at = pk["at"]
+    if at != start or at.get("castle"):
+        return
+    area = s.world.areas[at["area"]]
+    if not area.is_shrine or (area.kind == "castle") != (at["where"] == "inside") or \
+            at["where"] not in ("area", "inside") or \
+            (area.is_town and pk.get("rome") == "town"):
+        return
+    s.gain_vp(1, f"a full turn at the shrine of {area.name}")
 
 
 TERRAIN = {
@@ -2192,6 +2233,13 @@ def resupply(s: Session, castle: str) -> None:
         s.note(f"Having no Lord, {pk['name']} is given only a sword at {castle}.")
 
 
+CAMELOT_NOT_SHARED = 7
+"""The rules edition from which Camelot, friendly to a knight without a reaction (his Lord's
+castle, or friendly for good), does not re-equip the fellows of his party it is not friendly
+to (Friendly Castles: the party rule does not hold at Camelot); a friendly reaction there is
+towards the whole party, as anywhere. Before, it re-equipped them all."""
+
+
 def castle_encounter(s: Session, castle: str, persisting: bool = False,
                      from_ship: bool = False) -> bool:
     pk = s.pk
@@ -2214,9 +2262,10 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
             pk["at"]["castle"] = castle
         party.follow(s, before)
 
-    def admitted() -> None:
+    def admitted(reaction: bool = False) -> None:
         """The whole party is re-equipped; fellows to whom the castle is not friendly are
-        its guests only (no requests of its owner)."""
+        its guests only (no requests of its owner). Camelot, friendly to the knight without a
+        reaction, re-equips no fellow it is not friendly to (CAMELOT_NOT_SHARED)."""
         for x in [s, *fellows]:
             if x.pk["at"] != pk["at"]:
                 continue
@@ -2225,6 +2274,11 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
                     x.pk.pop("guest_of", None)
                 else:
                     x.pk["guest_of"] = castle
+                    if castle == CAMELOT and not reaction and \
+                            edition(s.game.state) >= CAMELOT_NOT_SHARED:
+                        s.note(f"Camelot Castle is not friendly to {x.pk['name']}: he rides in "
+                               f"with {pk['name']}'s party, but is not re-equipped there.")
+                        continue
             resupply(x, castle)
 
     def m_over() -> bool:
@@ -2254,6 +2308,8 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
             s.note(f"The lord of {castle} is away; his men keep the gate shut.")
             pk["encountered"] = True
             put(False)
+            if not from_ship:
+                storm_for_prisoners(s, castle)
             return False
     bonus = pk["persistence"].get(key, 0) if persisting else 0
     pk["persistence"].pop(key, None)
@@ -2274,13 +2330,43 @@ def castle_encounter(s: Session, castle: str, persisting: bool = False,
         if castle == CAMELOT:
             s.note(f"Camelot Castle receives {pk['name']} for as long as he stays.")
         put(True)
-        admitted()
+        admitted(reaction=True)
         return True
     if verdict == "gate":
         pk["persistence"][key] = bonus + 1
         put(False)
         s.note(f"{pk['name']} waits outside the gate of {castle}.")
     return False
+
+
+PK_CASTLE_STORMED = 7
+"""The rules edition from which a knight at the gate of another player knight's castle, its
+lord away, may storm it when player knights are held prisoner there (Player Knight Castles:
+freeing them is aid, 6 VP each; storm_for_prisoners). Before, he could only ride on."""
+
+
+def storm_for_prisoners(s: Session, castle: str) -> bool:
+    """Player Knight Castles: its lord away, the castle may be stormed if player knights are
+    its prisoners; its knight guards defend it (none: 1-6 drawn knights, as
+    resolutions.storm_castle has it; a player knight on guard there stays out of the fight).
+    The question is the rescuer's (resolutions' ``rescue``, tag ``pk_castle``): storm or
+    leave (the default), no appeal, as nobody is there to hear one. Returns whether it was
+    stormed and taken."""
+    pk = s.pk
+    if edition(s.game.state) < PK_CASTLE_STORMED or pk["mad"] or pk["animal"] or pk["slain"] \
+            or pk["prison"]:
+        return False
+    held = [rec["name"] for player, rec in s.game.state["knights"].items()
+            if player != s.player and (rec.get("prison") or {}).get("castle") == castle]
+    if not held:
+        return False
+    q = Question("rescue", f"{', '.join(held)} {plural(s, len(held), 'is', 'are')} held "
+                 f"prisoner in {castle}, and its lord is away. Storm the castle (aid: 6 VP for "
+                 f"each prisoner freed; beaten, you are its prisoner too) or leave?",
+                 ["storm", "leave"], "leave", tags=("pk_castle",))
+    if s.ask(q) != "storm":
+        return False
+    return _res().storm_castle(s, castle, why="to free its prisoners")
 
 
 def castle_reaction(m: Meeting, castle: str, entry, *, from_ship: bool = False) -> str:

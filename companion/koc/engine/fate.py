@@ -25,6 +25,14 @@ PK_LORD_KNOWN = 3
 sends the loser to that knight's own Lord's castle; before, a player knight not in King
 Arthur's service sent him to a random royal castle, as an unknown knight's Lord is found."""
 
+FATE_HEEDS_ALONE = 7
+"""The rules edition from which a knight sworn to travel alone (Oaths 10: nobody joins him)
+takes no company from a Knight's Fate: suffering Fate 8 (the victor rides with him) he keeps
+the oath, or breaks it for 12 VP, as against Aid 2's comrade (the victor's castle is friendly
+either way); Fate 4 (a request) offers him no comrade; and giving a fate, he is not offered
+those that bring him a comrade or a Man-at-Arms. Before, the victor joined him and those fates
+were offered."""
+
 REFUSABLE = ("sends_to_shrine", "exact_oath", "sends_to_lord", "demands_company",
              "charges_with_adventure", "exiles", "sends_as_guard")
 FOR_NPKS = {
@@ -81,10 +89,15 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
     pk = s.pk
     from companion.koc.engine import tasks
 
+    alone = "always_travel_alone" in pk["oaths"] and \
+        edition(s.game.state) >= FATE_HEEDS_ALONE
     if key == "grants_request":
         options = ["join", "equipment", "heal", "lift enchantment", "arthur's favour", "none"]
+        if alone:
+            options.remove("join")
         q = Question("fate_request", f"{victor['name']} grants you one request.", options,
-                     "join" if victor["kind"] == "knight" else "none", tags=("fate",))
+                     "join" if victor["kind"] == "knight" and not alone else "none",
+                     tags=("fate",))
         choice = s.ask(q)
         if choice == "join" and victor["kind"] == "knight":
             card = dict(victor.get("card") or victor)
@@ -159,11 +172,20 @@ def apply_fate(s: Session, key: str, victor: dict, entry, *, chosen: str | None 
         if victor.get("kind") == "lady":
             s.note(f"{victor['name']} has no knight to send along; she rides on.")
             return
+        castle = tasks.knight_castle(s, victor["name"])
+        if alone:
+            from companion.koc.engine.resolutions import oath_binds
+
+            if oath_binds(s, "always_travel_alone", f"{victor['name']} at his side"):
+                if castle and castle not in pk["friendly"]:
+                    pk["friendly"].append(castle)
+                s.note(f"{victor['name']} rides on without {pk['name']}; his castle "
+                       f"({castle}) is now friendly.")
+                return
         card = dict(victor.get("card") or victor)
         card["joined"] = s.game.state["koc"]["turn"]
         card["wounds"] = 0
         pk["comrades"].append(card)
-        castle = tasks.knight_castle(s, victor["name"])
         if castle and castle not in pk["friendly"]:
             pk["friendly"].append(castle)
         s.note(f"{victor['name']} rides with {pk['name']} for a time; his castle ({castle}) is "
@@ -253,6 +275,9 @@ def give_fate(s: Session, loser: dict) -> None:
         options.insert(-1, "sends_as_guard")
     if "spare_knights" in pk["oaths"]:
         options.remove("slay")
+    if "always_travel_alone" in pk["oaths"] and edition(s.game.state) >= FATE_HEEDS_ALONE:
+        options = [o for o in options if o not in ("grants_request", "will_join",
+                                                   "demands_company")]
     q = Question("fate", f"{loser['name']} yields. Choose his fate: "
                  + "; ".join(f"{o.replace('_', ' ')} ({FOR_NPKS[o]})" for o in options) + ".",
                  [o.replace("_", " ") for o in options], "free release",

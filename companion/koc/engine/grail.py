@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.koc.engine import knight as kn
+from companion.koc.engine.words import knight_and_player
 
 if TYPE_CHECKING:
     from companion.koc.engine.session import Session
@@ -339,8 +340,8 @@ def after_requests(sessions: list["Session"]) -> None:
                 if other.get("quest"):
                     other["quest"].pop("permission", None)
                     other["quest"].pop("seen", None)
-            s.announce(f"{pk['name']} ({s.player}) grasps the Holy Grail in {castle} and "
-                       "bears it away.")
+            s.announce(f"{knight_and_player(s, pk['name'], s.player)} grasps the Holy Grail in "
+                       f"{castle} and bears it away.")
         else:
             s.note(f"{pk['name']} is found unworthy to carry the Holy Grail.")
     if failed and rec["castle"] == castle and not rec["bearer"] and rec["seen_turn"] != turn:
@@ -416,7 +417,8 @@ def public_lines(state: dict) -> list[str]:
     out = []
     if rec["bearer"]:
         b = state["knights"][rec["bearer"]]
-        out.append(f"The Holy Grail is borne by {b['name']} ({rec['bearer']}), now in "
+        out.append(f"The Holy Grail is borne by {knight_and_player(None, b['name'], rec['bearer'])}"
+                   ", now in "
                    f"{b['at']['area']}.")
     else:
         out.append(f"The Holy Grail rests in {rec['castle']}.")

@@ -48,7 +48,7 @@ from companion.koc.engine import knight as kn
 from companion.koc.engine import victory
 from companion.koc.engine.questions import Spec, register
 from companion.koc.engine.victory import is_knave
-from companion.koc.engine.words import plural
+from companion.koc.engine.words import knight_and_player, plural
 
 if TYPE_CHECKING:
     from companion.koc.engine.session import Session
@@ -129,7 +129,7 @@ def become(s: "Session", pk: dict, why: str) -> None:
         return
     pk["knave"] = new_record(_turn(s))
     ks = _session_for(s, pk)
-    ks.announce(f"{pk['name']} ({pk['player']}) becomes a Knave ({why}).")
+    ks.announce(f"{knight_and_player(s, pk['name'], pk['player'])} becomes a Knave ({why}).")
 
 
 # ------------------------------------------------------------------------------ acts
@@ -928,7 +928,8 @@ def repentance_over(s: "Session", task: dict, outcome: str) -> None:
         rec["repent"] = None
         rec["sp"] = rec["renounced_sp"] = 0
         rec["bounty"] = False
-        s.announce(f"{pk['name']} ({s.player}) has repented and is a Knave no longer.")
+        s.announce(f"{knight_and_player(s, pk['name'], s.player)} has repented and is a Knave "
+                   "no longer.")
         victory.settle(s.game.state)
         return
     rec["repent"]["stage"] = "again"

@@ -524,7 +524,10 @@ class Mover:
         party.follow(s, here)
         self.visited.append(target)
         s.note(f"{pk['name']}'s ship sails into {target}.")
-        if dest.kind == "sea":
+        if dest.kind == "sea" and step.get("no_encounter") and \
+                edition(s.game.state) >= GOOD_WINDS_QUIET:
+            s.note("The fair wind carries the ship on: no sea encounter there.")
+        elif dest.kind == "sea":
             outcome = encounters.sea_encounter(s, target, previous=here["area"])
             if outcome == "good_winds" and step.get("then"):
                 self.stopped = False
@@ -666,6 +669,10 @@ COAST_STAY_QUIET = 4
 """The rules edition from which a knight who stays on the coast he landed on makes no encounter
 roll: that roll is for one who stays in an encounter area, and a knight on a coast must still
 go into the area (Movement; Terrain Effects, Coast). Before, he rolled as in the area."""
+
+GOOD_WINDS_QUIET = 7
+"""The rules edition from which the extra move Good Winds give (Sea 9) meets no sea encounter
+in the sea it enters, as the rules say; before, that sea was met again."""
 
 STAY_WORDED = 3
 """The rules edition from which a knight who stays on a coast or at a castle's gate is said to

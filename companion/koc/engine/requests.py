@@ -42,6 +42,23 @@ NOBODY_WHERE = 3
 made, after his moves ("Nobody in Cornwall can grant the request 'adventure' (asked of
 lord)."; a request sent with moves out of his Lord's castle); before, "Nobody present"."""
 
+ESCORT_ON_HORSEBACK = 7
+"""The rules edition from which a knight without a horse may not ask to escort a King (King
+Arthur too) or a Lady, whether or not he serves a Lord (SERVICE: a King or Lady is escorted only
+on horseback; the same reading as their reactions' escorts and Aid 10,
+resolutions.ESCORT_NEEDS_HORSE); a Hermit walks and may be escorted on foot. Before, only a
+knight without a Lord was held to it."""
+JAILOR_HEARS_APPEALS = 7
+"""The rules edition from which every castle owner grants a request for an Appeal to Jailor
+without a Luck Test (PRAYERS & REQUESTS: the appeal has its own chance of failing); the Luck
+Test to be received by the owner stays. Before, only a player knight owner did, and any other
+owner granted it on a Luck Test."""
+ARTHUR_AT_HOME = 7
+"""The rules edition from which King Arthur in a castle (at Camelot) cannot be asked for an
+escort, as no King can (Table of Possible Requests: Escort, unless at a Castle): the request is
+refused before his chart is rolled. Before, his chart was rolled and a grant sent the knight
+escorting him to the castle they stood in."""
+
 REQUEST_KEYS = {
     "adventure": "adventure", "appeal to jailor": "appeal_to_jailor",
     "arthurs favour": "arthurs_favour", "castle": "castle", "dwarf": "dwarf",
@@ -106,6 +123,9 @@ def allowed(s: Session, p: dict, request: str) -> str | None:
     pk = s.pk
     role = p["role"]
     if role == "arthur":
+        if request == "escort" and p.get("at_castle") and \
+                edition(s.game.state) >= ARTHUR_AT_HOME:
+            return "King Arthur is in his castle and needs no escort"
         return None if request in ARTHUR_CAN else "King Arthur does not grant that"
     if role == "pk":
         if request in ("heal", "lift_enchantment"):
@@ -177,7 +197,9 @@ def present(s: Session, met: list[dict]) -> list[dict]:
                 add(person(owner, "pk", owner=True, at_castle=True, player=owner["player"],
                            pk_owner=True))
         elif owner.get("name") == ARTHUR:
-            add(as_person(s, owner))
+            p = as_person(s, owner)
+            p["at_castle"] = True
+            add(p)
         else:
             already = next((x for x in out if x["name"] == owner.get("name")), None)
             # an owner who received him this turn (a friendly castle reaction) is met already
@@ -406,7 +428,8 @@ def grant(s: Session, person_: dict, request: str, *, automatic: bool = False,
             not p.get("own_lady") and not lady_still_friendly(s, p):
         return False
     auto = automatic or (request == "heal" and (p.get("lord") or p.get("own_lady"))) or \
-        (request == "appeal_to_jailor" and p.get("pk_owner"))
+        (request == "appeal_to_jailor" and (p.get("pk_owner") or (
+            p.get("owner") and edition(s.game.state) >= JAILOR_HEARS_APPEALS)))
     if not auto and not s.luck_test(f"{p['name']} grants the request", bonus=bonus):
         s.note(f"{p['name']} does not grant the request.")
         if request == "service":
@@ -420,9 +443,13 @@ def barred(s: Session, p: dict, request: str) -> str | None:
     if pk["lord"] is None and (request in NO_LORD_BARS or
                                (request == "join" and p["role"] == "arthurian_knight")):
         return "Without a Lord he cannot make that request."
-    if pk["lord"] is None and request == "escort" and p["role"] in ("king", "lady") and \
+    if request == "escort" and p["role"] in ("king", "lady", "arthur") and \
             not pk["gear"]["horse"]:
-        return "Without a Lord he may escort a King or Lady only on horseback."
+        if edition(s.game.state) >= ESCORT_ON_HORSEBACK:
+            return (f"{p['name']} rides: a King or Lady is escorted only on horseback, and "
+                    f"{pk['name']} has no horse.")
+        if pk["lord"] is None and p["role"] != "arthur":
+            return "Without a Lord he may escort a King or Lady only on horseback."
     if request in ("join", "men_at_arms", "dwarf", "escort") and \
             "always_travel_alone" in pk["oaths"]:
         if rs.oath_binds(s, "always_travel_alone", "taking on company"):

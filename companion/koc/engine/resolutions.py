@@ -76,6 +76,20 @@ ALONE_NO_RESCUED_COMPANY = 7
 join him) stands against Aid 2 (the person rescued from a pursuing monster stays at his side as
 a comrade) as it does against an escort (Aid 10): he keeps the oath and refuses (6 VP), or
 breaks it (12 VP) when he can. Before, the person joined him and the oath was not asked."""
+ONLY_OATHS_AT_ISSUE = 7
+"""The rules edition from which, when the oath to travel alone pulls against the oath that
+obliges a knight to give an aid that brings company (Aids 2 and 10), only the oaths that bind
+him to this person count: the oath to help ladies when a Lady asks, the oath to grant every
+request always. The first sworn of those holds and the others are broken. Before, the oath to
+help ladies counted (and was broken) whoever asked."""
+SLEEPER_LEFT_ALONE = 7
+"""The rules edition from which an enchanted sleep (Enchantments 12: every companion and
+comrade departs) sends away the persons in his company too: an escorted King, Lady, Knight,
+Dwarf or Hermit, pilgrims, a bound Mad Knight (their cards go back), and the tasks that need
+them end without penalty (an escort, its 1 VP a turn stops; the escort adventures 1:2 and 1:3;
+carrying the Mad Knight). An Arthurian Dwarf stays by him (hardier stock: he does not flee), and
+what he carries and his captives stay (encounters.drop_companions). Before, only his Dwarf,
+Men-at-Arms, comrades and Mascot left, and an escort earned its VP while he slept."""
 
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
@@ -498,21 +512,20 @@ def request_aid(s: Session, person: dict, *, aid: str | None = None) -> bool:
         s.note(f"{pk['name']} shows {who} the way.")
         s.gain_vp(6, "giving aid")
         return True
-    must = False
-    if "always_grant_requests" in pk["oaths"]:
-        must = True
-    if person.get("kind") == "lady" and "always_help_ladies" in pk["oaths"]:
-        must = True
+    # the oaths that oblige him to help: every request, or a lady's
+    binding = [k for k in ("always_grant_requests", "always_help_ladies") if k in pk["oaths"]
+               and (k == "always_grant_requests" or person.get("kind") == "lady")]
+    must = bool(binding)
     company = aid == "escort_home" or (aid == "rescue_from_pursuit" and
                                        edition(s.game.state) >= ALONE_NO_RESCUED_COMPANY)
     if company and "always_travel_alone" in pk["oaths"]:
         if must:
             # two oaths pull apart: the one sworn first holds, the other is broken
-            first = next(k for k in pk["oaths"] if k in ("always_travel_alone",
-                                                          "always_grant_requests",
-                                                          "always_help_ladies"))
+            if edition(s.game.state) < ONLY_OATHS_AT_ISSUE:
+                binding = ["always_grant_requests", "always_help_ladies"]
+            first = next(k for k in pk["oaths"] if k in ("always_travel_alone", *binding))
             if first == "always_travel_alone":
-                for k in ("always_grant_requests", "always_help_ladies"):
+                for k in binding:
                     break_oath(s, k)
                 s.gain_vp(-6, "refusing aid")
                 return False
@@ -757,7 +770,13 @@ def apply_enchantment(s: Session, key: str, by: dict, *, druid: bool = False,
         turns = s.d6("turns of enchanted sleep")
         from companion.koc.engine.combat import lose_followers
 
-        lose_followers(s, why="his enchanted sleep")
+        if edition(s.game.state) >= SLEEPER_LEFT_ALONE:
+            from companion.koc.engine.encounters import drop_companions
+
+            drop_companions(s, why="his enchanted sleep", keep_arthurian_dwarf=True,
+                            keep=("item", "captive"))
+        else:
+            lose_followers(s, why="his enchanted sleep")
         if pk["mascot"]:
             s.note(f"{pk['mascot']['name']} wanders off.")
             pk["mascot"] = None
@@ -1167,8 +1186,10 @@ def exile(s: Session, lands: list[str], why: str) -> None:
 
 def storm_castle(s: Session, castle: str, *, defenders: list[dict] | None = None,
                  why: str = "to free its prisoners") -> bool:
-    """Storm a castle: the PK's party must defeat its defenders (1-6 knights; a PK's castle is
-    held by its guards). Defeat means prison in that castle. Returns whether he won."""
+    """Storm a castle: the PK's party must defeat its defenders (a castle a Knave took: his
+    guards; a PK's castle: its knight guards, a player knight standing guard there staying out
+    of the fight; else, or with none, 1-6 drawn knights). Defeat means prison in that castle.
+    Returns whether he won."""
     from companion.koc.engine.combat import fight
 
     pk = s.pk
@@ -1182,10 +1203,11 @@ def storm_castle(s: Session, castle: str, *, defenders: list[dict] | None = None
             orec = s.game.state["knights"][owner["player"]]
             guards = s.game.state.get("castles", {}).get(orec.get("own_castle") or "",
                                                           {}).get("guards", [])
-            defenders = [dict(g) for g in guards]
-        if not defenders:
-            n = s.d6(f"knights holding {castle}")
-            defenders = [draw_knight(s, f"a defender of {castle}") for _ in range(n)]
+            # a player knight standing guard is no card to fight as a non-player knight
+            defenders = [dict(g) for g in guards if g.get("kind") != "pk"]
+    if not defenders:
+        n = s.d6(f"knights holding {castle}")
+        defenders = [draw_knight(s, f"a defender of {castle}") for _ in range(n)]
     n = len(defenders)
     s.note(f"{pk['name']} storms {castle} {why}: {n} {plural(s, n, 'knight')} "
            f"{plural(s, n, 'defends', 'defend', old='defend')} it.")

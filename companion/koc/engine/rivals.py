@@ -33,8 +33,9 @@ register(
     Spec("pk_challenge", "another player knight challenges you: accept (three passes, no "
          "Knight's Fate; the loser's followers leave him); for your Lady's service, letting it "
          "pass costs you her service", ("yes", "no"), "no", tags=("pk", "lady")),
-    Spec("fight_fair", "a player knight you fight asks you to fight with his weapons",
-         ("yes", "no"), "yes", tags=("pk",)),
+    Spec("fight_fair", "fight on even terms: a player knight you fight asks you to fight with "
+         "his weapons (tag pk), or a combat event broke your knightly foe's shield and you may "
+         "lay yours aside (no: keep it, unchivalrously)", ("yes", "no"), "yes", tags=("pk",)),
 )
 
 

@@ -34,6 +34,7 @@ More, for the other modules:
 """
 from __future__ import annotations
 
+from companion.engine.game import edition
 from companion.koc.engine import knight as kn
 from companion.koc.engine import tasks
 from companion.koc.engine.questions import Spec, register
@@ -268,6 +269,10 @@ def grant_castle(s: Session) -> str | None:
 
 # ============================================================================== castle guards
 GUARDS_MAX = 6
+GUARD_WASTELAND_MODIFIED = 7
+"""The rules edition from which guard duty at a castle in a wasteland rolls the countryside
+chart less 1, with the kingdom's modifier, as any wasteland encounter (Wasteland Encounters);
+before, unmodified."""
 ATTACKS = {"knight": ("attacks", "attacks_with_others"), "king": ("attacks_with_knights",)}
 
 
@@ -346,7 +351,8 @@ def guard_duty(s: Session) -> None:
     if roll > value:
         return
     while True:
-        modifier = s.world.countryside_modifier(around.name) if kind == "countryside" else 0
+        modifier = s.world.countryside_modifier(around.name) if kind == "countryside" or (
+            kind == "wasteland" and edition(s.game.state) >= GUARD_WASTELAND_MODIFIED) else 0
         result = s.chart(kind if kind != "wasteland" else "countryside", modifier=modifier,
                          purpose=f"encounter around {castle}")
         key = result.entry.key

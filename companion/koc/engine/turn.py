@@ -76,6 +76,9 @@ def single_turn(s: Session) -> None:
         from companion.koc.engine.movement import movement_phase
 
         movement_phase(s, start)
+        from companion.koc.engine.encounters import shrine_turn
+
+        shrine_turn(s, start, getattr(s, "moved_through", None))   # a full turn at a shrine
         tournaments.after_movement(s, getattr(s, "moved_through", None))
         tournaments.check_pending(s)      # a tournament begins when its last knight is there
         retention_phase(s)
@@ -131,6 +134,8 @@ def joint_turn(s: Session) -> None:
     movement_phase(s, start)
     party.check(s)
     for x in everyone:
+        encounters.shrine_turn(x, start, getattr(s, "moved_through", None))
+    for x in everyone:
         tournaments.after_movement(x, getattr(s, "moved_through", None))
     tournaments.check_pending(s)
     for x in everyone:
@@ -166,6 +171,19 @@ def luck_phase(s: Session) -> None:
 
 
 # ------------------------------------------------------------------------------ phase 3
+RETAINED_IN_ANY_FRIENDLY_CASTLE = 7
+"""The rules edition from which comrades check no retention inside any castle friendly to the
+knight (his Lord's, his Lady's, his own, a castle counter or one friendly for the time being:
+encounters.friendly_castle), as COMRADE & COMPANION RETENTION says; before, only inside a map
+castle on his list of friendly castles."""
+COMPANY_ENDS_WITH_ADVENTURE = 7
+"""The rules edition from which an adventure attempted to its end (accomplished, failed or
+waited out; not a tournament) sends the knight's Men-at-Arms away and each comrade too unless
+the knight persuades him to stay (a VL check of the comrade's VL + 4); those who joined him
+this game turn stay (COMRADE & COMPANION RETENTION; Requests, Men-at-Arms). Before, both rode
+on with him."""
+
+
 def retention_phase(s: Session) -> None:
     """Comrades (knights and kings who joined) stay on a Luck Test each; not those who joined
     this turn, nor aboard a ship, at a shrine or in a friendly castle."""
@@ -176,9 +194,19 @@ def retention_phase(s: Session) -> None:
         return      # (nor at a tournament: COMRADE & COMPANION RETENTION)
     where = pk["at"]
     area = s.world.areas[where["area"]]
-    if where["where"] == "ship" or area.is_shrine or (where["where"] == "inside"
-                                                      and where["area"] in pk["friendly"]):
+    if where["where"] == "ship" or area.is_shrine:
         return
+    if where["where"] == "inside":
+        if edition(s.game.state) < RETAINED_IN_ANY_FRIENDLY_CASTLE:
+            if where["area"] in pk["friendly"]:
+                return
+        else:
+            from companion.koc.engine.encounters import friendly_castle
+            from companion.koc.engine.resolutions import castle_here
+
+            castle = castle_here(s)
+            if castle and friendly_castle(s, castle):
+                return
     turn = s.game.state["koc"]["turn"]
     for comrade in list(pk["comrades"]):
         if comrade.get("joined") == turn or comrade.get("kind") == "king" and comrade.get("escort"):
@@ -186,6 +214,31 @@ def retention_phase(s: Session) -> None:
         if s.luck_test(f"{comrade['name']} stays"):
             continue
         leave_or_appeal(s, comrade, why="grows restless")
+
+
+def after_adventure(s: Session, what: str) -> None:
+    """An adventure ``what`` attempted to its end (COMPANY_ENDS_WITH_ADVENTURE): his
+    Men-at-Arms leave, and each comrade unless he persuades him to stay (VL + 4); not those
+    who joined this game turn, and no comrade when a defeat this turn already sends them away
+    (combat.after_defeat)."""
+    pk = s.pk
+    if pk["slain"] or edition(s.game.state) < COMPANY_ENDS_WITH_ADVENTURE:
+        return
+    turn = s.game.state["koc"]["turn"]
+    gone = [m for m in pk["men_at_arms"] if m.get("joined") != turn]
+    if gone:
+        for m in gone:
+            pk["men_at_arms"].remove(m)
+            s.game.discard("knights", m["name"])
+        s.note(f"With {what} over, {pk['name']}'s "
+               + plural(s, len(gone), "Man-at-Arms", "Men-at-Arms") + " "
+               + plural(s, len(gone), "leaves", "leave") + " him: "
+               + ", ".join(m["name"] for m in gone) + ".")
+    if pk.get("defeated"):
+        return
+    for comrade in list(pk["comrades"]):
+        if comrade.get("joined") != turn and not comrade.get("helper"):
+            leave_or_appeal(s, comrade, why=f"has seen {what} through")
 
 
 def leave_or_appeal(s: Session, comrade: dict, why: str, extra: int = 4) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.koc.engine import knight as kn
+from companion.koc.engine.words import knight_and_player
 
 if TYPE_CHECKING:
     from companion.koc.engine.session import Session
@@ -52,7 +53,8 @@ def record(state: dict, announce, player: str, side: str, reason: str) -> bool:
     koc[key] = player
     koc.setdefault("reasons", {})[side] = reason
     title = "the game" if side == KNIGHT else "the game as a Knave"
-    announce(f"{state['knights'][player]['name']} ({player}) {reason} and wins {title}.")
+    who = knight_and_player(state, state["knights"][player]["name"], player)
+    announce(f"{who} {reason} and wins {title}.")
     settle(state)
     if koc["over"]:
         announce("The game is over.")

@@ -39,3 +39,18 @@ def _edition(where: Any) -> int:
         return edition(where)
     game = getattr(where, "game", None)
     return edition(game.state if game is not None else where.state)
+
+
+NAME_ONCE = 7
+"""The rules edition from which an announcement names a knight who bears his player's name
+(as he does unless named otherwise) once: "Cora wins the game", not "Cora (Cora) wins the
+game"; a knight named otherwise keeps his player in brackets ("Sir Kay (Anna)")."""
+
+
+def knight_and_player(where: Any, knight: str, player: str) -> str:
+    """A knight with his player in brackets, or his name once when it is his player's.
+    ``where`` as for :func:`plural` (``None`` for a text never stored: a view)."""
+    if knight.casefold() == player.casefold() and (where is None or
+                                                   _edition(where) >= NAME_ONCE):
+        return knight
+    return f"{knight} ({player})"

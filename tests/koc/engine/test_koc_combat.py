@@ -689,3 +689,258 @@ def test_c37_words_of_robbing_placing_and_losing_for_freedom(table):
             assert t.saw("Sir Epinogrus rob Anna and his party of all their equipment.")
             assert t.saw("the castle in Usk (its lord's castle) stands in Usk.")
             assert t.saw("Anna fails: Anna stays in prison.")
+
+
+def test_c38_no_company_from_a_fate_for_a_knight_sworn_to_ride_alone(table):
+    """Knight's Fate 8 (the victor rides with him) with Oaths 10 (nobody joins him): Anna, sworn
+    to travel alone and without the VP to break the oath, keeps it: Sir Belleus rides on
+    without her, his castle friendly all the same. Giving a fate she is not offered one that
+    brings company: her 'will join' answer is no choice, so he goes free (rules edition 7:
+    fate.FATE_HEEDS_ALONE, as resolutions.ALONE_NO_RESCUED_COMPANY for Aid 2). A game of
+    edition 6 keeps its reading: he joined her both times, the oath unasked."""
+    from companion.koc.engine.fate import apply_fate
+
+    for ed in (7, 6):
+        t = table(pos(vp=10, anna='oaths = ["always_travel_alone"]'), dice=[1, 1, 1])
+        t.state["edition"] = ed
+        apply_fate(t.session(), "will_join", npk(card("Sir Belleus")), None)
+        rec = t.knight()
+        assert rec["friendly"] == ["Sir Belleus's castle"] and not t.unused_dice
+        assert rec["oaths"] == ["always_travel_alone"] and rec["vp"] == 10
+        if ed >= 7:
+            assert rec["comrades"] == [] and t.saw("Sir Belleus rides on without Anna")
+        else:
+            assert rec["comrades"][0]["name"] == "Sir Belleus"
+        t = table(pos(vp=10, anna='oaths = ["always_travel_alone"]'), dice=[6, 6],
+                  orders={"Anna": "on fate: will join"})
+        t.state["edition"] = ed
+        give_fate(t.session(), npk(card("Sir Belleus")))
+        if ed >= 7:
+            assert t.knight()["comrades"] == [] and t.saw("Anna lets Sir Belleus go freely.")
+        else:
+            assert t.knight()["comrades"][0]["name"] == "Sir Belleus"
+
+
+# ------------------------------------------------------- Combat Event 7: the fight stopped
+def stopped_fight(table, edition, dice, *, second=True):
+    """Sir Kay (VL 5, WL 5) and, with ``second``, Sir Dinadan (VL 4, WL 3) attack Anna (WL 5,
+    lance against lance); a tied pass brings Combat Event 7 (3+4), Anna offers to stop the
+    fight and Sir Kay agrees (6+6)."""
+    t = table(pos(cp=50, vp=20), dice=dice, orders={"Anna": "answer break_off: yes"})
+    t.state["edition"] = edition
+    foes = [npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})]
+    if second:
+        foes.append(npk({"kind": "knight", "name": "Sir Dinadan", "vl": 4, "cp": 30}))
+    result = fight(t.session(), foes)
+    assert not t.unused_dice
+    return t, result
+
+
+def test_c40_a_fight_stopped_pays_as_a_challenge(table):
+    """COMBAT, Explanation of Combat Events 7 (rules edition 7,
+    combat.FIGHT_STOPPED_AS_CHALLENGE): Anna wounds Sir Kay twice (12 against 10), then a tie
+    brings event 7 and he agrees to stop. The fight pays as a challenge would: she inflicted
+    more wounds, so 2 CP and 6 VP. The other knight still standing, Sir Dinadan, stops too
+    only on a VL check of his VL (6+6 against 4: he does). A game of edition 6 keeps its
+    reading: the fight ended for all at once and paid nothing (no check for Sir Dinadan)."""
+    kay_stops = [4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 6, 6]
+    t, result = stopped_fight(table, 7, kay_stops + [6, 6])
+    assert result.broke_off and not result.won and not result.pk_defeated
+    assert t.saw("Sir Kay agrees: the fight stops.") and t.saw("Sir Dinadan stops fighting too.")
+    assert t.saw("Anna gains 2 CP (wounds inflicted on Sir Kay before the fight stopped)")
+    assert (t.knight()["cp"], t.knight()["vp"]) == (52, 26)
+    t, result = stopped_fight(table, 6, kay_stops)
+    assert result.broke_off and (t.knight()["cp"], t.knight()["vp"]) == (50, 20)
+    assert not t.saw("stops fighting too") and not t.saw("before the fight stopped")
+
+
+def test_c41_knights_who_fight_on_after_the_stop(table):
+    """COMBAT, Explanation of Combat Events 7 (rules edition 7): Sir Dinadan fails his VL check
+    (1+1 against 4) and fights on; Anna beats him (18 against 3). She has Sir Kay's stop (2 CP,
+    6 VP) and Sir Dinadan's defeat (3 CP, 6 VP), but no Knight's Fate may be given in a fight
+    that was stopped: he is not asked to yield (no VL check) and rides off. Edition 6: the
+    fight ended at the stop."""
+    t, result = stopped_fight(table, 7, [4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 6, 6, 1, 1,
+                                         6, 6, 6, 1, 1, 1])
+    assert t.saw("Sir Dinadan fights on.") and result.won and not result.broke_off
+    assert t.saw("Sir Dinadan rides off beaten: no Knight's Fate in a fight that was stopped.")
+    assert not t.saw("yields")
+    assert (t.knight()["cp"], t.knight()["vp"]) == (55, 32)
+
+
+def test_c42_the_worse_of_a_stopped_fight_has_the_lesson(table):
+    """COMBAT, Explanation of Combat Events 7 (rules edition 7): Sir Kay wounds Anna twice
+    (12 against 10) before the fight stops; as the loser of a challenge she has the 6 CP
+    lesson, no VP. Even, the stop pays nothing. Edition 6: nothing either way."""
+    dice = [4, 3, 3, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 4, 6, 6]
+    for ed, cp in ((7, 56), (6, 50)):
+        t, result = stopped_fight(table, ed, dice, second=False)
+        assert result.broke_off and (t.knight()["cp"], t.knight()["vp"]) == (cp, 20)
+        assert t.knight()["wounds"] == 2
+    t, result = stopped_fight(table, 7, [3, 3, 3, 3, 3, 3, 3, 4, 6, 6], second=False)
+    assert t.saw("The fight stopped even (0 wounds each): it pays nothing.")
+    assert (t.knight()["cp"], t.knight()["vp"]) == (50, 20)
+
+
+def test_c43_an_even_challenge_goes_on_with_its_weapons(table):
+    """COMBAT, Challenges: after three passes Anna and Sir Kay have inflicted 2 wounds each
+    (12 against 10, then 9 against 10 twice), no lance broken; the challenge goes on to break
+    the tie, with swords only if a lance had broken. Rules edition 7 (combat.CHALLENGE_COUNTED)
+    keeps the lances (three dice: 18 against 3); a game of edition 6 keeps its reading: swords
+    on foot (two dice: 12 against 2)."""
+    three = [4, 4, 4, 4, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 4, 3, 3]
+    for ed, more, seen in ((7, [6, 6, 6, 1, 1, 1], "Pass: Anna 18, Sir Kay 3"),
+                           (6, [6, 6, 1, 1], "Pass: Anna 12, Sir Kay 2")):
+        t = table(pos(cp=50, vp=20), dice=three + more)
+        t.state["edition"] = ed
+        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 50})
+        result = challenge(t.session(), kay)
+        assert t.saw(seen) and not t.unused_dice
+        assert t.saw("The challenge is even: it goes on" + (" with swords." if ed == 6 else "."))
+        assert result.challenge_winner == "pk"
+        assert (t.knight()["cp"], t.knight()["vp"]) == (55, 26)
+
+
+def test_c44_felled_but_ahead_on_the_count(table):
+    """COMBAT, Challenges: a knight may win on the count of wounds and lose by being felled;
+    he has both awards. Sir Kay (WL 3) wounds Anna 5 times (14 against 9), then she fells him
+    (15 against 12) with 3 wounds: she wins by felling him (3 CP, 6 VP) and loses on the count
+    (the 6 CP lesson), rules edition 7 (combat.CHALLENGE_COUNTED). A game of edition 6 keeps
+    its reading: the winner's awards alone."""
+    for ed, cp in ((7, 109), (6, 103)):
+        t = table(pos(cp=100, vp=20), dice=[3, 3, 3, 5, 5, 4, 5, 5, 5, 4, 4, 4])
+        t.state["edition"] = ed
+        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 30})
+        result = challenge(t.session(), kay)
+        assert result.challenge_winner == "pk" and not t.unused_dice
+        assert (t.knight()["cp"], t.knight()["vp"]) == (cp, 26)
+        assert t.saw("the lesson of a challenge lost on the count of wounds") == (ed == 7)
+
+
+def test_c45_no_weapon_breaks_in_an_unarmed_hand(table):
+    """COMBAT, Combat Events 4 (weapon broken): Anna, sworn to use no weapons, fights a Brigand
+    unarmed (one die); a tie (3 against 1+2) brings event 4 (1+3). She wields no weapon, so
+    none breaks: her sword, carried unused, stays whole (rules edition 7,
+    combat.UNARMED_NOTHING_BREAKS). A game of edition 6 keeps its reading: the sword broke."""
+    for ed in (7, 6):
+        t = table(pos(cp=50, vp=20, anna='oaths = ["use_no_weapons"]'),
+                  dice=[3, 1, 2, 1, 3, 6, 1, 1])
+        t.state["edition"] = ed
+        result = fight(t.session(), [foe("brigand", "Brigand", 2, 2)])
+        assert result.won and not t.unused_dice and t.saw("Pass: Anna 6, Brigand 2")
+        assert t.knight()["gear"]["sword"] == (ed == 7)
+        assert t.saw("Anna fights unarmed: he has no weapon to break.") == (ed == 7)
+
+
+def test_c46_back_in_the_saddle_before_the_next_foe(table):
+    """COMBAT, Fights: a knight who won an engagement at a disadvantage may remount and take his
+    spares from his Dwarf before his next foe. Sir Kay and Sir Dinadan (WL 2) attack Anna; a
+    tie with Sir Kay (9 against 9) brings event 6, she fails to remount (luck die 1) and her
+    appeal to fight fairly fails (1+1): on foot with her sword she beats him (12 against 4).
+    Rules edition 7 (combat.REFIT_BETWEEN_FOES): she gets back on her horse and rides at Sir
+    Dinadan with her lance (18 against 4). A game of edition 6 keeps its reading: she fought
+    him on foot too (an appeal, 1+1, then 12 against 4). Both yield (6+6) and go free."""
+    kay_down = [3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 6, 6, 1, 1, 2]
+    for ed, more, seen in ((7, [6, 6, 6, 1, 1, 2], "Pass: Anna 18, Sir Dinadan 4"),
+                           (6, [1, 1, 6, 6, 1, 1, 2], "Pass: Anna 12, Sir Dinadan 4")):
+        t = table(pos(cp=50, vp=20), dice=kay_down + more + [6, 6, 6, 6])
+        t.state["edition"] = ed
+        s = t.session()
+        s.pk["luck"] = 4
+        foes = [npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 20}),
+                npk({"kind": "knight", "name": "Sir Dinadan", "vl": 4, "cp": 20})]
+        result = fight(s, foes)
+        assert result.won and not t.unused_dice
+        assert t.saw("Pass: Anna 12, Sir Kay 4") and t.saw(seen)
+        assert t.saw("Anna gets back on his horse.") == (ed == 7)
+        assert t.knight()["on_foot"] == (ed == 6)
+
+
+def test_c47_the_dwarfs_spare_before_the_next_foe(table):
+    """COMBAT, Fights and Replacing Equipment: Anna's lance breaks on the 11 that fells a
+    Brigand (11 against 2), and her Dwarf's spare does not come at once (luck die 1). Rules
+    edition 7 (combat.REFIT_BETWEEN_FOES): before the second Brigand the Dwarf hands her the
+    spare lance, no Luck Test (18 against 2). Edition 6: she went on with her sword (13)."""
+    for ed in (7, 6):
+        t = table(pos(cp=50, vp=20, anna='dwarf = {spares = ["lance"]}'),
+                  dice=[5, 5, 1, 1, 1, 1, 6, 6, 6, 1, 1] if ed == 7 else
+                  [5, 5, 1, 1, 1, 1, 6, 6, 1, 1])
+        t.state["edition"] = ed
+        s = t.session()
+        s.pk["luck"] = 4
+        result = fight(s, [foe("brigand", f"Brigand {n}", 2, 2) for n in (1, 2)])
+        assert result.won and not t.unused_dice
+        assert t.saw("Pass: Anna 18, Brigand 2" if ed == 7 else "Pass: Anna 13, Brigand 2")
+        assert t.knight()["gear"]["lance"] == (ed == 7)
+        assert t.knight()["dwarf"]["spares"] == ([] if ed == 7 else ["lance"])
+
+
+def test_c49_a_foe_without_a_shield_is_an_advantage(table):
+    """COMBAT, Combat Events 11: Sir Kay's shield breaks (a tie, 9 against 9, then 5+6), and the
+    knight must choose whether to fight chivalrously. Rules edition 7 (combat.SHIELD_ASIDE):
+    Anna, no knight of the Round Table, keeps her shield by default (question 'fight_fair':
+    no, as the method a knight not of the Round Table takes by default is his best): an
+    advantage (14 against 4), so no awards for beating him; laying it aside ('fight_fair: yes')
+    Sir Kay adds 2 as well (14 against 6) and the awards stand (2 CP, 6 VP). A game of edition
+    6 keeps its reading: her shield and the awards both. Sir Kay yields (6+6) and goes free."""
+    for ed, orders, seen, won in ((7, None, "Pass: Anna 14, Sir Kay 4", False),
+                                  (7, "answer fight_fair: yes", "Pass: Anna 14, Sir Kay 6",
+                                   True),
+                                  (6, None, "Pass: Anna 14, Sir Kay 4", True)):
+        t = table(pos(cp=50, vp=20), dice=[3, 3, 3, 3, 3, 3, 5, 6, 4, 4, 4, 1, 1, 2, 6, 6],
+                  orders={"Anna": orders} if orders else None)
+        t.state["edition"] = ed
+        result = fight(t.session(), [npk({"kind": "knight", "name": "Sir Kay", "vl": 5,
+                                          "cp": 20})])
+        assert result.won and not t.unused_dice and t.saw(seen)
+        assert t.saw("fights unchivalrously") == (not won)
+        assert t.saw("Anna lays his shield aside") == (ed == 7 and won)
+        assert (t.knight()["cp"], t.knight()["vp"]) == ((52, 26) if won else (50, 20))
+        assert t.knight()["gear"]["shield"]
+
+
+def test_c50_the_arthurian_dwarf_follows_a_knight_who_flees(table):
+    """COMBAT, Fleeing, with the glossary's Arthurian Dwarf (he tags along when his knight
+    flees): a tie with an Ogre (9 against 9) brings event 2 (1+1), her party leaves her but
+    the Arthurian Dwarf stays; she flees (luck die 6 against 4). Rules edition 7
+    (combat.FLEEING_DWARF_FOLLOWS): he stays with her still. A game of edition 6 keeps its
+    reading: fleeing cost her the Arthurian Dwarf too."""
+    for ed in (7, 6):
+        t = table(pos(cp=50, vp=20, anna='dwarf = {arthurian = true, spares = []}'),
+                  dice=[3, 3, 3, 3, 3, 3, 1, 1, 6], orders={"Anna": "answer flee: yes"})
+        t.state["edition"] = ed
+        s = t.session()
+        s.pk["luck"] = 4
+        result = fight(s, [foe("monster", "Ogre", 10, 3)])
+        assert result.fled and not t.unused_dice and t.saw("Anna flees.")
+        assert (t.knight()["dwarf"] is not None) == (ed == 7)
+
+
+def test_c51_a_friendly_castle_mends_what_a_challenge_broke(table):
+    """COMBAT, Challenges: a challenge fought at a castle friendly to the knight ends with the
+    castle giving back what broke in it. Inside Camelot Castle, her Lord's, Anna's lance breaks on 11 against
+    Sir Kay (11 against 3), which ends the challenge: she wins (8 CP, 6 VP). Rules edition 7
+    (combat.CHALLENGE_MENDED): the castle gives her a new lance. A game of edition 6 keeps its
+    reading: she rode on without one. Outside a castle nothing is replaced."""
+    for ed, where in ((7, "inside"), (6, "inside"), (7, None)):
+        t = table(pos(cp=100, vp=20, at="Camelot Castle" if where else "Hampshire",
+                      where=where), dice=[5, 5, 1, 1, 1, 1])
+        t.state["edition"] = ed
+        result = challenge(t.session(), npk({"kind": "knight", "name": "Sir Kay", "vl": 5,
+                                             "cp": 100}))
+        assert result.challenge_winner == "pk" and not t.unused_dice
+        assert t.saw("Anna's lance breaks") and t.knight()["cp"] == 108
+        assert t.knight()["gear"]["lance"] == (ed == 7 and where is not None)
+        assert t.saw("Camelot Castle replaces what Anna lost in the challenge: lance.") == \
+            (ed == 7 and where is not None)
+
+
+def test_c52_npk_party_combat_tied_is_rolled_again(table):
+    """NPK Party Combat (decision, the rules silent on a tie): each side's remaining WLs plus
+    two dice, the higher total wins; equal totals (10+2 against 8+4) are rolled again (10+12
+    against 8+2: the knight's side wins). No edition: the engine always did so."""
+    t = table(position(), dice=[1, 1, 2, 2, 6, 6, 1, 1])
+    assert party_combat(t.session(), 10, 8) is True
+    assert t.saw("Party combat: the PK's side 12 against the foes' 12.")
+    assert t.saw("Party combat: the PK's side 22 against the foes' 10.")
+    assert not t.unused_dice

@@ -2145,3 +2145,211 @@ def test_e152_a_ship_staying_at_sea_meets_the_sea(table):
     t, s = setup(table, "Barflete", D[7], where="ship")
     Mover(s).run([{"do": "stay"}])
     assert t.saw("Anna stays aboard in Barflete.") and t.unused_dice == D[7]
+
+
+def test_e37b_a_knight_sworn_to_spare_knights_spares_his_enemy(table):
+    """Knight's Fate 13 (declared enemies fight until one is slain) against Oaths 7 (he slays no
+    knight he defeats): Anna, sworn to spare knights and without the VP to break the oath,
+    beats Sir Belleus, her declared enemy, and keeps her oath: he rides off beaten, his card
+    back in the deck, and stays her enemy; the victory's awards are hers (rules edition 7:
+    combat.ENEMY_SPARED_BY_OATH). A game of edition 6 keeps its reading: he died by her hand,
+    the oath unasked."""
+    for ed in (7, 6):
+        t, s = setup(table, "Powys", D[7] + [1] + KILL3[:3] + [1, 1, 1] + [6, 6], vp=10,
+                     anna='enemies = ["Sir Belleus"]\noaths = ["spare_knights"]',
+                     extra=KNIGHTS)
+        t.state["edition"] = ed
+        E.terrain_encounter(s, "Powys")
+        deck = t.state["decks"]["knights"]
+        assert "Sir Belleus" in s.pk["enemies"] and s.pk["vp"] == 16
+        assert s.pk["oaths"] == ["spare_knights"]
+        if ed >= 7:
+            assert "Sir Belleus" in deck["discard"] and "Sir Belleus" not in deck["removed"]
+            assert t.saw("Anna spares the life of Sir Belleus, as he swore")
+        else:
+            assert "Sir Belleus" in deck["removed"] and t.saw("dies by Anna's hand")
+
+
+def test_e153_a_full_turn_at_a_shrine_earns_a_vp(table):
+    """Shrine Encounters: each full turn spent at a shrine is worth 1 VP: Anna begins her turn
+    at Canterbury and stays (rules edition 7: encounters.SHRINE_TURN_VP). Arriving there is no
+    full turn, nor is a turn that leaves and comes back, nor one in Rome's town. A game of
+    edition 6 gave nothing."""
+    for ed in (7, 6):
+        t = table(pos(at="Canterbury"), dice=[4, 6], orders={"Anna": "stay"})
+        t.state["edition"] = ed
+        assert t.play()
+        assert t.knight()["vp"] == (21 if ed >= 7 else 20)
+        assert t.saw("Anna gains 1 VP (a full turn at the shrine of Canterbury)") == (ed >= 7)
+    t = table(pos(at="Kent"), dice=[4, 6], orders={"Anna": "move Canterbury"})
+    assert t.play()
+    assert t.knight()["at"]["area"] == "Canterbury" and t.knight()["vp"] == 20
+    t = table(pos(at="Canterbury"), dice=[4, 6, 6], orders={"Anna": "move Kent, Canterbury"})
+    assert t.play()
+    assert t.knight()["at"]["area"] == "Canterbury" and t.knight()["vp"] == 20
+    t = table(pos(at="Rome"), dice=[4, 6],
+              orders={"Anna": "stay\nanswer rome: town"})
+    assert t.play()
+    assert t.knight()["vp"] == 20 and not t.saw("full turn at the shrine")
+
+
+def test_e154_the_town_watch_named_once(table):
+    """Town 3 (found auditing the town chart): the fight's texts give every foe's WL, so a
+    watchman is named "watchman 1", as pirates are (e142) (rules edition 7:
+    encounters.WATCHMEN_NAMED). A game of edition 6 keeps "watchman 1 (WL 1)", doubled in the
+    fight."""
+    for ed in (7, 6):
+        t, s = setup(table, "London", D[3] + [1] + [6, 6, 1, 1] * 6, orders="on watchmen: resist",
+                     extra=draws(brigand=["Brigand 1"] * 6))
+        t.state["edition"] = ed
+        E.terrain_encounter(s, "London")
+        assert s.pk["cp"] == 106
+        if ed >= 7:
+            assert t.saw("against watchman 1 (WL 1), watchman 2 (WL 1),")
+            assert t.saw("Pass: Anna 12, watchman 1 2;") and t.saw("watchman 6 is beaten")
+        else:
+            assert t.saw("against watchman 1 (WL 1) (WL 1), watchman 2 (WL 1) (WL 1),")
+
+
+def test_e155_storming_a_knights_castle_to_free_his_prisoners(table):
+    """Player Knight Castles (found auditing the castle rules): Bert is away from his castle,
+    where Cora is his prisoner; Anna at its gate meets "lord not home" but may storm it: she
+    beats its guard (Sir Belleus), Cora walks free and Anna gains 6 VP for the aid (rules
+    edition 7: encounters.PK_CASTLE_STORMED; question rescue, tag pk_castle, default leave).
+    A game of edition 6 offered no storm: Cora stays in prison."""
+    extra = '\n[castles]\n"Bert\'s castle" = {area = "Powys", owner = "Bert", kind = "pk"}\n'
+    for ed in (7, 6):
+        t, s = setup(table, "Powys", KILL3 + [1, 1], extra=extra,
+                     orders="on rescue pk_castle: storm",
+                     others={"Bert": 'at = "Kent"\nown_castle = "Bert\'s castle"',
+                             "Cora": 'at = "Powys"'})
+        t.state["edition"] = ed
+        t.state["castles"]["Bert's castle"]["guards"] = [card("Sir Belleus")]
+        cora = t.state["knights"]["Cora"]
+        cora["prison"] = {"by": "pk", "jailor": "Bert", "castle": "Bert's castle",
+                          "direct": False, "since": 1, "gear": {g: True for g in kn.GEAR},
+                          "last": None, "jailor_player": "Bert"}
+        cora["at"] = {"area": "Powys", "where": "prison", "castle": "Bert's castle"}
+        cora["gear"] = {g: False for g in kn.GEAR}
+        t.state["knights"]["Bert"]["prisoners"] = [{"kind": "pk", "name": "Cora",
+                                                    "player": "Cora"}]
+        assert not E.castle_encounter(s, "Bert's castle")
+        assert t.saw("The lord of Bert's castle is away") and not t.saw("Castle reactions")
+        if ed >= 7:
+            assert t.saw("Anna storms Bert's castle to free its prisoners: 1 knight defends it.")
+            assert cora["prison"] is None and cora["gear"] == {g: True for g in kn.GEAR}
+            assert t.saw("Anna gains 6 VP (freeing Cora (aid))")
+            assert t.state["knights"]["Bert"]["prisoners"] == []
+            assert s.pk["vp"] == 32 and not t.unused_dice      # 6 for Sir Belleus, 6 the aid
+        else:
+            assert not t.saw("storms") and cora["prison"]["castle"] == "Bert's castle"
+            assert [d["kind"] for d in t.ctx.decisions] == []
+
+
+def test_e160_a_player_knight_on_guard_stays_out_of_a_storm(table):
+    """Storming a player knight's castle (a rescue task's storm, resolutions.storm_castle, as
+    the one at its gate): its knight guards defend it, a player knight standing guard there
+    stays out of the fight (no fight between player knights is set up by a storm). Before,
+    his guard record was taken for a knight's card and the turn failed (KeyError); no stored
+    game can have passed there, so no edition."""
+    from companion.koc.engine import resolutions as R
+
+    extra = '\n[castles]\n"Bert\'s castle" = {area = "Powys", owner = "Bert", kind = "pk"}\n'
+    t, s = setup(table, "Powys", KILL3, extra=extra,
+                 others={"Bert": 'at = "Kent"\nown_castle = "Bert\'s castle"',
+                         "Dora": 'at = "Powys"'})
+    t.state["castles"]["Bert's castle"]["guards"] = [
+        card("Sir Belleus"), {"kind": "pk", "name": "Dora", "player": "Dora"}]
+    assert R.storm_castle(s, "Bert's castle", why="to free Cora")
+    assert t.saw("Anna storms Bert's castle to free Cora: 1 knight defends it.")
+    assert not t.unused_dice
+
+
+def test_e156_camelot_re_equips_no_fellow_it_is_not_friendly_to(table):
+    """Friendly Castles (found auditing the castle rules): a castle friendly to one knight of a
+    party re-equips the whole party, but not Camelot: Anna (King Arthur's) leads Bert (King
+    Lot's) into Camelot, friendly to her; she gets her lance, he rides in as a guest without
+    his shield and lance (rules edition 7: encounters.CAMELOT_NOT_SHARED). A friendly reaction
+    there is towards the whole party and re-equips him. A game of edition 6 re-equipped him
+    all the same."""
+    party = '[parties]\nAnna = ["Bert"]\n'
+    bert = 'cp = 60\nvp = 6\nat = "Hampshire"\nlord = "King Lot"\ngear = ["horse", "sword"]'
+    for ed in (7, 6):
+        t = table(pos(at="Hampshire", anna='gear = ["horse", "shield", "sword"]', extra=party,
+                      others={"Bert": bert}))
+        t.state["edition"] = ed
+        assert E.castle_encounter(t.session(), "Camelot Castle")
+        anna, b = t.knight("Anna"), t.knight("Bert")
+        assert all(anna["gear"].values()) and b["at"] == anna["at"]
+        assert b["guest_of"] == "Camelot Castle"
+        if ed >= 7:
+            assert t.saw("Camelot Castle is not friendly to Bert: he rides in with Anna's "
+                         "party, but is not re-equipped there.")
+            assert not b["gear"]["shield"] and not b["gear"]["lance"]
+        else:
+            assert all(b["gear"].values())
+    t = table(pos(at="Hampshire", lord="King Lot", anna='gear = ["horse", "shield", "sword"]',
+                  extra=party, others={"Bert": bert}), dice=D[10])
+    assert E.castle_encounter(t.session(), "Camelot Castle")
+    assert t.saw("Camelot Castle welcomes Anna") and all(t.knight("Bert")["gear"].values())
+
+
+def test_e157_guard_duty_in_a_wasteland_rolls_less_one(table):
+    """Player Knight Castles and Wasteland Encounters (found auditing guard duty): Bert guards
+    Anna's castle in Terrington Marsh, a wasteland; his encounter there is rolled on the
+    countryside chart less 1, as any wasteland's (a 9 is 8, Peasants) (rules edition 7:
+    service.GUARD_WASTELAND_MODIFIED). A game of edition 6 rolled it unmodified (9, a Lady)."""
+    from companion.koc.engine import service
+
+    castle = "Anna's castle"
+    for ed in (7, 6):
+        t = table(pos(at="Hampshire", others={"Bert": 'cp = 60\nvp = 6\nat = "Hampshire"\n'
+                                                      'lord = "King Arthur"'}),
+                  dice=[1] + D[9])
+        t.state["edition"] = ed
+        t.state["castles"] = {castle: {"area": "Terrington Marsh", "owner": "Anna",
+                                       "kind": "pk", "granted_by": "King Arthur",
+                                       "guards": [card("Sir Belleus"),
+                                                  {"kind": "pk", "name": "Bert",
+                                                   "player": "Bert"}]}}
+        t.knight("Anna")["own_castle"] = castle
+        t.knight("Bert")["at"] = {"area": "Terrington Marsh", "where": "inside",
+                                  "castle": castle}
+        t.knight("Bert")["guard"] = {"castle": castle, "owner": "Anna", "since": 1}
+        service.guard_duty(t.session("Bert"))
+        assert t.saw("Countryside encounters: 4+5 = 9 -1 = 8 -> Peasants" if ed >= 7 else
+                     "Countryside encounters: 4+5 = 9 -> Lady")
+        assert t.saw("passes by") and not t.unused_dice
+
+
+def test_e158_good_winds_extra_move_meets_no_sea(table):
+    """Sea 9 (found auditing the sea chart): the fair wind's extra move is made without another
+    sea encounter roll, though it enters another sea: Anna sails into the Narrow Sea (9) and on
+    into the North Sea, meeting nothing there (rules edition 7: movement.GOOD_WINDS_QUIET). A
+    game of edition 6 rolled the North Sea's encounter (7, a quiet passage)."""
+    for ed in (7, 6):
+        t = table(pos(at="Hampshire", where="ship"), dice=[4] + D[9] + D[7],
+                  orders={"Anna": "sail Narrow Sea then North Sea"})
+        t.state["edition"] = ed
+        assert t.play()
+        assert t.knight()["at"] == {"area": "North Sea", "where": "ship"}
+        assert t.saw("Anna's ship sails into North Sea.")
+        if ed >= 7:
+            assert t.saw("The fair wind carries the ship on: no sea encounter there.")
+            assert t.unused_dice == D[7]
+        else:
+            assert t.saw("Sea encounters: 3+4 = 7") and not t.unused_dice
+
+
+def test_e159_camelots_champion_and_riders_are_arthurian(table):
+    """Castle 8 and 11 at Camelot (covered by no case): its champion and the knights who ride
+    out on its adventure wear Camelot's colours (the common knights on top of the deck are
+    passed over), and the castle is friendly for the visit only."""
+    t, s, admitted = castle(table, 8, KILL3 + [1, 1, 1], at="Camelot Castle",
+                            orders="on accept_challenge: yes")
+    assert t.saw("Camelot Castle sends out its champion, Sir Galahad (VL 0, CP 250)")
+    assert admitted and "Camelot Castle" not in s.pk["friendly"]
+    t, s, admitted = castle(table, 11, [5, 6] + D[3] + [2], at="Camelot Castle")
+    assert admitted and [c["name"] for c in s.pk["comrades"]] == ["Sir Percival", "Sir Bors"]
+    assert all(c["arthurian"] for c in s.pk["comrades"])
+    assert "Camelot Castle" not in s.pk["friendly"]

@@ -85,7 +85,7 @@ def test_kn03_order_turn_knave(table):
     assert "turn knave" not in legal_lines(world, t.state, "Anna")   # no Knave in this game
     t.play()
     assert knaves.is_knave(t.knight())
-    assert t.saw("Anna (Anna) becomes a Knave (by his own choice).")
+    assert t.saw("Anna becomes a Knave (by his own choice).")
     # now: 'turn knave' again, 'repent' away from a shrine, 'free prisoners' with none
     bad = parse_orders(world, ["Anna"], "turn knave\nrepent\nfree prisoners\n", "Anna.txt")
     with pytest.raises(OrdersRejected) as e:
@@ -128,7 +128,7 @@ def test_kn05_ten_kvp_win_and_bonus(table):
     knaves.commit_act(s, pk, "slay_hermit", "slays the hermit")
     assert pk["knave"]["kvp"] == 10
     assert t.state["koc"]["knave_winner"] == "Anna"
-    assert t.saw("Anna (Anna) reaches 10 Knave Victory Points and wins the game as a Knave.")
+    assert t.saw("Anna reaches 10 Knave Victory Points and wins the game as a Knave.")
 
 
 def test_kn06_undo_act(table):
@@ -509,7 +509,7 @@ def test_kn31_repentance(table):
     assert task["adventure"]["id"] == "1:6"
     av.finish(s, task, "success")
     assert not knaves.is_knave(pk) and pk["knave"]["absolved"]
-    assert t.saw("Anna (Anna) has repented and is a Knave no longer.")
+    assert t.saw("Anna has repented and is a Knave no longer.")
     knaves.become(s, pk, "backsliding after all")     # from scratch
     assert knaves.is_knave(pk) and pk["knave"]["acts"] == {} and pk["knave"]["sp"] == 0
 
@@ -803,3 +803,19 @@ def test_kn47_a_knaves_stamina_counts_his_scoundrel_points(table):
               options={"rules": ("stamina",)})
     c = Combat(t.session(), [npk(a_card("Sir Kay"))], attacker="pk")
     assert c.roll(c.me, c.foes[0])[0] == 3 + 1
+
+
+def test_kn48_a_knight_bearing_his_players_name_is_announced_once(table):
+    """From rules edition 7 (words.NAME_ONCE) an announcement names a knight who bears his
+    player's name once ("Anna becomes a Knave"), where "Anna (Anna)" read as a slip; a knight
+    named otherwise keeps his player in brackets. A game of edition 6 keeps "Anna (Anna)", for
+    its replay."""
+    for ed, name, said in ((7, None, "Anna"), (7, "Sir Kay", "Sir Kay (Anna)"),
+                           (6, None, "Anna (Anna)")):
+        t = table(pos(anna=f'name = "{name}"' if name else ""))
+        t.state["edition"] = ed
+        s = t.session()
+        knaves.become(s, t.knight(), "by his own choice")
+        assert t.saw(f"{said} becomes a Knave (by his own choice).")
+        knaves.award_kvp(s, t.knight(), 10, "his deeds")
+        assert t.saw(f"{said} reaches 10 Knave Victory Points and wins the game as a Knave.")

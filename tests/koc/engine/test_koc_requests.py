@@ -1,5 +1,6 @@
 """Prayers and requests: a casebook (rules: PRAYERS & REQUESTS, King Arthur Request Reaction
-Chart, SCENARIOS: Basic Scenario). Dice are explicit; the Luck-of-the-Day is set to 4."""
+Chart, SCENARIOS: Basic Scenario, COMRADE & COMPANION RETENTION). Dice are explicit; the
+Luck-of-the-Day is set to 4."""
 from __future__ import annotations
 
 from kocpos import card, pos
@@ -85,6 +86,30 @@ def test_q05_appeal_to_jailor_of_pk_owner(table):
     assert t.knight("Cara")["prison"] is None
 
 
+def test_q05b_every_castle_owner_hears_an_appeal_without_luck(table):
+    """PRAYERS & REQUESTS: castle owners grant a request for an Appeal to Jailor without a Luck
+    Test, the appeal having its own chance of failing. Inside Tintagel (friendly), Anna is
+    received by King Mark (Luck Test 4) and appeals for Cara, his prisoner: 12, freed (rules
+    edition 7: requests.JAILOR_HEARS_APPEALS). A game of edition 6 keeps its reading: only a
+    player knight owner granted it unasked, so King Mark's grant needed a Luck Test (1: no)."""
+    from companion.koc.engine import resolutions as rs
+
+    for ed, dice in ((7, [4, *D[12]]), (6, [4, 1])):
+        t = table(pos(at="Tintagel", where="inside", anna='friendly = ["Tintagel"]', others={
+            "Cara": 'cp = 60\nvp = 6\nat = "Tintagel"\nlord = "King Arthur"'}), dice=dice,
+            orders={"Anna": "request appeal to jailor of castle owner"})
+        t.state["edition"] = ed
+        rs.imprison(t.session("Cara"), by="king", jailor="King Mark", castle="Tintagel")
+        t.knight()["luck"] = 4
+        rq.requests_phase(t.session())
+        assert t.saw("meet King Mark, the castle's owner): rolled 4") and t.unused_dice == []
+        if ed >= 7:
+            assert t.knight("Cara")["prison"] is None and not t.saw("grants the request")
+        else:
+            assert t.knight("Cara")["prison"]["castle"] == "Tintagel"
+            assert t.saw("King Mark does not grant the request.")
+
+
 def test_q06_arthurs_favour(table):
     """Arthur's Favour, from an Arthurian knight: +1 on King Arthur's next answer, then
     spent."""
@@ -124,6 +149,34 @@ def test_q10_escort_hermit_walks(table):
             met=[{"kind": "hermit", "name": "the hermit"}])
     assert t.knight()["tasks"][0]["dest"] == "Llanthony"
     assert kn.movement_allowance(t.knight()) == 1
+
+
+def test_q10b_a_king_or_lady_is_escorted_only_on_horseback(table):
+    """SERVICE (a King or Lady may be escorted only by a knight with a horse) with Requests,
+    Escort: Anna serves a Lord but has lost her horse; asking King Mark on the road to let her
+    escort him is refused before any Luck Test (rules edition 7:
+    requests.ESCORT_ON_HORSEBACK, the reading of the reactions' escorts and of Aid 10, r16).
+    A Hermit walks, so she may still escort him on foot. A game of edition 6 keeps its
+    reading: only a knight without a Lord needed the horse, so the escort began."""
+    for ed in (7, 6):
+        t = table(pos(anna='gear = ["sword", "shield", "lance"]'), dice=[5, 1],
+                  orders={"Anna": "request escort of king"})
+        t.state["edition"] = ed
+        rec = t.knight()
+        rec["luck"] = 4
+        rec["met"] = [{"kind": "king", "card": card("King Mark", "king"),
+                       "attitude": "friendly"}]
+        rq.requests_phase(t.session())
+        if ed >= 7:
+            assert rec["tasks"] == [] and rec["party_extra"] == []
+            assert t.saw("King Mark rides: a King or Lady is escorted only on horseback, and "
+                         "Anna has no horse.") and not t.saw("Luck test")
+            assert t.unused_dice == [5, 1]
+        else:
+            assert rec["tasks"][0]["kind"] == "escort" and rec["tasks"][0]["dest"] == "Tintagel"
+    t = run(table, pos(anna='gear = ["sword", "shield", "lance"]'), "request escort of hermit",
+            dice=[5, 3], met=[{"kind": "hermit", "name": "the hermit"}])
+    assert t.knight()["tasks"][0]["dest"] == "Llanthony"
 
 
 def test_q11_escort_not_at_castle(table):
@@ -297,6 +350,78 @@ def test_q28_no_lord_bars(table):
     assert not t.knight()["tasks"] and t.saw("Without a Lord")
 
 
+# ============================================================================== retention
+def test_n01_comrades_retained_by_luck(table):
+    """COMRADE & COMPANION RETENTION: on the road each comrade stays on a Luck Test; failing
+    it, he leaves unless the knight persuades him (a VL check of the comrade's VL + 4: Sir
+    Griflet, VL 4, needs 8). A comrade who joined him this game turn is not tested."""
+    from companion.koc.engine.turn import retention_phase
+
+    t = table(pos(anna='comrades = ["Sir Griflet", "Sir Kay"]'), dice=[1, 1, 1])
+    rec = t.knight()
+    rec["luck"] = 4
+    rec["comrades"][1]["joined"] = 1
+    retention_phase(t.session())
+    assert [c["name"] for c in rec["comrades"]] == ["Sir Kay"]
+    assert t.saw("VL check of Sir Griflet (Sir Griflet stays): rolled 1+1 against 8: failure")
+    assert not t.saw("Sir Kay stays")
+
+
+def test_n02_no_retention_test_in_his_ladys_castle(table):
+    """COMRADE & COMPANION RETENTION: comrades check nothing in a friendly castle. Anna serves
+    Lady Lyonesse and is inside her castle, Castle Perilous, a counter in Somerset (on her list
+    since she entered the Lady's service): Sir Griflet is not tested (rules edition 7:
+    turn.RETAINED_IN_ANY_FRIENDLY_CASTLE, which asks encounters.friendly_castle about the castle
+    she is in; the same for her Lord's and her own castle and one friendly for the time
+    being). A game of edition 6 keeps its reading: the area's name (Somerset) was looked for on
+    her list, so Sir Griflet was tested and left."""
+    from companion.koc.engine.turn import retention_phase
+
+    for ed in (7, 6):
+        t = table(pos(at="Somerset", anna='lady = "Lady Lyonesse"\nfriendly = ["Castle '
+                      'Perilous"]\ncomrades = ["Sir Griflet"]', extra=LYONESSE),
+                  dice=[1, 1, 1])
+        t.state["edition"] = ed
+        rec = t.knight()
+        rec["at"] = {"area": "Somerset", "where": "inside", "castle": "Castle Perilous"}
+        rec["luck"] = 4
+        retention_phase(t.session())
+        if ed >= 7:
+            assert rec["comrades"][0]["name"] == "Sir Griflet" and t.events == []
+        else:
+            assert rec["comrades"] == [] and t.saw("Sir Griflet leaves Anna.")
+
+
+def test_n03_an_adventure_done_sends_the_company_away(table):
+    """COMRADE & COMPANION RETENTION and Requests, Men-at-Arms: once the knight has attempted
+    an adventure to its end, his Men-at-Arms leave and every comrade leaves unless persuaded to
+    stay (VL + 4), wherever it ends (here at Camelot; the end of an adventure is no Luck Test);
+    a Man-at-Arms who joined him this game turn stays (rules edition 7:
+    turn.COMPANY_ENDS_WITH_ADVENTURE). Sir Griflet (VL 4) stays on 12, Sir Kay (VL 6) leaves on
+    2. A game of edition 6 keeps its reading: all rode on with him."""
+    from test_koc_adventures import arrive, give, in_decks
+
+    for ed in (7, 6):
+        t = table(pos(at="Camelot Castle", where="inside",
+                      anna='men_at_arms = ["Sir Lucan", "Sir Tor"]\n'
+                           'comrades = ["Sir Griflet", "Sir Kay"]'), dice=[6, 6, 1, 1])
+        t.state["edition"] = ed
+        rec = t.knight()
+        rec["men_at_arms"][1]["joined"] = 1
+        task = give(t, "visit_king_arthur", "Camelot Castle")
+        arrive(t, task)
+        assert task["status"] == "done" and rec["cp"] == 106
+        if ed >= 7:
+            assert [m["name"] for m in rec["men_at_arms"]] == ["Sir Tor"]
+            assert [c["name"] for c in rec["comrades"]] == ["Sir Griflet"]
+            assert t.saw("With adventure 1:6 over, Anna's Man-at-Arms leaves him: Sir Lucan.")
+            assert t.saw("Sir Kay leaves Anna.")
+            assert in_decks(t, "knights", "Sir Lucan") and in_decks(t, "knights", "Sir Kay")
+        else:
+            assert len(rec["men_at_arms"]) == 2 and len(rec["comrades"]) == 2
+            assert t.unused_dice == [6, 6, 1, 1]
+
+
 # ============================================================================== King Arthur
 def arthur(table, dice, request="heal", cp=120, vp=40, **kw):
     return run(table, pos(cp=cp, vp=vp, at="Camelot Castle", where="inside", lord="King Mark",
@@ -426,6 +551,27 @@ def test_k13_grants_and_friendship(table):
     rq.requests_phase(t.session())
     assert rec["poison"] == 0 and not rec["arthur"]["favour"]
     assert "Camelot Castle" in rec["friendly"]
+
+
+def test_k13b_no_escort_of_king_arthur_in_his_castle(table):
+    """Table of Possible Requests (a King is escorted unless at a Castle) with King Arthur's
+    chart: at Camelot Anna asks King Arthur to let her escort him; he is in his castle, so the
+    request is refused before his chart is rolled (rules edition 7: requests.ARTHUR_AT_HOME).
+    A game of edition 6 keeps its reading: his chart was rolled (12, granted) and Anna set out
+    to escort him to Camelot Castle, where they stood."""
+    for ed in (7, 6):
+        t = table(pos(cp=120, vp=40, at="Camelot Castle", where="inside", lord="King Mark"),
+                  dice=D[12] + [1], orders={"Anna": "request escort of arthur"})
+        t.state["edition"] = ed
+        t.knight()["luck"] = 4
+        rq.requests_phase(t.session())
+        rec = t.knight()
+        if ed >= 7:
+            assert rec["tasks"] == [] and t.unused_dice == [6, 6, 1]
+            assert t.saw("King Arthur is in his castle and needs no escort (Escort).")
+        else:
+            assert rec["tasks"][0]["kind"] == "escort"
+            assert rec["tasks"][0]["dest"] == "Camelot Castle"
 
 
 def test_k14_petition_fails_adds_one(table):

@@ -379,6 +379,42 @@ def test_e13_sleep(table):
     assert not rec.get("asleep") and not rec["enchantments"]
 
 
+def test_e13b_the_sleeper_is_left_alone(table):
+    """Enchantments 12 (every companion and comrade departs) with Requests, Escort: Anna
+    escorts King Mark home when she falls asleep; the King leaves her (his card goes back), the
+    escort ends without penalty and earns no VP while she sleeps. Her Arthurian Dwarf stays
+    (his hardier stock does not flee: decision, docs/koc-engine.md) and so does the parcel she
+    carries (rules edition 7: resolutions.SLEEPER_LEFT_ALONE; "King Mark no longer travels",
+    encounters.ONE_NO_LONGER_TRAVELS). A game of edition 6 keeps its reading: the King stayed
+    and the escort went on earning 1 VP a turn (and one person "no longer travel")."""
+    from companion.koc.engine import requests as rq
+
+    for ed in (7, 6):
+        t = table(pos(anna='dwarf = "arthurian"'), dice=[1] + [1, 1] + D[12] + [3])
+        t.state["edition"] = ed
+        s = t.session()
+        rec = t.knight()
+        decks = t.state["decks"]["kings"]
+        decks["draw"].remove("King Mark")
+        assert rq.start_escort(s, rq.person(card("King Mark", "king"), "king"))
+        rec["party_extra"].append({"kind": "item", "name": "the parcel for London"})
+        rs.enchant(s, card("Queen of North Wales", "lady"), 4)
+        assert rec["asleep"] and rec["dwarf"]["arthurian"] and rec["vp"] == 20
+        tasks.escort_turn_award(s)      # the escort's VP, given in the requests phase
+        if ed >= 7:
+            assert [e["name"] for e in rec["party_extra"]] == ["the parcel for London"]
+            assert rec["tasks"][0]["status"] == "failed" and rec["vp"] == 20
+            assert "King Mark" in decks["draw"]        # (Kings are shuffled back at once)
+            assert t.saw("King Mark no longer travels with Anna (his enchanted sleep)")
+        else:
+            assert rec["party_extra"][0]["name"] == "King Mark"
+            assert rec["tasks"][0]["status"] == "active" and rec["vp"] == 21
+            from companion.koc.engine.encounters import drop_companions
+
+            drop_companions(s, why="Faerie", keep=("item",))    # edition 6 words, too
+            assert t.saw("King Mark no longer travel with Anna (Faerie).")
+
+
 def test_e14_druid_seduction(table):
     """Enchantments 6-8 by a Druid: he seduces the PK with a randomly drawn Lady."""
     t = table(pos(extra='[decks]\nladies = ["Lady Enid"]\n[castles]\n"Castle Cardigan" = '
@@ -1196,6 +1232,41 @@ def test_o12_conflicting_oaths_first_sworn_holds(table):
               dice=D[10])
     assert not rs.request_aid(t.session(), card("King Mark", "king"))
     assert t.knight()["oaths"] == ["always_travel_alone"] and t.knight()["vp"] == 22
+
+
+
+def test_o12b_only_the_oaths_at_issue_pull_apart(table):
+    """Oaths / Competing Obligations: King Mark asks Anna to escort him home (Aid 10). Her oath
+    to help ladies does not bear on a King; only her oath to grant every request pulls against
+    her oath to travel alone. Sworn to help ladies first, then to travel alone, then to grant
+    requests: the oath to travel alone is the elder of the two at issue, so the oath to grant
+    requests is broken (12 VP), the aid refused (6 VP) and the oath to help ladies kept. Sworn
+    to travel alone first, only the oath to grant requests is broken as well (rules edition 7:
+    resolutions.ONLY_OATHS_AT_ISSUE). A game of edition 6 keeps its reading: the oath to help
+    ladies counted whoever asked, so in the first case the oath to travel alone was broken and
+    the escort given, and in the second both other oaths were broken."""
+    first = '["always_help_ladies", "always_travel_alone", "always_grant_requests"]'
+    second = '["always_travel_alone", "always_grant_requests", "always_help_ladies"]'
+    for ed in (7, 6):
+        t = table(pos(vp=40, anna=f"oaths = {first}"), dice=D[10])
+        t.state["edition"] = ed
+        done = rs.request_aid(t.session(), card("King Mark", "king"))
+        rec = t.knight()
+        if ed >= 7:
+            assert not done and rec["vp"] == 22 and t.saw("refusing aid")
+            assert rec["oaths"] == ["always_help_ladies", "always_travel_alone"]
+        else:
+            assert done and rec["vp"] == 28 and rec["tasks"][0]["kind"] == "escort"
+            assert rec["oaths"] == ["always_help_ladies", "always_grant_requests"]
+        t = table(pos(vp=40, anna=f"oaths = {second}"), dice=D[10])
+        t.state["edition"] = ed
+        assert not rs.request_aid(t.session(), card("King Mark", "king"))
+        rec = t.knight()
+        if ed >= 7:
+            assert rec["oaths"] == ["always_travel_alone", "always_help_ladies"]
+            assert rec["vp"] == 22
+        else:
+            assert rec["oaths"] == ["always_travel_alone"] and rec["vp"] == 10
 
 
 # ============================================================================== at sea
