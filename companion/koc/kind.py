@@ -160,6 +160,11 @@ class KocKind(GameKind):
     # unchivalrous (combat.SHIELD_ASIDE); a knight who flees a fight keeps his Arthurian Dwarf
     # (combat.FLEEING_DWARF_FOLLOWS); a friendly castle replaces what a challenge fought in it
     # broke (combat.CHALLENGE_MENDED)
+    # 7: a knight changed into an animal parts from the persons in his company as a sleeper
+    # does, their tasks ended without penalty (resolutions.ANIMAL_SHEDS_COMPANY)
+    # 7: a Lady or Knight slain takes the castle she or he owned off every player knight's
+    # friendly list (service.CASTLE_DIES_WITH_OWNER); only the challenger of a challenge must
+    # fight fairly, not the knight challenged (combat.CHALLENGED_NOT_BOUND)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

@@ -253,6 +253,12 @@ CHALLENGE_MENDED = 7
 """The rules edition from which a challenge fought inside a castle friendly to a knight ends
 with that castle replacing what he lost in it (COMBAT, Challenges): a broken lance, shield or
 sword, a slain horse. Before, he rode on without them."""
+CHALLENGED_NOT_BOUND = 7
+"""The rules edition from which only the challenger of a challenge is made to fight fairly
+(COMBAT, Chivalry; Challenges): a knight challenged by a King or Knight (a neutral reaction's
+challenge, a castle's champion), or by another player knight, chooses his method freely and,
+taking an advantage, fights unchivalrously (no awards; an Arthurian loses 6 VP), as when he is
+attacked. Before, every challenge bound him to fight fairly, whoever offered it."""
 
 
 def enemy_spared(s: Session, f: dict) -> bool:
@@ -563,8 +569,10 @@ class Combat:
 
     def must_be_fair(self) -> bool:
         """An attacker or challenger (not a Knave: Knave Combat), or a knight sworn to fight
-        without advantage, is made to fight knightly foes fairly."""
-        return ((self.attacker == "pk" or self.is_challenge)
+        without advantage, is made to fight knightly foes fairly; the challenged knight is
+        not (CHALLENGED_NOT_BOUND; a challenge's ``attacker`` is its challenger)."""
+        bound = self.is_challenge and edition(self.s.game.state) < CHALLENGED_NOT_BOUND
+        return ((self.attacker == "pk" or bound)
                 and kn.knave_rec(self.pk) is None    # KNAVES: Knave Combat
                 or "fight_without_advantage" in self.pk["oaths"])
 
@@ -1544,6 +1552,9 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
         else:
             purse.vp_penalty(-12, f"slaying {f['name']}")
         s.game.remove("ladies", f["name"])
+        from companion.koc.engine.service import owner_slain
+
+        owner_slain(s, f["name"], "lady")
     elif kind == "king":
         purse.cp(f["wl"], f"defeating King {f['name']}")
         purse.vp(6, f"defeating King {f['name']}")
@@ -1571,6 +1582,9 @@ def settle_foe(s: Session, combat: Combat, f: dict, give: bool,
         elif f.get("to_death"):
             s.note(f"{f['name']} dies by {pk['name']}'s hand, as sworn enemies fight.")
             s.game.remove("knights", f["name"])
+            from companion.koc.engine.service import owner_slain
+
+            owner_slain(s, f["name"], "knight")
         elif f.get("defeated_by") == "party":
             s.note(f"{f['name']} flees.")
             s.game.discard("knights", f["name"])

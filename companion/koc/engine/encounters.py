@@ -1997,6 +1997,9 @@ def lady_reaction(m: Meeting, lady: dict, escort: list[dict], modifier: int,
         else:
             s.note(f"{pk['name']} cannot stop her: {name} dies.")
             s.game.remove("ladies", name)
+            from companion.koc.engine.service import owner_slain
+
+            owner_slain(s, name, "lady")
             attitude = None
     elif key == "exacts_oath":
         _res().swear_oath(s, f"demanded by {name}")

@@ -332,6 +332,9 @@ def slay_knight(s: Session, loser: dict) -> None:
     (a good knight), the slayer loses 15 CP and 6 VP."""
     s.note(f"{s.pk['name']} slays {loser['name']}.")
     s.game.remove("knights", loser["name"])
+    from companion.koc.engine.service import owner_slain
+
+    owner_slain(s, loser["name"], "knight")
     if s.vl_check(loser["vl"], "was a good knight", who=loser["name"]):
         s.gain_cp(-15, f"slaying the good knight {loser['name']}")
         s.gain_vp(-6, f"slaying the good knight {loser['name']}")

@@ -90,6 +90,13 @@ them end without penalty (an escort, its 1 VP a turn stops; the escort adventure
 carrying the Mad Knight). An Arthurian Dwarf stays by him (hardier stock: he does not flee), and
 what he carries and his captives stay (encounters.drop_companions). Before, only his Dwarf,
 Men-at-Arms, comrades and Mascot left, and an escort earned its VP while he slept."""
+ANIMAL_SHEDS_COMPANY = 7
+"""The rules edition from which a knight changed into an animal (Enchantments 4) parts from the
+persons in his company as a sleeper does (SLEEPER_LEFT_ALONE: encounters.drop_companions):
+they leave him, their cards go back, and every task that needs them ends without penalty, the
+escort adventures 1:2 and 1:3 too (no award on arriving with nobody); a bound Mad Knight still
+breaks loose. Before, only the escorts and the carrying of a Mad Knight failed (with their
+penalty, if any), the adventures ran on, and the persons' cards were kept out of the decks."""
 
 AID_KEYS = ("rescue_from_pursuit", "rescue_from_prison", "rescue_from_captors", "court_a_lady",
             "give_shield", "give_dwarf", "give_sword", "give_horse", "escort_home",
@@ -807,14 +814,22 @@ def change_into_animal(s: Session, by) -> None:
         keep["dwarf"] = {"arthurian": True, "spares": []}
     lose_followers(s, why="his change into an animal", keep_arthurian_dwarf=False)
     pk["dwarf"] = None
-    for e in pk["party_extra"]:
-        if e.get("kind") == "bound_mad_knight":
-            s.note(f"{e['name']}, the bound Mad Knight, breaks loose.")
-        else:
-            s.note(f"{e['name']} will not travel with a beast.")
-    for task in tasks.active(s):
-        if task["kind"] in ("escort", "carry_mad_knight"):
-            tasks.fail(s, task, "his companions are gone")
+    if edition(s.game.state) >= ANIMAL_SHEDS_COMPANY:
+        from companion.koc.engine.encounters import drop_companions
+
+        for e in pk["party_extra"]:
+            if e.get("kind") == "bound_mad_knight":
+                s.note(f"{e['name']}, the bound Mad Knight, breaks loose.")
+        drop_companions(s, why="none will travel with a beast")
+    else:
+        for e in pk["party_extra"]:
+            if e.get("kind") == "bound_mad_knight":
+                s.note(f"{e['name']}, the bound Mad Knight, breaks loose.")
+            else:
+                s.note(f"{e['name']} will not travel with a beast.")
+        for task in tasks.active(s):
+            if task["kind"] in ("escort", "carry_mad_knight"):
+                tasks.fail(s, task, "his companions are gone")
     pk["party_extra"] = []
     pk["gear"] = {g: False for g in kn.GEAR}
     pk["animal"] = animal["name"]

@@ -135,6 +135,7 @@ def lose_lady(s: Session, why: str, *, died: bool = False, vp: int = 0,
     s.gain_cp(-lady.get("service_award", 0), f"losing the service award of {lady['name']}")
     if died:
         s.game.remove("ladies", lady["name"])
+        owner_slain(s, lady["name"], "lady")
         s.gain_vp(-12, f"the death of {lady['name']}")
         roll = s.d6(f"grief at the death of {lady['name']}")
         if roll == 1:
@@ -146,6 +147,51 @@ def lose_lady(s: Session, why: str, *, died: bool = False, vp: int = 0,
         if loss:
             s.gain_vp(-loss, "forsaking his Lady" + (" while under her summons" if under else ""))
     return True
+
+
+CASTLE_DIES_WITH_OWNER = 7
+"""The rules edition from which a castle stops being friendly once its owner is slain
+(ENCOUNTERS: TERRAIN, Friendly Castles): a Lady or a Knight who owns a castle counter and is
+slain (in a fight, as a Knight's Fate, by her own despair or of loneliness, by a madman) takes
+that castle off the friendly list of every player knight who had it, with a word to the
+witnesses and to those knights; a Lord's castle stays on his vassal's list (what becomes of a
+knight whose Lord is slain is a matter of its own), and a castle a Knave holds is his. Before,
+only the knight whose own Lady died of loneliness lost her castle."""
+
+
+def owner_slain(s: Session, name: str, kind: str) -> None:
+    """The Lady or Knight ``name`` (``kind`` 'lady' or 'knight') was slain (``Game.remove``):
+    the castles he or she owned leave the player knights' friendly lists
+    (CASTLE_DIES_WITH_OWNER)."""
+    state = s.game.state
+    if edition(state) < CASTLE_DIES_WITH_OWNER:
+        return
+    from companion.engine.words import joined
+    from companion.koc.engine import villainy
+
+    placed = state.get("castles", {})
+    owned = [c for c in sorted(placed) if placed[c].get("owner") == name and
+             placed[c].get("kind", "knight") == kind]
+    if kind == "lady":      # her castle, placed on the map or not yet
+        home = next((l.home_castle for l in s.world.ladies if l.name == name), None)
+    else:
+        home = f"{name}'s castle"
+    if home and home not in owned and home not in placed:
+        owned.append(home)
+    for castle in owned:
+        if villainy.holder(state, castle) is not None:
+            continue
+        lost = []
+        for player in state["koc"]["order"]:
+            rec = state["knights"][player]
+            if castle in rec["friendly"] and (rec.get("lord") or {}).get("name") != name:
+                rec["friendly"].remove(castle)
+                lost.append(player)
+        if lost:
+            seen = s.witnesses()
+            names = joined(state["knights"][p]["name"] for p in lost)
+            s.game.ctx.event(f"With {name} slain, {castle} is no longer friendly to {names}.",
+                             to=seen + [p for p in lost if p not in seen], kind="koc")
 
 
 # ============================================================================== Lord service
@@ -723,6 +769,7 @@ def knight_subdues_madman(s: Session, card: dict) -> str:
         else:
             s.note(f"The madman slays {card['name']}.")
             s.game.remove("knights", card["name"])
+            owner_slain(s, card["name"], "knight")
         return "done"
     pk["defeated"] = True
     if pray(s, card, f"for {pk['name']}'s sanity"):
@@ -753,6 +800,7 @@ def defeated_mad_knight(s: Session, foe: dict) -> None:
     if choice == "slay":
         s.note(f"{pk['name']} slays the Mad Knight {foe['name']}.")
         s.game.remove("knights", foe["name"])
+        owner_slain(s, foe["name"], "knight")
         return
     if choice == "release":
         s.note(f"{pk['name']} lets {foe['name']} wander on in his madness.")

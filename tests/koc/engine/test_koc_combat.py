@@ -944,3 +944,74 @@ def test_c52_npk_party_combat_tied_is_rolled_again(table):
     assert t.saw("Party combat: the PK's side 12 against the foes' 12.")
     assert t.saw("Party combat: the PK's side 22 against the foes' 10.")
     assert not t.unused_dice
+
+
+def test_c53_the_challenged_knight_is_not_bound_to_fight_fairly(table):
+    """COMBAT, Chivalry and Challenges: the challenger fights chivalrously, the challenged is
+    not bound to. Sir Kay, without a lance (mounted sword), challenges Anna, who answers
+    'method: lance'. Rules edition 7 (combat.CHALLENGED_NOT_BOUND): she charges with her
+    lance (2+2+1 against 1+1+1, three passes), an advantage: she wins the challenge but
+    unchivalrously, no awards (she is no knight of the Round Table: no VP lost). A game of
+    edition 6 keeps its reading: she was made to match his mounted sword (2+2+1 against
+    1+1+1) and had the winner's awards (6 CP for her wounds, 6 VP). Her own challenge still
+    binds her (attacker 'pk')."""
+    for ed, challenger in ((7, "foe"), (6, "foe"), (7, "pk")):
+        free = ed == 7 and challenger == "foe"
+        t = table(pos(cp=100, vp=20), dice=[2, 2, 1, 1, 1] * 3 if free else [2, 2, 1, 1] * 3,
+                  orders={"Anna": "answer method: lance"})
+        t.state["edition"] = ed
+        kay = npk({"kind": "knight", "name": "Sir Kay", "vl": 5, "cp": 100})
+        kay["gear"]["lance"] = False
+        result = challenge(t.session(), kay, challenger=challenger)
+        assert result.challenge_winner == "pk" and not t.unused_dice
+        assert t.saw("Pass: Anna 5, Sir Kay 3")
+        assert t.saw("Anna fights Sir Kay unchivalrously (lance against mounted sword)") == free
+        assert (t.knight()["cp"], t.knight()["vp"]) == ((100, 20) if free else (106, 26))
+
+
+def test_c54_a_castle_is_friendly_no_longer_once_its_owner_is_slain(table):
+    """ENCOUNTERS: TERRAIN, Friendly Castles (friendly until its owner is slain), with Knight's
+    Fate: Anna beats Sir Belleus, who yields (6+6 against his VL 7), and has him slain (no
+    good knight: 1+1). His castle was friendly to her, to Bert far off in Kent, and to Cora,
+    whose Lord he is. Rules edition 7 (service.CASTLE_DIES_WITH_OWNER): it leaves Anna's and
+    Bert's lists, and Bert is told too; it stays on Cora's, her Lord's castle. A game of
+    edition 6 keeps its reading: it stayed friendly to all three."""
+    castle = "Sir Belleus's castle"
+    extra = f'[castles]\n"{castle}" = {{area = "Powys", owner = "Sir Belleus", kind = "knight"}}\n'
+    mine = f'friendly = ["Camelot Castle", "{castle}"]'
+    others = {"Bert": f'at = "Kent"\nfriendly = ["{castle}"]',
+              "Cora": f'at = "Kent"\nlord = "Sir Belleus"\nfriendly = ["{castle}"]'}
+    for ed in (7, 6):
+        t = table(pos(at="Powys", anna=mine, others=others, extra=extra), dice=[6, 6, 1, 1],
+                  orders={"Anna": "on fate: slay"})
+        t.state["edition"] = ed
+        give_fate(t.session(), npk(card("Sir Belleus")))
+        assert t.saw("Anna slays Sir Belleus.") and not t.unused_dice
+        knights = t.state["knights"]
+        assert knights["Anna"]["friendly"] == (["Camelot Castle"] if ed == 7 else
+                                               ["Camelot Castle", castle])
+        assert knights["Bert"]["friendly"] == ([] if ed == 7 else [castle])
+        assert knights["Cora"]["friendly"] == [castle]
+        told = [e["to"] for e in t.ctx.events if e["text"] ==
+                f"With Sir Belleus slain, {castle} is no longer friendly to Anna and Bert."]
+        assert told == ([["Anna", "Bert"]] if ed == 7 else [])
+
+
+def test_c55_a_slain_ladys_castle_leaves_every_friendly_list(table):
+    """ENCOUNTERS: TERRAIN, Friendly Castles, with COMBAT, Outcomes: Anna slays Lady Lyonesse,
+    whose castle is not yet on the map, but Bert won it by a challenge for her service (its
+    name alone is on his list). Rules edition 7 (service.CASTLE_DIES_WITH_OWNER): it leaves
+    his list, and he is told. A game of edition 6 left it there."""
+    home = card("Lady Lyonesse", "lady")["castle"]
+    for ed in (7, 6):
+        t = table(pos(others={"Bert": f'at = "Kent"\nfriendly = ["{home}"]'}))
+        t.state["edition"] = ed
+        s = t.session()
+        lady = foe("lady", "Lady Lyonesse", 1, 1, card={"name": "Lady Lyonesse", "vl": 3,
+                                                         "enchantress": False})
+        settle_foe(s, Combat(s, [lady], attacker="pk"), lady, True)
+        assert t.saw("Lady Lyonesse is slain.") and "castles" not in t.state
+        assert t.state["knights"]["Bert"]["friendly"] == ([] if ed == 7 else [home])
+        told = [e["to"] for e in t.ctx.events if e["text"] ==
+                f"With Lady Lyonesse slain, {home} is no longer friendly to Bert."]
+        assert told == ([["Anna", "Bert"]] if ed == 7 else [])

@@ -379,6 +379,34 @@ def test_e13_sleep(table):
     assert not rec.get("asleep") and not rec["enchantments"]
 
 
+def test_e06c_a_beast_parts_from_the_persons_in_his_company(table):
+    """Enchantments 4 with Requests, Escort: Anna escorts King Mark home when she is changed
+    into a Hart; the King leaves her, his card goes back and the escort ends without penalty,
+    as from a sleeper (rules edition 7: resolutions.ANIMAL_SHEDS_COMPANY, the same
+    encounters.drop_companions). A game of edition 6 keeps its reading: the escort failed
+    ("his companions are gone") and the King's card stayed out of the deck."""
+    from companion.koc.engine import requests as rq
+
+    for ed in (7, 6):
+        t = table(pos(extra='[draws]\nanimal = ["Hart 4"]\n'), dice=[1] + [1, 1] + D[4])
+        t.state["edition"] = ed
+        s = t.session()
+        rec = t.knight()
+        decks = t.state["decks"]["kings"]
+        decks["draw"].remove("King Mark")
+        assert rq.start_escort(s, rq.person(card("King Mark", "king"), "king"))
+        rs.enchant(s, card("Queen of North Wales", "lady"), 4)
+        assert rec["animal"] == "Hart" and rec["party_extra"] == [] and rec["vp"] == 20
+        assert rec["tasks"][0]["status"] == "failed"
+        if ed >= 7:
+            assert "King Mark" in decks["draw"]
+            assert t.saw("King Mark no longer travels with Anna (none will travel with a beast)")
+        else:
+            assert "King Mark" not in decks["draw"]
+            assert t.saw("King Mark will not travel with a beast.")
+            assert t.saw("Anna's task (escort) fails: his companions are gone.")
+
+
 def test_e13b_the_sleeper_is_left_alone(table):
     """Enchantments 12 (every companion and comrade departs) with Requests, Escort: Anna
     escorts King Mark home when she falls asleep; the King leaves her (his card goes back), the
