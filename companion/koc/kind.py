@@ -165,6 +165,13 @@ class KocKind(GameKind):
     # 7: a Lady or Knight slain takes the castle she or he owned off every player knight's
     # friendly list (service.CASTLE_DIES_WITH_OWNER); only the challenger of a challenge must
     # fight fairly, not the knight challenged (combat.CHALLENGED_NOT_BOUND)
+    # 7: a failed 6:2 Slay Monster pays half the monster's WL in VP, rounded up, its award
+    # being that WL (adventures.FAILED_WL_HALF); the escort adventures 1:2 and 1:3 earn the
+    # escort's 1 VP a turn on the road (adventures.ESCORT_TURN_VP); an adventure's turn of
+    # grace (1:2 excepted) only where he heard of it, a stop on the way loses it
+    # (adventures.GRACE_AT_THE_START)
+    # 7: Merlin turns no Grail bearer into a beast (encounters.MERLIN_SPARES_BEARER); a King
+    # or Lady asked for service judges a Knave only after his first act (knaves.JUDGED_FOR_ACTS)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

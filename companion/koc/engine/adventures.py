@@ -57,6 +57,26 @@ SHARED_SITE_UNFIXED = 5
 (6:5 without a castle to save, one ridden with a knight) says so, and the sharer's task names
 no site; before, "(its site: None)" and "sharing Cora's adventure 6:5 ... at None"."""
 
+FAILED_WL_HALF = 7
+"""The rules edition from which a failed attempt at an entry whose VP award is its foe's WL
+(6:2 Slay Monster) pays half that WL in VP, rounded up, as any failed adventure pays half its
+VP award (ADVENTURES, Awards); before, the award counted only the foes defeated, so the
+monster left standing made the half award nothing."""
+
+ESCORT_TURN_VP = 7
+"""The rules edition from which the escort adventures (1:2 a Lady, 1:3 Pilgrims) earn the
+escort's 1 VP for each turn on the road outside a castle, as every escort does (REQUESTS,
+Escort; the entry points there), besides the 6 VP of arriving; the adventure's awards replace
+only those of its encounters and fights (ADVENTURES, Awards). Before, they earned the 6 VP
+alone."""
+
+GRACE_AT_THE_START = 7
+"""The rules edition from which an adventure's turn of grace (staying to gather aid before
+setting out) is had only in the area where the knight heard of it: once he has left it, a
+movement phase in which he could ride on and does not (no encounter stopping him) is a stop
+along the route, and the adventure disappears (ADVENTURES, Pursuing Adventures, and Sir
+Robert's example); before, the one turn could be taken anywhere on the way."""
+
 TOURNAMENTS = ("tournament_for_lady", "tournament_at_camelot", "tournament")
 COURTING = ("court_lady",)                  # an adventure that depends on courting a Lady
 PRAYERS = ("lift_enchantment", "cure_wounded_knight", "cure_lady")
@@ -529,6 +549,8 @@ def _fight_arrival(s: Session, task: dict) -> None:
             _friend(s, task, adv["lady"])
     elif key == "slay_monster":
         chit = adv.get("creature") or s.game.draw_chit("monster", "the monster")
+        if edition(s.game.state) >= FAILED_WL_HALF:
+            adv["creature"] = chit          # its WL is the award, even for a failure
         s.note(f"The {chit['name']} (WL {chit['wl']}) is upon {pk['name']}.")
         won, _ = fight(s, task, [foe("monster", chit["name"], chit["wl"], chit.get("dice", 3))],
                        tags=("monster",))
@@ -1191,7 +1213,29 @@ def _stay_or_leave(s: Session, task: dict) -> None:
         adv["ride_away"] = True
 
 
+def stopped_on_the_way(s: Session, task: dict) -> bool:
+    """A turn without moving, for an adventure bound to the most direct route: a stop along
+    the way (no grace) once he has left the area where he heard of it (``GRACE_AT_THE_START``).
+    Not 1:2: escorting a Lady, he may stop over at a castle on the way, as any escort may."""
+    adv = task.get("adventure")
+    if not isinstance(adv, dict) or not adv.get("heard_at") or \
+            adv.get("key") == "escort_lady" or edition(s.game.state) < GRACE_AT_THE_START:
+        return False
+    return s.pk["at"]["area"] != adv["heard_at"]
+
+
 # ============================================================================== awards
+def escort_turn(s: Session, task: dict) -> None:
+    """A turn of the 1:2 or 1:3 escort still on the road (the requests phase, not inside a
+    castle): 1 VP, unless the adventure pays no awards (``ESCORT_TURN_VP``)."""
+    adv = task.get("adventure")
+    if not isinstance(adv, dict) or adv.get("key") not in ("escort_lady", "escort_pilgrims") \
+            or adv.get("result") or not adv.get("awards", True) or \
+            edition(s.game.state) < ESCORT_TURN_VP:
+        return
+    s.gain_vp(1, f"a turn of escort (adventure {ident(task)})")
+
+
 def _amount(value, adv: dict) -> int:
     if isinstance(value, int):
         return value
@@ -1200,12 +1244,18 @@ def _amount(value, adv: dict) -> int:
     return 0
 
 
-def totals(task: dict, outcome: str) -> tuple[int, int]:
-    """(VP, CP) the adventure pays for this outcome, before it is divided."""
+def totals(task: dict, outcome: str, state: dict | None = None) -> tuple[int, int]:
+    """(VP, CP) the adventure pays for this outcome, before it is divided. With the game's
+    ``state`` (edition 7 on), a failed entry whose VP is its foe's WL counts the foe drawn for
+    it, beaten or not (``FAILED_WL_HALF``)."""
     adv = task["adventure"]
     values = adv.get("values", {})
     key = adv["key"]
     vp = _amount(values.get("vp", 0), adv)
+    if outcome in ("failure", "impossible") and values.get("vp") == "wl" and \
+            state is not None and edition(state) >= FAILED_WL_HALF and \
+            isinstance((adv.get("creature") or {}).get("wl"), int):
+        vp = adv["creature"]["wl"]
     cp = _amount(values.get("cp", 0), adv)
     if _lady_is_enchantress(adv):
         if key in NO_AWARD_IF_ENCHANTRESS:
@@ -1251,7 +1301,7 @@ def _pay(s: Session, task: dict, outcome: str, people: list[Session]) -> None:
     if outcome != "success" and adv.get("no_failure_award"):
         s.note("A failed adventure charged on him by his victor brings no award.")
         return
-    vp, cp = totals(task, outcome)
+    vp, cp = totals(task, outcome, s.game.state)
     if outcome == "success" and adv["key"] in FAERIE:
         _pay_faerie(s, task, people, vp)
         return

@@ -80,6 +80,11 @@ MERLIN_HEEDS_ALONE = 7
 renewing a sworn knight's equipment (Merlin 3) he gives no Dwarf, and the gift of a faithful
 Dwarf is one the knight cannot take, so Merlin chooses again, as for a gift he has. Before,
 the Dwarf came with him all the same."""
+MERLIN_SPARES_BEARER = 7
+"""The rules edition from which Merlin's reaction 2 (the knight turned into an animal, which is
+Enchantment 4) leaves the Holy Grail's bearer as he is: the bearer is immune to Enchantment
+(Quest of the Holy Grail), as he is to an Enchantress's spell (resolutions.enchant). Before,
+Merlin changed him into a beast, and he went on bearing the Grail."""
 ONE_NO_LONGER_TRAVELS = 7
 """The rules edition from which one person who leaves the knight's company "no longer travels
 with" him (drop_companions; several "travel"); before, "King Mark no longer travel with
@@ -2730,6 +2735,9 @@ def meet_merlin(m: Meeting) -> None:
     result = s.chart("merlin", purpose="Merlin's reaction")
     key = result.entry.key
     if key == "changes_into_animal":
+        if pk.get("grail") and edition(s.game.state) >= MERLIN_SPARES_BEARER:
+            s.note(f"The Grail shields {pk['name']} from Merlin's spell.")
+            return
         s.note(f"Merlin changes {pk['name']} into a beast.")
         _res().change_into_animal(s, dict(MERLIN))
     elif key == "renews_equipment":

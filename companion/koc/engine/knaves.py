@@ -67,6 +67,10 @@ ACTS = {
 }
 KVP_TO_WIN = 10
 BEAT_KNAVE_VP = 6
+JUDGED_FOR_ACTS = 7
+"""The rules edition from which a King or Lady asked for service judges a Knave (the VL test of
+Lord and Lady Service) only once he has committed an Act of Villainy: scorn begins with his
+first act, and a review judges only acts. Before, a Knave without any act was judged too."""
 SP_MAX_POINTS = 300          # CP + SP counted for a Knave's WL
 
 
@@ -817,7 +821,8 @@ def review(s: "Session", who: str) -> bool:
 def service_refused(s: "Session", p: dict, request: str) -> str | None:
     """requests.grant: a Knave asking a King, King Arthur or a Lady for service. No Knave may
     serve King Arthur; a King or Lady with a lower VL than his who passes a VL test will not
-    hear him (the moral judgement of a review). The reason when refused."""
+    hear him (the moral judgement of a review), once he has committed an act
+    (JUDGED_FOR_ACTS). The reason when refused."""
     pk = s.pk
     if request != "service" or not is_knave(pk):
         return None
@@ -825,6 +830,10 @@ def service_refused(s: "Session", p: dict, request: str) -> str | None:
         return "No Knave may serve King Arthur."
     if p["role"] not in ("king", "lady"):
         return None
+    from companion.engine.game import edition
+
+    if edition(s.game.state) >= JUDGED_FOR_ACTS and not _acts_done(pk["knave"]):
+        return None                     # no act yet: nothing to judge
     vl = p.get("vl") or (p.get("card") or {}).get("vl") or 0
     if vl and vl < kn.vl(pk) and s.vl_test(vl, f"{p['name']} judges the Knave", who=p["name"]):
         return f"{p['name']} knows {pk['name']} for a Knave and will not take him into service."

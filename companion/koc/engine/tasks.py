@@ -125,13 +125,21 @@ def after_movement(s: Session, start: str, visited: list[str], stopped: bool, *,
         if not route and not pk["immobile"] and not pk.get("encountered") and \
                 not (ashore and landed):
             task["delay"] += 1
-            if task["delay"] > task["grace"]:
+            if task["delay"] > task["grace"] or _stopped_on_the_way(s, task):
                 strayed = True
         if strayed and not pursuit_survives(s, task):
             strayed_from = "he left the most direct route" \
                 if edition(s.game.state) >= HE_STRAYED else "it left the most direct route"
             fail(s, task, strayed_from if route else "it was delayed")
     pk.pop("encountered", None)
+
+
+def _stopped_on_the_way(s: Session, task: dict) -> bool:
+    if task["kind"] != "adventure":
+        return False
+    from companion.koc.engine import adventures
+
+    return adventures.stopped_on_the_way(s, task)
 
 
 def pursuit_survives(s: Session, task: dict) -> bool:
@@ -194,10 +202,15 @@ def fail(s: Session, task: dict, why: str) -> None:
 
 
 def escort_turn_award(s: Session) -> None:
-    """An escort earns 1 VP for every turn it lasts."""
+    """An escort earns 1 VP for every turn it lasts (the escort adventures too, from edition 7:
+    ``adventures.escort_turn``)."""
     for task in active(s):
         if task["kind"] == "escort" and task["awards"].get("per_turn"):
             s.gain_vp(1, "a turn of escort")
+        elif task["kind"] == "adventure":
+            from companion.koc.engine import adventures
+
+            adventures.escort_turn(s, task)
 
 
 # ------------------------------------------------------------------------------ places

@@ -168,6 +168,29 @@ def test_a04_escort_lady_to_a_shrine(table):
     assert in_decks(t, "ladies", "Lady Enid")
 
 
+def test_a04b_escort_adventures_earn_the_escorts_turn(table):
+    """LIST OF ADVENTURES 1:2 and 1:3 with REQUESTS, Escort (1 VP each turn it lasts, stopovers
+    excepted) and ADVENTURES, Awards (the adventure's awards replace those of its encounters and
+    fights, not the escort's). A requests phase on the road in Kent: rules edition 7
+    (adventures.ESCORT_TURN_VP) pays 1 VP, but none for an escort adventure without awards (a
+    Knight's Fate 7 victor's). A game of edition 6 keeps its reading: nothing until the 6 VP of
+    arriving."""
+    for ed in (7, 6):
+        for key, extra in (("escort_lady", {"lady": "Lady Enid"}), ("escort_pilgrims", {})):
+            t = table(pos(cp=100, vp=20, at="Kent"))
+            t.state["edition"] = ed
+            task = give(t, key, "Canterbury", **extra)
+            requests_phase(t)
+            assert task["status"] == "active"
+            assert t.knight()["vp"] == (21 if ed == 7 else 20)
+            assert t.saw(f"a turn of escort (adventure {task['adventure']['id']}") == \
+                (ed == 7)
+    t = table(pos(cp=100, vp=20, at="Kent"))
+    give(t, "escort_pilgrims", "Canterbury", awards=False)
+    requests_phase(t)
+    assert t.knight()["vp"] == 20
+
+
 def test_a05_escort_pilgrims_walk(table):
     """LIST OF ADVENTURES 1:3: the pilgrims walk, so the knight moves one area a turn; at the
     shrine 6 VP."""
@@ -742,6 +765,24 @@ def test_a42_slay_monster(table):
     assert (t.knight()["cp"], t.knight()["vp"]) == (118, 38)
 
 
+def test_a42b_slay_monster_fled_pays_half_its_wl(table):
+    """LIST OF ADVENTURES 6:2 with ADVENTURES, Awards: the VP award of 6:2 is the monster's WL,
+    and an attempt that fails pays half the VP award, rounded up. Anna ties the Giant (WL 18;
+    9 against 9), event 2 (1+1) and she flees (luck die 6 against 4): a failed attempt. Rules
+    edition 7 (adventures.FAILED_WL_HALF): half of 18, 9 VP, and no CP. A game of edition 6
+    keeps its reading: only a monster beaten counted, so the failure paid nothing."""
+    for ed in (7, 6):
+        t = table(pos(cp=50, vp=20, at="Devon"), dice=[3, 3, 3, 3, 3, 3, 1, 1, 6],
+                  orders={"Anna": "answer flee: yes"})
+        t.state["edition"] = ed
+        task = give(t, "slay_monster", "Devon", creature={"kind": "monster", "name": "Giant",
+                                                           "wl": 18, "dice": 3})
+        arrive(t, task)
+        assert t.saw("Anna flees.") and not t.unused_dice
+        assert task["status"] == "failed"
+        assert (t.knight()["cp"], t.knight()["vp"]) == (50, 29 if ed == 7 else 20)
+
+
 def test_a43_trolls(table):
     """LIST OF ADVENTURES 6:4: two trolls (WL 7 and 8) driven off: 22 VP, 15 CP, the lady's
     friendship."""
@@ -1163,6 +1204,42 @@ def test_a64_share_and_abandon_orders(table):
     assert "courting a Lady" in err.value.render() and "invite himself" in err.value.render()
     lines = KIND.options_for(t.state, "Anna")
     assert "share adventure A-1 with Bert" not in lines
+
+
+def test_a64b_no_stop_once_on_the_way(table):
+    """ADVENTURES, Pursuing Adventures (and Sir Robert's example): the one turn of grace is for
+    gathering aid where the knight heard of the adventure, before he sets out; a stop along the
+    route makes it disappear. Anna hears of 2:5 (the ogre in Kent) in Hampshire; staying there
+    one turn keeps it. Riding on into Bedgebury Forest and then staying a turn (no encounter):
+    rules edition 7 (adventures.GRACE_AT_THE_START) loses it ("it was delayed", no penalty). A
+    game of edition 6 keeps its reading: the turn of grace served there too. Escorting a Lady
+    (1:2) keeps that turn on the way, an escort's stopover (docs/koc-engine.md)."""
+    for ed in (7, 6):
+        t = table(pos(cp=100, vp=20, at="Hampshire"))
+        t.state["edition"] = ed
+        task = give(t, "avenge_knight", "Kent")
+        s = t.session()
+        tasks.after_movement(s, "Hampshire", [], False)         # a turn of grace at the start
+        assert task["status"] == "active"
+        t = table(pos(cp=100, vp=20, at="Hampshire"))
+        t.state["edition"] = ed
+        task = give(t, "avenge_knight", "Kent")
+        s = t.session()
+        s.pk["at"] = {"area": "Bedgebury Forest", "where": "area"}
+        tasks.after_movement(s, "Hampshire", ["Bedgebury Forest"], False)
+        assert task["status"] == "active"
+        tasks.after_movement(s, "Bedgebury Forest", [], False)  # a stop on the way
+        assert task["status"] == ("failed" if ed == 7 else "active")
+        assert t.saw("fails: it was delayed") == (ed == 7)
+        assert t.knight()["vp"] == 20
+    # escorting a Lady (1:2), a stop on the way (a stopover) is still his one turn of grace
+    t = table(pos(cp=100, vp=20, at="Hampshire"))
+    task = give(t, "escort_lady", "Kent", lady="Lady Enid")
+    s = t.session()
+    s.pk["at"] = {"area": "Bedgebury Forest", "where": "area"}
+    tasks.after_movement(s, "Hampshire", ["Bedgebury Forest"], False)
+    tasks.after_movement(s, "Bedgebury Forest", [], False)
+    assert task["status"] == "active"
 
 
 def test_a65_abandoning(table):

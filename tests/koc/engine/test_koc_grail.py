@@ -371,6 +371,29 @@ def test_g14_the_bearer_is_immune_to_prophecies_and_enchantment(table):
     assert t.unused_dice == []
 
 
+def test_g14b_merlin_does_not_change_the_bearer_into_a_beast(table):
+    """Immune to Enchantment, the bearer is not turned into an animal by Merlin's reaction 2
+    (Enchantment 4): from edition 7 nothing happens (encounters.MERLIN_SPARES_BEARER); an
+    edition 6 game changed him into a beast, the Grail still his."""
+    from companion.koc.engine import encounters as E
+
+    for ed in (7, 6):
+        t = table(gpos(at="Hampshire", where=None, anna=anna(),
+                       extra='[grail]\nbearer = "Anna"\n'), dice=[1, 1, 1, 1, 1, 1])
+        t.state["edition"] = ed
+        t.state["merlin"] = {"area": "Hampshire", "who": "merlin"}
+        s = t.session()
+        E.meet_merlin(E.Meeting(s, "Hampshire"))
+        assert t.saw("Merlin reactions: 1+1 = 2")
+        if ed == 7:
+            assert t.saw("The Grail shields Anna from Merlin's spell")
+            assert t.knight()["animal"] is None and t.knight()["gear"]["horse"]
+            assert t.unused_dice == [1, 1, 1, 1]
+        else:
+            assert t.saw("Merlin changes Anna into a beast") and t.knight()["animal"]
+        assert grail.bearer(t.state) == "Anna"
+
+
 def test_g15_in_animal_form_he_can_neither_see_nor_grasp(table):
     """Enchanted into Animal form, a knight can neither see nor grasp the Grail (and so does
     not count as having tried)."""

@@ -462,6 +462,7 @@ def test_kn29_asking_for_service(table):
     his VL test (4) will not hear him; failing it (3), the request goes on (Luck Test 5)."""
     t = table(knave_pos(lord=""), dice=[4, 3, 5])
     s, pk = t.session(), t.knight()
+    knaves.commit_act(s, pk, "slay_hermit", "slays a hermit")
     arthur = rq.person(card("King Arthur", "king"), "arthur")
     assert not rq.grant(s, arthur, "service")
     assert t.saw("No Knave may serve King Arthur.")
@@ -470,6 +471,26 @@ def test_kn29_asking_for_service(table):
     assert t.saw("King Howell knows Anna for a Knave and will not take him into service.")
     assert rq.grant(s, howell, "service")
     assert pk["lord"]["name"] == "King Howell"
+
+
+def test_kn29b_no_act_nothing_to_judge(table):
+    """Lord and Lady Service: scorn begins with the first Act of Villainy, so from edition 7 a
+    Knave who has committed none is not judged when he asks for service (King Howell, VL 4,
+    rolls no test; the Luck Test, 5, grants it: knaves.JUDGED_FOR_ACTS). An edition 6 game
+    judged him all the same (4: refused)."""
+    for ed in (7, 6):
+        t = table(knave_pos(lord=""), dice=[5] if ed == 7 else [4])
+        t.state["edition"] = ed
+        s, pk = t.session(), t.knight()
+        howell = rq.person(card("King Howell", "king"), "king")
+        granted = rq.grant(s, howell, "service")
+        assert t.unused_dice == []
+        if ed == 7:
+            assert granted and pk["lord"]["name"] == "King Howell"
+            assert not t.saw("knows Anna for a Knave")
+        else:
+            assert not granted and pk["lord"] is None
+            assert t.saw("King Howell knows Anna for a Knave and will not take him into service.")
 
 
 def test_kn30_second_summons_revokes_the_granted_castle(table):

@@ -322,6 +322,22 @@ def test_o18_a_devil_poisons_and_vanishes(table):
     assert done["outcome"] == "vanquished" and t.saw("Pass: Anna 13, the Devil 3")
 
 
+def test_o18b_a_devil_vanishes_before_a_poisoned_wound_would_slay(table):
+    """Devils: the Devil also vanishes once one more Poisoned Wound would slay the knight, and
+    a Devil that vanishes pays the wounds he gave it in CP and VP. Anna (WL 10, 8 wounds) gives
+    it 4 (12-5 against 3), then loses a pass and fails her VL Test (1): poisoned, one WL is
+    left, so it vanishes with no die rolled: 4 CP and 4 VP."""
+    from companion.koc.engine.optional import fight_devil
+
+    t = table(pos(anna="wounds = 8"), dice=[1, 6, 6, 1, 1, 1, 1, 1, 6, 6, 6, 1],
+              options=rules("devils"))
+    s = t.session()
+    done = fight_devil(s)
+    assert done == {"outcome": "vanished", "wounds": 4, "poisoned": 1}
+    assert (s.pk["cp"], s.pk["vp"], s.pk["poison"]) == (104, 24, 1)
+    assert t.saw("Its work done") and t.unused_dice == []
+
+
 TWO = {"Bert": 'cp = 100\nvp = 20\nat = "Camelot Castle"\nwhere = "inside"\nlord = "King Arthur"'}
 
 

@@ -185,6 +185,23 @@ def test_sc09_the_round_table_does_not_end_a_grail_game(table):
     assert t.state["koc"]["over"] and t.state["koc"]["winner"] == t.state["koc"]["order"][0]
 
 
+def test_sc09b_animal_form_is_no_bar_to_the_round_table(table):
+    """Basic Scenario: a knight enchanted into an animal may still petition King Arthur and be
+    made a Knight of the Round Table (120 CP, 40 VP: VL 3; Arthur's answer 12 grants, the
+    VL+1 test passes on a 4), and he wins the game."""
+    from companion.koc.engine import requests
+    from tests.koc.engine.kocpos import pos
+
+    t = table(pos(cp=120, vp=40, at="Camelot Castle", where="inside", lord="King Mark",
+                  anna='animal = "Hart"\nluck = 4'),
+              dice=[6, 6, 4], orders={"Anna": "request service of arthur"})
+    requests.requests_phase(t.session())
+    rec = t.knight()
+    assert rec["animal"] == "Hart" and rec["arthurian"]
+    assert rec["lord"]["name"] == "King Arthur" and t.state["koc"]["winner"] == "Anna"
+    assert t.unused_dice == []
+
+
 # ------------------------------------------------------------------- through the command line
 SCENARIO_FILE = """\
 name = "Two Turns of {key}"
