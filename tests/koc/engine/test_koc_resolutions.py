@@ -379,22 +379,29 @@ def test_e13_sleep(table):
     assert not rec.get("asleep") and not rec["enchantments"]
 
 
+def escorting_king_mark(table, ed: int, position: str, dice: list[int]):
+    """A table at rules edition ``ed`` where Anna has just begun to escort King Mark (his card
+    out of the Kings' deck): (table, her session, her record, the Kings' deck)."""
+    from companion.koc.engine import requests as rq
+
+    t = table(position, dice=dice)
+    t.state["edition"] = ed
+    s = t.session()
+    decks = t.state["decks"]["kings"]
+    decks["draw"].remove("King Mark")
+    assert rq.start_escort(s, rq.person(card("King Mark", "king"), "king"))
+    return t, s, t.knight(), decks
+
+
 def test_e06c_a_beast_parts_from_the_persons_in_his_company(table):
     """Enchantments 4 with Requests, Escort: Anna escorts King Mark home when she is changed
     into a Hart; the King leaves her, his card goes back and the escort ends without penalty,
     as from a sleeper (rules edition 7: resolutions.ANIMAL_SHEDS_COMPANY, the same
     encounters.drop_companions). A game of edition 6 keeps its reading: the escort failed
     ("his companions are gone") and the King's card stayed out of the deck."""
-    from companion.koc.engine import requests as rq
-
     for ed in (7, 6):
-        t = table(pos(extra='[draws]\nanimal = ["Hart 4"]\n'), dice=[1] + [1, 1] + D[4])
-        t.state["edition"] = ed
-        s = t.session()
-        rec = t.knight()
-        decks = t.state["decks"]["kings"]
-        decks["draw"].remove("King Mark")
-        assert rq.start_escort(s, rq.person(card("King Mark", "king"), "king"))
+        t, s, rec, decks = escorting_king_mark(
+            table, ed, pos(extra='[draws]\nanimal = ["Hart 4"]\n'), [1] + [1, 1] + D[4])
         rs.enchant(s, card("Queen of North Wales", "lady"), 4)
         assert rec["animal"] == "Hart" and rec["party_extra"] == [] and rec["vp"] == 20
         assert rec["tasks"][0]["status"] == "failed"
@@ -415,16 +422,9 @@ def test_e13b_the_sleeper_is_left_alone(table):
     carries (rules edition 7: resolutions.SLEEPER_LEFT_ALONE; "King Mark no longer travels",
     encounters.ONE_NO_LONGER_TRAVELS). A game of edition 6 keeps its reading: the King stayed
     and the escort went on earning 1 VP a turn (and one person "no longer travel")."""
-    from companion.koc.engine import requests as rq
-
     for ed in (7, 6):
-        t = table(pos(anna='dwarf = "arthurian"'), dice=[1] + [1, 1] + D[12] + [3])
-        t.state["edition"] = ed
-        s = t.session()
-        rec = t.knight()
-        decks = t.state["decks"]["kings"]
-        decks["draw"].remove("King Mark")
-        assert rq.start_escort(s, rq.person(card("King Mark", "king"), "king"))
+        t, s, rec, decks = escorting_king_mark(table, ed, pos(anna='dwarf = "arthurian"'),
+                                               [1] + [1, 1] + D[12] + [3])
         rec["party_extra"].append({"kind": "item", "name": "the parcel for London"})
         rs.enchant(s, card("Queen of North Wales", "lady"), 4)
         assert rec["asleep"] and rec["dwarf"]["arthurian"] and rec["vp"] == 20
