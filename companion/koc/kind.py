@@ -172,6 +172,13 @@ class KocKind(GameKind):
     # (adventures.GRACE_AT_THE_START)
     # 7: Merlin turns no Grail bearer into a beast (encounters.MERLIN_SPARES_BEARER); a King
     # or Lady asked for service judges a Knave only after his first act (knaves.JUDGED_FOR_ACTS)
+    # 7: the +1 a turn for seeking somebody counts turns of seeking there in a row only
+    # (tasks.SEEKING_IN_A_ROW)
+    # 7: a knight whose Lord, a Knight, is slain has no Lord from then on
+    # (service.LORD_SLAIN_LEAVES_NO_LORD); a knight of the Round Table loses 6 VP for each
+    # knightly foe fought unchivalrously in a fight (combat.UNCHIVALROUS_EACH_FOE)
+    # 7: asking a King for service under one's Lord's Summons costs the 6 VP, granted or not,
+    # and a grant no more (requests.SUMMONS_COSTS_THE_TRY)
     option_specs = COMMON_OPTIONS + (
         OptionSpec("scenario", "the scenario: basic (50 CP, 5 VP; join the Round Table), "
                    "advanced (40, 4), grail (100, 25, Arthurian knights at Camelot seek the Holy "

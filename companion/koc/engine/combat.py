@@ -259,6 +259,11 @@ CHALLENGED_NOT_BOUND = 7
 challenge, a castle's champion), or by another player knight, chooses his method freely and,
 taking an advantage, fights unchivalrously (no awards; an Arthurian loses 6 VP), as when he is
 attacked. Before, every challenge bound him to fight fairly, whoever offered it."""
+UNCHIVALROUS_EACH_FOE = 7
+"""The rules edition from which a knight of the Round Table loses 6 VP for each knightly foe
+he fights unchivalrously in a fight (SERVICE, King Arthur's Knights), e.g. 12 VP for taking an
+advantage over two knights (``Combat.unfair`` lists them). Before, 6 VP once a fight, however
+many foes he fought so."""
 
 
 def enemy_spared(s: Session, f: dict) -> bool:
@@ -359,6 +364,7 @@ class Combat:
         self.knightly = any(f["knightly"] for f in foes)
         self.mascot_used = False
         self.unchivalrous = False
+        self.unfair: list[str] = []    # knightly foes fought unchivalrously (in that order)
         self.fair = set()          # foes who agreed to fight with the PK's method
         # encounters: an animal going for the PK's horse: its wounds fall on the horse (3 kill
         # it), then on the PK
@@ -564,6 +570,8 @@ class Combat:
                 s.note(f"{self.pk['name']} fights {opponent['name']} unchivalrously "
                        f"({method} against {best_foe}): no awards for this combat.")
             self.unchivalrous = True
+            if opponent["name"] not in self.unfair:
+                self.unfair.append(opponent["name"])
         elif RANK[method] < RANK[best_foe] and opponent["name"] not in self.fair:
             self.appeal_fair(opponent, method)
 
@@ -591,10 +599,13 @@ class Combat:
         if forced or s.ask(q) == "yes":
             self.me["shield_aside"] = True
             s.note(f"{pk['name']} lays his shield aside to fight {opponent['name']} fairly.")
-        elif not self.unchivalrous:
-            s.note(f"{pk['name']} keeps his shield against {opponent['name']}, who has none: "
-                   "he fights unchivalrously, no awards for this combat.")
+        else:
+            if not self.unchivalrous:
+                s.note(f"{pk['name']} keeps his shield against {opponent['name']}, who has "
+                       "none: he fights unchivalrously, no awards for this combat.")
             self.unchivalrous = True
+            if opponent["name"] not in self.unfair:
+                self.unfair.append(opponent["name"])
 
     def appeal_fair(self, opponent: dict, method: str) -> None:
         s = self.s
@@ -656,6 +667,7 @@ class Combat:
         m.pk, m.me, m.foes = m.s.pk, opponent, [self.me]
         m.result = Result()
         m.fair, m.steed, m.mascot_used = set(), None, True
+        m.unfair = []
         m.unchivalrous = bool(opponent.get("unchivalrous"))
         m.attacker = "foe" if self.attacker == "pk" else "pk"
         m._current = self.me
@@ -1388,7 +1400,11 @@ def settle_battle(combats: list[Combat], *, on_defeat: str | None) -> None:
     grail.after_battle(combats)         # a Grail bearer defeated or unchivalrous loses it
     for c in combats:
         if c.unchivalrous and c.pk["arthurian"] and c.knightly:
-            c.s.gain_vp(-6, "an Arthurian knight fighting unchivalrously")
+            n = 1
+            if edition(c.s.game.state) >= UNCHIVALROUS_EACH_FOE:
+                n = max(1, len(c.unfair))
+            c.s.gain_vp(-6 * n, "an Arthurian knight fighting unchivalrously"
+                        + (f" ({n} foes)" if n > 1 else ""))
     from companion.koc.engine import knaves
 
     knaves.after_battle(combats)

@@ -395,7 +395,9 @@ def challenge_bearer(s: "Session", target: str) -> bool:
     pk = s.pk
     rec = s.game.state["knights"][target]
     memo = f"seek:{target}:{pk['at']['area']}"
-    bonus = pk["persistence"].get(memo, 0)
+    from companion.koc.engine.tasks import seek_bonus
+
+    bonus = seek_bonus(s, memo)
     if not s.luck_test(f"find {rec['name']}, the Grail bearer", bonus=bonus):
         pk["persistence"][memo] = bonus + 1
         s.note(f"{pk['name']} does not find {rec['name']} this turn.")

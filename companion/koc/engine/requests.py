@@ -58,6 +58,12 @@ ARTHUR_AT_HOME = 7
 escort, as no King can (Table of Possible Requests: Escort, unless at a Castle): the request is
 refused before his chart is rolled. Before, his chart was rolled and a grant sent the knight
 escorting him to the castle they stood in."""
+SUMMONS_COSTS_THE_TRY = 7
+"""The rules edition from which a knight under his Lord's Summons loses the 6 VP for seeking
+another Lord when he asks a King (or a castellan) for service, before the Luck Test, whether
+it is granted or not (SERVICE, Changing Lords: the attempt costs them); a grant costs nothing
+more. Before, only a granted request cost them. King Arthur, the rules' special case, is not
+concerned."""
 
 REQUEST_KEYS = {
     "adventure": "adventure", "appeal to jailor": "appeal_to_jailor",
@@ -430,6 +436,9 @@ def grant(s: Session, person_: dict, request: str, *, automatic: bool = False,
     auto = automatic or (request == "heal" and (p.get("lord") or p.get("own_lady"))) or \
         (request == "appeal_to_jailor" and (p.get("pk_owner") or (
             p.get("owner") and edition(s.game.state) >= JAILOR_HEARS_APPEALS)))
+    if request == "service" and p["role"] == "king" and pk["lord"] and \
+            pk["lord_summons"] and edition(s.game.state) >= SUMMONS_COSTS_THE_TRY:
+        s.gain_vp(-6, "seeking another Lord while under his Lord's summons")
     if not auto and not s.luck_test(f"{p['name']} grants the request", bonus=bonus):
         s.note(f"{p['name']} does not grant the request.")
         if request == "service":
@@ -658,7 +667,8 @@ def perform(s: Session, p: dict, request: str) -> bool:
             service.enter_lady_service(s, p["card"], courted=True)
             pk.pop("courting", None)
             return True
-        return service.change_lord(s, p["card"])
+        paid = p["role"] == "king" and edition(s.game.state) >= SUMMONS_COSTS_THE_TRY
+        return service.change_lord(s, p["card"], summons_vp=0 if paid else 6)
     if request == "token":
         pk["token"] = True
         s.note(f"{name} gives {pk['name']} her Token.")

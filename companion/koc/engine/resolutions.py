@@ -2149,7 +2149,9 @@ def try_find(s: Session, task: dict) -> bool:
         return False
     here = pk["at"]["area"]
     key = f"seek:{find['what']}:{here}"
-    bonus = pk["persistence"].get(key, 0)
+    from companion.koc.engine.tasks import seek_bonus
+
+    bonus = seek_bonus(s, key)
     area = s.world.areas[here]
     if area.kind == "castle" or area.is_shrine or s.luck_test(f"find {find['what']}",
                                                                bonus=bonus):

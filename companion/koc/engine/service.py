@@ -192,6 +192,39 @@ def owner_slain(s: Session, name: str, kind: str) -> None:
             names = joined(state["knights"][p]["name"] for p in lost)
             s.game.ctx.event(f"With {name} slain, {castle} is no longer friendly to {names}.",
                              to=seen + [p for p in lost if p not in seen], kind="koc")
+    if kind == "knight" and edition(state) >= LORD_SLAIN_LEAVES_NO_LORD:
+        lord_slain(s, name)
+
+
+LORD_SLAIN_LEAVES_NO_LORD = 7
+"""The rules edition from which a player knight whose Lord is a Knight (the lord of a Logres
+castellany, or one he entered the service of) is left without a Lord once that Knight is slain
+(SERVICE, Lord Service: one of the two ways to lose one's Lord), with a word to the witnesses
+and to him: no VP lost, an unanswered Lord Summons lapses, the Lord's castle stays on his
+friendly list (CASTLE_DIES_WITH_OWNER) and a castle the Lord granted stays his. Before, the
+slain Knight went on being his Lord."""
+
+
+def lord_slain(s: Session, name: str) -> None:
+    """The Knight ``name``, slain, no longer is any player knight's Lord
+    (LORD_SLAIN_LEAVES_NO_LORD)."""
+    state = s.game.state
+    for player in state["koc"]["order"]:
+        rec = state["knights"][player]
+        lord = rec.get("lord") or {}
+        if lord.get("kind") != "knight" or lord.get("name") != name or rec.get("slain"):
+            continue
+        vassal = s if player == s.player else Session(s.game, player, parent=s)
+        rec["lord"] = None
+        rec["lord_summons"] = 0
+        if rec.get("captive_summoner") == "lord":
+            rec.pop("captive_summoner")
+        for task in tasks.active(vassal):
+            if task["kind"] == "summons" and task.get("summoner") == "lord":
+                task["status"] = "cancelled"
+        seen = s.witnesses()
+        s.game.ctx.event(f"With {name} slain, {rec['name']} has no Lord.",
+                         to=seen + ([player] if player not in seen else []), kind="koc")
 
 
 # ============================================================================== Lord service
@@ -252,8 +285,10 @@ def abandon_lord(s: Session, why: str, *, vp: int = 6, summons_vp: int = 6) -> b
     return True
 
 
-def change_lord(s: Session, king: dict) -> bool:
-    """The PK enters a new King's service (his Request for service was granted)."""
+def change_lord(s: Session, king: dict, *, summons_vp: int = 6) -> bool:
+    """The PK enters a new King's service (his Request for service was granted); under his old
+    Lord's Summons he loses ``summons_vp`` (0 when the request paid them:
+    requests.SUMMONS_COSTS_THE_TRY)."""
     pk = s.pk
     from companion.koc.engine.resolutions import oath_binds
 
@@ -261,7 +296,7 @@ def change_lord(s: Session, king: dict) -> bool:
             oath_binds(s, "serve_only_present_lord", "serving another Lord"):
         return False
     if pk["lord"]:
-        abandon_lord(s, f"entering the service of {king['name']}", vp=0, summons_vp=6)
+        abandon_lord(s, f"entering the service of {king['name']}", vp=0, summons_vp=summons_vp)
     if king.get("castle"):
         castle = king["castle"]
     elif king.get("kingdom"):

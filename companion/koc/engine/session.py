@@ -116,6 +116,9 @@ class Session:
         """The wounds each knight whose player turn this root session plays (the player, a
         joint turn's members, those who waited for a party) had when his turn began, all dealt
         outside it (``turn.luck_phase`` notes them; ``tournaments.OTHER_TURNS_TENDED``)."""
+        self.sought: set[tuple[str, str]] = set()
+        """The searches (player, persistence memo) made in this root session's player turn:
+        only they keep their persistence past its end (``tasks.forget_unsought``)."""
 
     # -- answers -----------------------------------------------------------------------
     def ask(self, q: Question) -> str:

@@ -353,7 +353,7 @@ def find_here(s: Session, key: str, purpose: str, *, found: str, missed: str,
     pk = s.pk
     area = s.world.areas[pk["at"]["area"]]
     memo = f"seek:{key}:{area.name}"
-    bonus = pk["persistence"].get(memo, 0)
+    bonus = seek_bonus(s, memo)
     if area.kind == "castle" or area.is_shrine or (inside and pk["at"]["where"] == "inside") \
             or s.luck_test(purpose, bonus=bonus):
         pk["persistence"].pop(memo, None)
@@ -362,3 +362,29 @@ def find_here(s: Session, key: str, purpose: str, *, found: str, missed: str,
     pk["persistence"][memo] = bonus + 1
     s.note(missed)
     return False
+
+
+SEEKING_IN_A_ROW = 7
+"""The rules edition from which the +1 a turn for seeking the same target in the same place
+(Luck, Persistence; Movement & Encounters, Finding) counts only turns of seeking in a row: a
+player turn in which the knight does not try again forgets his earlier tries there
+(``forget_unsought``, at the end of his turn). Before, a failed search kept its bonus for good,
+however many turns later he came back to seek again."""
+
+
+def seek_bonus(s: Session, memo: str) -> int:
+    """The persistence bonus of a search (``memo``: "seek:<target>:<area>") made now, noted as
+    made in this player turn (``forget_unsought``)."""
+    s.root.sought.add((s.player, memo))
+    return s.pk["persistence"].get(memo, 0)
+
+
+def forget_unsought(s: Session) -> None:
+    """At the end of a knight's player turn (rules edition 7, SEEKING_IN_A_ROW): the searches
+    he did not make again this turn lose their persistence."""
+    if edition(s.game.state) < SEEKING_IN_A_ROW:
+        return
+    memos = s.pk["persistence"]
+    for memo in [m for m in memos if m.startswith("seek:")]:
+        if (s.player, memo) not in s.root.sought:
+            del memos[memo]

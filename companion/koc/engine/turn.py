@@ -279,6 +279,9 @@ def healing_phase(s: Session) -> None:
         after_defeat(s)
     pk.pop("met_merlin", None)
     pk["luck"] = None
+    from companion.koc.engine.tasks import forget_unsought
+
+    forget_unsought(s)                  # persistence in seeking: turns in a row only
 
 
 # ------------------------------------------------------------------------------ game turn

@@ -1015,3 +1015,31 @@ def test_c55_a_slain_ladys_castle_leaves_every_friendly_list(table):
         told = [e["to"] for e in t.ctx.events if e["text"] ==
                 f"With Lady Lyonesse slain, {home} is no longer friendly to Bert."]
         assert told == ([["Anna", "Bert"]] if ed == 7 else [])
+
+
+def test_c56_a_round_table_knight_pays_for_each_foe_fought_unchivalrously(table):
+    """SERVICE, King Arthur's Knights (6 VP for each opponent fought unchivalrously), with
+    COMBAT, Chivalry: Anna, a knight of the Round Table (100 CP, 40 VP), is attacked by Sir Kay
+    and Sir Belleus, both on foot; she keeps horse and lance against each (three dice, 6+6+6
+    against 1+1, twice; both yield, 6+6). Rules edition 7 (combat.UNCHIVALROUS_EACH_FOE): two
+    foes fought so cost her 12 VP. A game of edition 6 keeps its reading: 6 VP, once for the
+    fight."""
+    for ed in (7, 6):
+        t = table(pos(cp=100, vp=40, anna="arthurian = true"),
+                  dice=[6, 6, 6, 1, 1, 6, 6, 6, 1, 1, 6, 6, 6, 6],
+                  orders={"Anna": "answer method: lance"})
+        t.state["edition"] = ed
+        s = t.session()
+        s.pk["luck"] = 4
+        foes = [npk({"kind": "knight", "name": name, "vl": 5, "cp": 20, "mounted": False})
+                for name in ("Sir Kay", "Sir Belleus")]
+        fight(s, foes, attacker="foe")
+        assert not t.unused_dice
+        assert t.saw("Anna fights Sir Kay unchivalrously (lance against sword)")
+        assert t.saw("Pass: Anna 18, Sir Kay 2") and t.saw("Pass: Anna 18, Sir Belleus 2")
+        if ed == 7:
+            assert t.saw("Anna loses 12 VP (an Arthurian knight fighting unchivalrously "
+                         "(2 foes)); VP 28")
+        else:
+            assert t.saw("Anna loses 6 VP (an Arthurian knight fighting unchivalrously); VP 34")
+        assert t.knight()["cp"] == 100

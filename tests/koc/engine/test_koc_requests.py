@@ -41,6 +41,18 @@ def test_q01_castle_owner_meeting_and_luck(table):
     assert len(t.knight()["men_at_arms"]) == 3
 
 
+def test_q01b_a_lord_grants_three_men_at_arms(table):
+    """Lord Service (a Lord other than King Arthur always grants the most Men-at-Arms, three):
+    Anna serves King Mark; met in Tintagel (luck 4) he grants the request (5), and no die is
+    rolled for how many."""
+    t = run(table, at_tintagel(lord="King Mark",
+                               extra='[decks]\nknights = ["Sir Belleus", "Sir Gauter", '
+                               '"Sir Hemison"]\n'), "request men at arms of king", dice=[4, 5])
+    assert not t.unused_dice
+    assert [m["name"] for m in t.knight()["men_at_arms"]] == [
+        "Sir Belleus", "Sir Gauter", "Sir Hemison"]
+
+
 def test_q02_castle_owner_not_received(table):
     """Requests: failing the Luck Test to meet the castle's owner, no request is heard."""
     t = run(table, at_tintagel(), "request dwarf of king", dice=[2])
@@ -286,6 +298,28 @@ def test_q21_service_of_king_and_refusal(table):
     rec["met"] = [{"kind": "king", "card": card("King Ban", "king"), "attitude": "friendly"}]
     rq.requests_phase(t.session())
     assert rec["lord"]["name"] == "King Mark" and t.saw("declined him before")
+
+
+def test_q21b_asking_for_a_new_lord_under_summons_costs_the_try(table):
+    """Service, Changing Lords (under his Lord's Summons, the attempt costs 6 VP): Anna (20 VP),
+    summoned by King Mark, asks King Ban, met on the road, for service. Rules edition 7
+    (requests.SUMMONS_COSTS_THE_TRY): turned down (a 2 against luck 4) she still loses 6 VP
+    and stays King Mark's, summons and all; granted (a 5) she loses the 6 VP once. A game of
+    edition 6 keeps its reading: a refusal cost nothing, a grant 6 VP."""
+    for ed in (7, 6):
+        for die, granted in ((2, False), (5, True)):
+            t = table(pos(lord="King Mark", anna="lord_summons = 1"), dice=[die],
+                      orders={"Anna": "request service of king"})
+            t.state["edition"] = ed
+            rec = t.knight()
+            rec["luck"] = 4
+            rec["met"] = [{"kind": "king", "card": card("King Ban", "king"),
+                           "attitude": "friendly"}]
+            rq.requests_phase(t.session())
+            assert not t.unused_dice
+            assert rec["lord"]["name"] == ("King Ban" if granted else "King Mark")
+            assert rec["lord_summons"] == (0 if granted else 1)
+            assert rec["vp"] == (14 if granted or ed == 7 else 20)
 
 
 def test_q22_service_of_lady(table):

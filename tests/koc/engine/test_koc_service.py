@@ -346,3 +346,49 @@ def test_s26_luck_tests_read_plainly(table):
         assert [o.purpose for o in t.chance.outcomes if "madness" in o.purpose] == [
             "luck test: recover from madness (first test)",
             "luck test: recover from madness (second test)"]
+
+
+def test_s27_a_slain_knight_lord_leaves_his_vassal_lordless(table):
+    """Lord Service (a knight is left without a Lord when his Lord, a Knight, is slain): Anna
+    beats Sir Belleus, who yields (6+6 against his VL 7), and has him slain (no good knight:
+    1+1). He is Cora's Lord, and she is under his Summons. Rules edition 7
+    (service.LORD_SLAIN_LEAVES_NO_LORD): Cora has no Lord now, without a VP lost; the summons
+    lapses, his castle stays on her list, and she is told. A game of edition 6 keeps its
+    reading: the slain Knight stayed her Lord."""
+    from companion.koc.engine.combat import npk
+    from companion.koc.engine.fate import give_fate
+
+    castle = "Sir Belleus's castle"
+    extra = f'[castles]\n"{castle}" = {{area = "Powys", owner = "Sir Belleus", kind = "knight"}}\n'
+    others = {"Cora": f'at = "Kent"\nlord = "Sir Belleus"\nfriendly = ["{castle}"]\n'
+                      'lord_summons = 1'}
+    for ed in (7, 6):
+        t = table(pos(at="Powys", others=others, extra=extra), dice=[6, 6, 1, 1],
+                  orders={"Anna": "on fate: slay"})
+        t.state["edition"] = ed
+        vp = t.state["knights"]["Cora"]["vp"]
+        give_fate(t.session(), npk(card("Sir Belleus")))
+        assert t.saw("Anna slays Sir Belleus.") and not t.unused_dice
+        cora = t.state["knights"]["Cora"]
+        assert cora["friendly"] == [castle] and cora["vp"] == vp
+        told = [e["to"] for e in t.ctx.events if e["text"] ==
+                "With Sir Belleus slain, Cora has no Lord."]
+        if ed == 7:
+            assert cora["lord"] is None and cora["lord_summons"] == 0
+            assert told == [["Anna", "Cora"]]
+        else:
+            assert cora["lord"]["name"] == "Sir Belleus" and cora["lord_summons"] == 1
+            assert told == []
+
+
+def test_s28_grief_drives_him_mad_on_a_1(table):
+    """Losing One's Lady (her death: 12 VP, her award, and madness on a roll of 1) with Mad
+    Player Knights: the die shows 1. The 12 VP and the award are lost before the madness
+    strikes (a madman gains and loses nothing), and he throws his arms away."""
+    t = table(lady_pos(cp=125, vp=20), dice=[1])
+    service.lose_lady(t.session(), "she died", died=True)
+    rec = t.knight()
+    assert not t.unused_dice
+    assert rec["lady"] is None and rec["cp"] == 100 and rec["vp"] == 8
+    assert rec["mad"] and not any(rec["gear"].values())
+    assert t.saw("goes mad (grief at the death of Lady Lyonesse)")
