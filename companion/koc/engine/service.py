@@ -196,6 +196,18 @@ def owner_slain(s: Session, name: str, kind: str) -> None:
         lord_slain(s, name)
 
 
+def lordless(s: Session) -> None:
+    """The session's knight has no Lord any more: his Lord's summonses lapse."""
+    pk = s.pk
+    pk["lord"] = None
+    pk["lord_summons"] = 0
+    if pk.get("captive_summoner") == "lord":
+        pk.pop("captive_summoner")
+    for task in tasks.active(s):
+        if task["kind"] == "summons" and task.get("summoner") == "lord":
+            task["status"] = "cancelled"
+
+
 LORD_SLAIN_LEAVES_NO_LORD = 7
 """The rules edition from which a player knight whose Lord is a Knight (the lord of a Logres
 castellany, or one he entered the service of) is left without a Lord once that Knight is slain
@@ -214,14 +226,7 @@ def lord_slain(s: Session, name: str) -> None:
         lord = rec.get("lord") or {}
         if lord.get("kind") != "knight" or lord.get("name") != name or rec.get("slain"):
             continue
-        vassal = s if player == s.player else Session(s.game, player, parent=s)
-        rec["lord"] = None
-        rec["lord_summons"] = 0
-        if rec.get("captive_summoner") == "lord":
-            rec.pop("captive_summoner")
-        for task in tasks.active(vassal):
-            if task["kind"] == "summons" and task.get("summoner") == "lord":
-                task["status"] = "cancelled"
+        lordless(s if player == s.player else Session(s.game, player, parent=s))
         seen = s.witnesses()
         s.game.ctx.event(f"With {name} slain, {rec['name']} has no Lord.",
                          to=seen + ([player] if player not in seen else []), kind="koc")
@@ -269,13 +274,7 @@ def abandon_lord(s: Session, why: str, *, vp: int = 6, summons_vp: int = 6) -> b
         placed.pop(own, None)
         pk["own_castle"] = None
         s.note(f"{lord['name']} takes back the castle he had granted to {pk['name']}.")
-    pk["lord"] = None
-    pk["lord_summons"] = 0
-    if pk.get("captive_summoner") == "lord":
-        pk.pop("captive_summoner")
-    for task in tasks.active(s):
-        if task["kind"] == "summons" and task.get("summoner") == "lord":
-            task["status"] = "cancelled"
+    lordless(s)
     if lord["name"] == "King Arthur" and pk["arthurian"]:
         pk["arthurian"] = False
     s.note(f"{pk['name']} leaves the service of {lord['name']} ({why}).")
