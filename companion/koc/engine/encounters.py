@@ -461,6 +461,12 @@ def terrain_encounter(s: Session, area: str) -> None:
     if adventures.first_encounter(s, area):
         return      # adventures 3:5 and 4:2: the first encounter there is their brigands
     m = Meeting(s, area)
+    if m.place == "castle" and s.world.areas[area].is_shrine and pk["at"]["where"] == "area" \
+            and not pk["at"].get("castle"):
+        # outside a castle that is a shrine (Carbonek), where his Arthurian Dwarf carried him
+        # mad to be cured: its holy place, a shrine's encounter (this raised before: no stored
+        # turn can have passed here, so no edition)
+        m = Meeting(s, area, place="shrine")
     place = m.place
     if place in ("countryside", "wasteland", "faerie"):
         modifier = 0 if place == "faerie" else s.world.countryside_modifier(area)

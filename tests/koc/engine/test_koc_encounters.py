@@ -957,6 +957,18 @@ def test_e80_shrine_hermit_unavoidable_no_combat(table):
     assert t.saw("No blood may be shed at the shrine")
 
 
+def test_e80b_outside_carbonek_its_holy_place_meets_as_a_shrine(table):
+    """Mad Player Knights: a madman's Arthurian Dwarf carries him to the nearest shrine; taken
+    to Carbonek (a castle and a shrine), he stands in its area, outside the castle. An
+    encounter there is the shrine's (the Goodly Hermit, unavoidable), as his encounter roll
+    already was (a 1 only); before, the turn failed on "no terrain encounter in Carbonek
+    (castle)" (random play, seed 80468), so no stored game has it and no edition is needed."""
+    t, s = setup(table, "Carbonek", D[8] + D[7], orders="on encounter: avoid")
+    assert s.pk["at"] == {"area": "Carbonek", "where": "area"}
+    E.terrain_encounter(s, "Carbonek")
+    assert not t.saw("Luck test") and t.saw("Hermit reactions")
+
+
 def test_e81_slaying_a_hermit(table):
     """Outcomes: slaying a Goodly Hermit Man costs 12 VP."""
     t, s = setup(table, "Powys", D[10] + [6, 6, 6, 1], orders="answer encounter: attack")
